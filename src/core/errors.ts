@@ -1,0 +1,30 @@
+const marker = Symbol.for("skillset.error");
+
+/**
+ * Base class of every error skillset throws. Use {@link SkillsetError.isInstance}
+ * rather than `instanceof`: it also works when two copies of the package are installed.
+ */
+export class SkillsetError extends Error {
+  private readonly [marker] = true;
+  /** A stable, machine-readable code, e.g. `"frontmatter-missing"`. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SkillsetError";
+    this.code = code;
+  }
+
+  /** True for any skillset error, whichever copy of the package created it. */
+  static isInstance(error: unknown): error is SkillsetError {
+    return typeof error === "object" && error !== null && marker in error;
+  }
+}
+
+/** A `SKILL.md` whose frontmatter cannot be used at all (missing, unclosed, invalid YAML, not a mapping). */
+export class SkillParseError extends SkillsetError {
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = "SkillParseError";
+  }
+}

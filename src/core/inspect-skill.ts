@@ -1,0 +1,184 @@
+import { parseAllowedTools } from "./allowed-tools.js";
+import type { Diagnostic } from "./diagnostic.js";
+import { SkillsetError } from "./errors.js";
+import { pyStrip } from "./python-text.js";
+import { parseSkillDocument, type SkillDocument } from "./skill-document.js";
+import type { SkillMetadata } from "./skill-metadata.js";
+import { normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
+
+/** Input of {@link inspectSkill}. */
+export interface InspectSkillInput {
+  /** The `SKILL.md` text, or at least its frontmatter. */
+  text: string;
+  /** Where the `SKILL.md` is, as the source names it; becomes {@link SkillMetadata.path}. */
+  file: string;
+  /** The folder name, to compare with the skill's name. */
+  directoryName?: string;
+  /** Id of the source, recorded on the metadata and the diagnostics. */
+  source: string;
+}
+
+/** Result of {@link inspectSkill}: the metadata unless the skill must be skipped, and every diagnostic. */
+export interface InspectSkillResult {
+  skill?: SkillMetadata;
+  diagnostics: Diagnostic[];
+}
+
+// Names end up in tool arguments and in the prompt; these characters have no business there.
+const UNSAFE_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>&"'`\\/\s]/u;
+const MAX_LENIENT_NAME_LENGTH = 128;
+
+/**
+ * Reads a skill for runtime use, leniently (decision 8): a skill whose frontmatter cannot be
+ * parsed, or without a usable name or description, is skipped with an `error` diagnostic;
+ * anything cosmetic (name/folder mismatch, long description, unknown fields) loads with a
+ * `warning` that uses the reference validator's wording.
+ */
+export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
+  const diagnostics: Diagnostic[] = [];
+  const report = (severity: Diagnostic["severity"], code: string, message: string, skill?: string) =>
+    diagnostics.push({ severity, code, file: input.file, message, source: input.source, ...(skill ? { skill } : {}) });
+
+  let text = input.text;
+  if (text.startsWith("\ufeff")) {
+    text = text.slice(1);
+    report("warning", "byte-order-mark", "SKILL.md starts with a byte-order mark; the reference validator rejects it");
+  }
+
+  const document = parseLeniently(text, report);
+  if (!document) return { diagnostics };
+  const { frontmatter } = document;
+
+  const rawName = frontmatter.name;
+  if (typeof rawName !== "string" || pyStrip(rawName) === "") {
+    report("error", "name-missing", "name" in frontmatter ? "Field 'name' must be a non-empty string" : "Missing required field in frontmatter: name");
+    return { diagnostics };
+  }
+  const name = normalizeSkillName(rawName);
+  if (UNSAFE_NAME.test(name) || name.length > MAX_LENIENT_NAME_LENGTH) {
+    report("error", "name-unsafe", `Skill name ${JSON.stringify(name)} cannot be used: it contains whitespace, markup or control characters, or is too long`);
+    return { diagnostics };
+  }
+  const rawDescription = frontmatter.description;
+  if (typeof rawDescription !== "string" || pyStrip(rawDescription) === "") {
+    report(
+      "error",
+      "description-missing",
+      "description" in frontmatter ? "Field 'description' must be a non-empty string" : "Missing required field in frontmatter: description",
+      name,
+    );
+    return { diagnostics };
+  }
+
+  const validationOptions = input.directoryName === undefined ? {} : { directoryName: input.directoryName };
+  for (const message of validateFrontmatter(frontmatter, { ...validationOptions, allowClaudeCodeFields: true })) {
+    report("warning", "spec", message, name);
+  }
+
+  const skill: SkillMetadata = {
+    name,
+    description: pyStrip(rawDescription),
+    path: input.file,
+    metadata: {},
+    allowedTools: parseAllowedTools(frontmatter["allowed-tools"]),
+    source: input.source,
+  };
+  const fieldWarning = (field: string, expected: string) =>
+    report("warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, name);
+
+  readString(frontmatter, "license", (value) => (skill.license = value), fieldWarning);
+  readString(frontmatter, "compatibility", (value) => (skill.compatibility = value), fieldWarning);
+  readString(frontmatter, "model", (value) => (skill.model = value), fieldWarning);
+  readString(frontmatter, "context", (value) => (skill.context = value), fieldWarning);
+  readString(frontmatter, "agent", (value) => (skill.agent = value), fieldWarning);
+  readBoolean(frontmatter, "disable-model-invocation", (value) => (skill.disableModelInvocation = value), fieldWarning);
+  readBoolean(frontmatter, "user-invocable", (value) => (skill.userInvocable = value), fieldWarning);
+  const hint = frontmatter["argument-hint"];
+  // `argument-hint: [file]` is a flow list to YAML but means the literal text to its author.
+  if (Array.isArray(hint)) skill.argumentHint = `[${hint.join(", ")}]`;
+  else readString(frontmatter, "argument-hint", (value) => (skill.argumentHint = value), fieldWarning);
+  if ("hooks" in frontmatter) skill.hooks = frontmatter.hooks;
+  if ("allowed-tools" in frontmatter && !isToolList(frontmatter["allowed-tools"])) fieldWarning("allowed-tools", "a string or a list of strings");
+
+  const metadata = frontmatter.metadata;
+  if (metadata !== undefined && metadata !== "") {
+    if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) {
+      for (const [key, value] of Object.entries(metadata)) {
+        if (typeof value === "string") skill.metadata[key] = value;
+        else report("warning", "field-type", `Field 'metadata.${key}' must be a string; it was ignored`, name);
+      }
+    } else {
+      fieldWarning("metadata", "a mapping");
+    }
+  }
+  return { skill, diagnostics };
+}
+
+type Report = (severity: Diagnostic["severity"], code: string, message: string) => void;
+
+function parseLeniently(text: string, report: Report): SkillDocument | undefined {
+  try {
+    return parseSkillDocument(text, "lenient");
+  } catch (error) {
+    if (!SkillsetError.isInstance(error)) throw error;
+    if (error.code === "invalid-yaml") {
+      // Skills written for laxer parsers often have unquoted values containing ": " (client guide).
+      const repaired = quoteColonValues(text);
+      if (repaired !== text) {
+        try {
+          const document = parseSkillDocument(repaired, "lenient");
+          report("warning", "yaml-repaired", `${error.message}; read after quoting values that contain ': '`);
+          return document;
+        } catch {
+          // fall through to the original error
+        }
+      }
+    }
+    report("error", error.code, error.message);
+    return undefined;
+  }
+}
+
+const TOP_LEVEL_PLAIN = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]+([^'"|>[{&*!#\s].*: .*)$/;
+
+function quoteColonValues(text: string): string {
+  const lines = text.split("\n");
+  let changed = false;
+  for (let i = 1; i < lines.length && lines[i]!.trimEnd() !== "---"; i++) {
+    const match = TOP_LEVEL_PLAIN.exec(lines[i]!.replace(/\r$/, ""));
+    if (!match) continue;
+    lines[i] = `${match[1]}: ${JSON.stringify(match[2]!.trimEnd())}`;
+    changed = true;
+  }
+  return changed ? lines.join("\n") : text;
+}
+
+function readString(
+  frontmatter: Record<string, unknown>,
+  field: string,
+  assign: (value: string) => void,
+  warn: (field: string, expected: string) => void,
+): void {
+  const value = frontmatter[field];
+  if (value === undefined) return;
+  if (typeof value === "string") assign(value);
+  else warn(field, "a string");
+}
+
+function readBoolean(
+  frontmatter: Record<string, unknown>,
+  field: string,
+  assign: (value: boolean) => void,
+  warn: (field: string, expected: string) => void,
+): void {
+  const value = frontmatter[field];
+  if (value === undefined) return;
+  const normalized = typeof value === "string" ? value.trim().toLowerCase() : "";
+  if (normalized === "true") assign(true);
+  else if (normalized === "false") assign(false);
+  else warn(field, "true or false");
+}
+
+function isToolList(value: unknown): boolean {
+  return typeof value === "string" || (Array.isArray(value) && value.every((item) => typeof item === "string"));
+}

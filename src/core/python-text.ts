@@ -1,0 +1,37 @@
+// The reference validator is Python; these mirror the few string semantics it relies on
+// so that lengths, trimming and ordering agree character for character.
+
+const PY_WHITESPACE =
+  "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+
+/** `str.strip()`: Python's whitespace set differs from `String.prototype.trim` (no BOM, adds \x1c-\x1f and \x85). */
+export function pyStrip(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && PY_WHITESPACE.includes(text[start]!)) start++;
+  while (end > start && PY_WHITESPACE.includes(text[end - 1]!)) end--;
+  return text.slice(start, end);
+}
+
+/** `len(str)`: code points, not UTF-16 units. */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (const _ of text) length++;
+  return length;
+}
+
+/** `sorted()` on strings: by code point. */
+export function compareCodePoints(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const diff = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+}
+
+/** `str.isalnum()` for one character: letters (L*) and numbers (N*). */
+export function isAlphanumeric(char: string): boolean {
+  return /^[\p{L}\p{N}]$/u.test(char);
+}

@@ -1,0 +1,72 @@
+import { SkillParseError } from "./errors.js";
+import { parseFrontmatterYaml, type YamlMode } from "./frontmatter-yaml.js";
+import { pyStrip } from "./python-text.js";
+
+/** A `SKILL.md` split into its frontmatter (parsed) and its Markdown body. */
+export interface SkillDocument {
+  /** The parsed frontmatter mapping; every scalar is a string. */
+  frontmatter: Record<string, unknown>;
+  /** The Markdown instructions after the frontmatter, trimmed. */
+  body: string;
+}
+
+/** Where the frontmatter sits in a `SKILL.md`, or why it cannot be found. */
+export type FrontmatterLocation =
+  | { ok: true; yamlStart: number; yamlEnd: number; bodyStart: number }
+  | { ok: false; error: SkillParseError };
+
+export const MISSING_FRONTMATTER = "SKILL.md must start with YAML frontmatter (---)";
+export const UNCLOSED_FRONTMATTER = "SKILL.md frontmatter not properly closed with ---";
+export const NOT_A_MAPPING = "SKILL.md frontmatter must be a YAML mapping";
+
+const CLOSING_LINE = /^---[ \t]*\r?$/m;
+
+/**
+ * Finds the frontmatter. `"strict"` follows the reference exactly: the text must start with
+ * `---` and the frontmatter ends at the next `---` anywhere (Python's `split("---", 2)`).
+ * `"lenient"` wants `---` on lines of their own, so a `---` inside a value does not end it.
+ */
+export function locateFrontmatter(text: string, mode: YamlMode): FrontmatterLocation {
+  if (!text.startsWith("---")) return failure("frontmatter-missing", MISSING_FRONTMATTER);
+  if (mode === "strict") {
+    const end = text.indexOf("---", 3);
+    if (end === -1) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
+    return { ok: true, yamlStart: 3, yamlEnd: end, bodyStart: end + 3 };
+  }
+  const firstBreak = text.indexOf("\n");
+  const openingLine = firstBreak === -1 ? text : text.slice(0, firstBreak);
+  if (openingLine.slice(3).trim() !== "") return failure("frontmatter-missing", MISSING_FRONTMATTER);
+  if (firstBreak === -1) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
+  const rest = text.slice(firstBreak + 1);
+  const closing = CLOSING_LINE.exec(rest);
+  if (!closing) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
+  const yamlEnd = firstBreak + 1 + closing.index;
+  return { ok: true, yamlStart: firstBreak + 1, yamlEnd, bodyStart: yamlEnd + closing[0].length };
+}
+
+/**
+ * Parses a `SKILL.md` into frontmatter and body. Line endings are normalised first (the
+ * reference reads files in Python's universal-newline mode). Throws {@link SkillParseError}
+ * with the reference's messages when the frontmatter is unusable.
+ */
+export function parseSkillDocument(text: string, mode: YamlMode): SkillDocument {
+  const normalized = normalizeNewlines(text);
+  const location = locateFrontmatter(normalized, mode);
+  if (!location.ok) throw location.error;
+  const frontmatter = parseFrontmatterYaml(normalized.slice(location.yamlStart, location.yamlEnd), mode);
+  if (!isMapping(frontmatter)) throw new SkillParseError("frontmatter-not-mapping", NOT_A_MAPPING);
+  return { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
+}
+
+/** `\r\n` and lone `\r` become `\n`, as in Python's universal-newline reading. */
+export function normalizeNewlines(text: string): string {
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function failure(code: string, message: string): FrontmatterLocation {
+  return { ok: false, error: new SkillParseError(code, message) };
+}

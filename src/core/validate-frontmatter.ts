@@ -1,0 +1,102 @@
+import { codePointLength, compareCodePoints, isAlphanumeric, pyStrip } from "./python-text.js";
+
+/** The frontmatter fields the Agent Skills specification allows. */
+export const SPEC_FIELDS = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"] as const;
+
+/** Fields Claude Code understands beyond the specification. */
+export const CLAUDE_CODE_FIELDS = [
+  "agent",
+  "argument-hint",
+  "context",
+  "disable-model-invocation",
+  "hooks",
+  "model",
+  "user-invocable",
+] as const;
+
+export const MAX_NAME_LENGTH = 64;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+export const MAX_COMPATIBILITY_LENGTH = 500;
+
+const SPEC_FIELDS_REPR = `[${SPEC_FIELDS.map((field) => `'${field}'`).join(", ")}]`;
+
+/** Options of {@link validateFrontmatter}. */
+export interface FrontmatterValidationOptions {
+  /** The skill folder's name; when given, the skill's name must match it. */
+  directoryName?: string;
+  /** Accept Claude Code's extra fields instead of reporting them as unexpected. */
+  allowClaudeCodeFields?: boolean;
+}
+
+/**
+ * Checks parsed frontmatter against the Agent Skills rules, in the reference validator's
+ * order and with its messages. Returns the errors; an empty array means valid.
+ */
+export function validateFrontmatter(
+  frontmatter: Record<string, unknown>,
+  options: FrontmatterValidationOptions = {},
+): string[] {
+  const errors: string[] = [];
+  const allowed = new Set<string>(SPEC_FIELDS);
+  if (options.allowClaudeCodeFields) for (const field of CLAUDE_CODE_FIELDS) allowed.add(field);
+  const unexpected = Object.keys(frontmatter).filter((key) => !allowed.has(key));
+  if (unexpected.length > 0) {
+    errors.push(
+      `Unexpected fields in frontmatter: ${unexpected.sort(compareCodePoints).join(", ")}. Only ${SPEC_FIELDS_REPR} are allowed.`,
+    );
+  }
+
+  if (!("name" in frontmatter)) errors.push("Missing required field in frontmatter: name");
+  else errors.push(...nameErrors(frontmatter.name, options.directoryName));
+
+  if (!("description" in frontmatter)) errors.push("Missing required field in frontmatter: description");
+  else errors.push(...descriptionErrors(frontmatter.description));
+
+  if ("compatibility" in frontmatter) errors.push(...compatibilityErrors(frontmatter.compatibility));
+  return errors;
+}
+
+/** The skill name as the reference compares it: trimmed and NFKC-normalised. */
+export function normalizeSkillName(name: string): string {
+  return pyStrip(name).normalize("NFKC");
+}
+
+function nameErrors(value: unknown, directoryName: string | undefined): string[] {
+  if (!isNonBlankString(value)) return ["Field 'name' must be a non-empty string"];
+  const name = normalizeSkillName(value);
+  const errors: string[] = [];
+  const length = codePointLength(name);
+  if (length > MAX_NAME_LENGTH) {
+    errors.push(`Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)`);
+  }
+  if (name !== name.toLowerCase()) errors.push(`Skill name '${name}' must be lowercase`);
+  if (name.startsWith("-") || name.endsWith("-")) errors.push("Skill name cannot start or end with a hyphen");
+  if (name.includes("--")) errors.push("Skill name cannot contain consecutive hyphens");
+  if (![...name].every((char) => char === "-" || isAlphanumeric(char))) {
+    errors.push(`Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`);
+  }
+  if (directoryName !== undefined && directoryName.normalize("NFKC") !== name) {
+    errors.push(`Directory name '${directoryName}' must match skill name '${name}'`);
+  }
+  return errors;
+}
+
+function descriptionErrors(value: unknown): string[] {
+  if (!isNonBlankString(value)) return ["Field 'description' must be a non-empty string"];
+  const length = codePointLength(value);
+  return length > MAX_DESCRIPTION_LENGTH
+    ? [`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`]
+    : [];
+}
+
+function compatibilityErrors(value: unknown): string[] {
+  if (typeof value !== "string") return ["Field 'compatibility' must be a string"];
+  const length = codePointLength(value);
+  return length > MAX_COMPATIBILITY_LENGTH
+    ? [`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`]
+    : [];
+}
+
+function isNonBlankString(value: unknown): value is string {
+  return typeof value === "string" && pyStrip(value) !== "";
+}

@@ -1,0 +1,347 @@
+import { lstatSync, readdirSync, realpathSync, statSync, watch, type Dirent, type FSWatcher } from "node:fs";
+import { basename, join, relative, resolve, sep } from "node:path";
+import type { Diagnostic } from "../core/diagnostic.js";
+import { SkillsetError } from "../core/errors.js";
+import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js";
+import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import type { FileListLimits, SkillFile, SkillFileListing, SkillSource, SkillSourceScan } from "../core/skill-source.js";
+import { readSkillFile } from "./read-skill-head.js";
+
+/** Options of {@link createLocalSource}. */
+export interface LocalSourceOptions {
+  /** A folder of skill folders, or one skill folder. */
+  path: string;
+  /**
+   * Find skills in nested folders at any depth below `path` (collections such as
+   * `skills/.curated/<name>`), not only in its direct children.
+   * @default false
+   */
+  recursive?: boolean;
+  /** Deepest folder level searched when `recursive`. @default 6 */
+  maxDepth?: number;
+  /** Folders visited at most per scan when `recursive`; a warning says when it stopped. @default 10000 */
+  maxDirectories?: number;
+  /** Folders that symlinks may point into. @default [path] */
+  allowedRoots?: string[];
+  /**
+   * Watch the folders (inotify/FSEvents) after the first re-scan, so later re-scans of an
+   * unchanged source cost almost nothing. Without it every re-scan checks each file's stamp.
+   * @default true
+   */
+  watch?: boolean;
+  /** Names the source in diagnostics. @default `local:<absolute path>` */
+  id?: string;
+}
+
+const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", "node_modules", "__pycache__"]);
+const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
+
+interface CachedSkill {
+  stamp: string;
+  result: InspectSkillResult;
+}
+
+/**
+ * A source over local folders (Node only). Discovery reads just the frontmatter of each
+ * `SKILL.md`; symlinks are followed only while they stay inside `allowedRoots`; special files
+ * are refused without blocking. Re-scans reuse what has not changed.
+ */
+export function createLocalSource(options: LocalSourceOptions | string): SkillSource {
+  const settings = typeof options === "string" ? { path: options } : options;
+  const root = resolve(settings.path);
+  const id = settings.id ?? `local:${root}`;
+  const recursive = settings.recursive ?? false;
+  const maxDepth = settings.maxDepth ?? 6;
+  const maxDirectories = settings.maxDirectories ?? 10_000;
+  const watchEnabled = settings.watch ?? true;
+  const allowedRoots = (settings.allowedRoots ?? [root]).map((path) => realOrResolved(path));
+
+  let cache = new Map<string, CachedSkill>();
+  let last: SkillSourceScan | undefined;
+  let lastSignature = "";
+  let version = 0;
+  const watchers = new Map<string, FSWatcher>();
+  let watching = false;
+  let dirty = true;
+
+  const markDirty = () => {
+    dirty = true;
+  };
+
+  function isAllowed(realPath: string): boolean {
+    return allowedRoots.some((allowed) => realPath === allowed || realPath.startsWith(allowed + sep));
+  }
+
+  function scanNow(): SkillSourceScan {
+    const diagnostics: Diagnostic[] = [];
+    const next = new Map<string, CachedSkill>();
+    const walked: string[] = [];
+    const visited = new Set<string>();
+    let directoryBudget = maxDirectories;
+
+    const warn = (file: string, code: string, message: string, severity: Diagnostic["severity"] = "warning") =>
+      diagnostics.push({ severity, code, file, message, source: id });
+
+    const readSkillAt = (directory: string, usePolling: boolean): boolean => {
+      for (const fileName of SKILL_FILES) {
+        const file = join(directory, fileName);
+        const previous = cache.get(directory);
+        if (usePolling && previous) {
+          const stamp = statStamp(file);
+          if (stamp === previous.stamp) {
+            next.set(directory, previous);
+            return true;
+          }
+          if (stamp === undefined) continue;
+        }
+        try {
+          const head = readContained(file);
+          const result = inspectSkill({ text: head.text, file, directoryName: basename(directory), source: id });
+          if (fileName !== "SKILL.md") {
+            result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: id });
+          }
+          next.set(directory, { stamp: head.stamp, result });
+          return true;
+        } catch (error) {
+          if (!SkillsetError.isInstance(error)) throw error;
+          if (error.code === "not-found") continue;
+          next.set(directory, {
+            stamp: statStamp(file) ?? "",
+            result: { diagnostics: [{ severity: "error", code: error.code, file, message: error.message, source: id }] },
+          });
+          return true;
+        }
+      }
+      return false;
+    };
+
+    const readContained = (file: string) => {
+      try {
+        return readSkillFile(file, false);
+      } catch (error) {
+        if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
+        const target = realOrResolved(file);
+        if (!isAllowed(target)) throw new SkillsetError("symlink-escape", `${file} is a symbolic link to ${target}, outside the allowed folders`);
+        return readSkillFile(target, false);
+      }
+    };
+
+    const childDirectories = (directory: string): string[] => {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(directory, { withFileTypes: true });
+      } catch (error) {
+        warn(directory, "unreadable-folder", `Cannot list ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        return [];
+      }
+      const children: string[] = [];
+      for (const entry of entries) {
+        if (SKIPPED_FOLDERS.has(entry.name)) continue;
+        const child = join(directory, entry.name);
+        if (entry.isDirectory()) children.push(child);
+        else if (entry.isSymbolicLink()) {
+          const target = realOrResolved(child);
+          if (!isDirectory(target)) continue;
+          if (isAllowed(target)) children.push(child);
+          else warn(child, "symlink-escape", `${child} is a symbolic link to ${target}, outside the allowed folders; skipped`);
+        }
+      }
+      return children.sort();
+    };
+
+    const usePolling = last !== undefined;
+    const walk = (directory: string, depth: number) => {
+      const real = realOrResolved(directory);
+      if (visited.has(real)) return;
+      visited.add(real);
+      walked.push(directory);
+      for (const child of childDirectories(directory)) {
+        if (readSkillAt(child, usePolling)) continue;
+        if (!recursive || depth + 1 >= maxDepth) continue;
+        if (--directoryBudget < 0) {
+          if (directoryBudget === -1) warn(root, "scan-limit", `Stopped scanning ${root} after ${maxDirectories} folders; skills below may be missing`);
+          continue;
+        }
+        walk(child, depth + 1);
+      }
+    };
+
+    if (!isDirectory(root)) {
+      warn(root, "source-missing", `Skills folder ${root} does not exist or is not a folder`, "info");
+    } else if (!readSkillAt(root, usePolling)) {
+      walk(root, 0);
+    }
+
+    cache = next;
+    const skills: SkillMetadata[] = [];
+    const seen = new Map<string, string>();
+    for (const [directory, cached] of next) {
+      walked.push(directory);
+      diagnostics.push(...cached.result.diagnostics);
+      const skill = cached.result.skill;
+      if (!skill) continue;
+      const earlier = seen.get(skill.name);
+      if (earlier) {
+        diagnostics.push({ severity: "error", code: "duplicate-name", file: skill.path, skill: skill.name, source: id, message: `Skill name '${skill.name}' is already used by ${earlier} in the same source; skipped` });
+        continue;
+      }
+      seen.set(skill.name, skill.path);
+      skills.push(skill);
+    }
+    if (watchEnabled && watching) syncWatchers(walked);
+
+    const signature = [...next].map(([directory, cached]) => `${directory}\0${cached.stamp}`).join("\n") + "\n" + diagnostics.map((d) => d.message).join("\n");
+    if (last && signature === lastSignature) return last;
+    lastSignature = signature;
+    last = { version: `${id}#${++version}`, skills, diagnostics };
+    return last;
+  }
+
+  function syncWatchers(directories: string[]) {
+    const wanted = new Set(directories);
+    for (const [directory, watcher] of watchers) {
+      if (!wanted.has(directory)) {
+        watcher.close();
+        watchers.delete(directory);
+      }
+    }
+    for (const directory of wanted) {
+      if (watchers.has(directory)) continue;
+      try {
+        const watcher = watch(directory, { persistent: false }, markDirty);
+        watcher.on("error", stopWatching);
+        watchers.set(directory, watcher);
+      } catch {
+        // Out of inotify watches or an unsupported filesystem: polling still works.
+        stopWatching();
+        return;
+      }
+    }
+  }
+
+  function stopWatching() {
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+    watching = false;
+    dirty = true;
+  }
+
+  return {
+    specificationVersion: "v1",
+    id,
+    async scan() {
+      if (watching) {
+        // Two turns of the event loop make sure file events already queued have been seen.
+        await new Promise((done) => setImmediate(done));
+        await new Promise((done) => setImmediate(done));
+        if (!dirty && watching && last) return last;
+      } else if (watchEnabled && last) {
+        // Second scan: start watching before polling, so nothing changes unseen in between.
+        watching = true;
+      }
+      dirty = false;
+      return scanNow();
+    },
+    async readSkill(skill) {
+      const file = skill.path;
+      if (!isAllowed(realOrResolved(skillDirectory(skill)))) {
+        throw new SkillsetError("read-failed", `${file} is outside the allowed folders`);
+      }
+      try {
+        return readSkillFile(file, true).bytes;
+      } catch (error) {
+        if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
+        const target = realOrResolved(file);
+        if (!isAllowed(target)) throw new SkillsetError("symlink-escape", `${file} is a symbolic link to ${target}, outside the allowed folders`);
+        return readSkillFile(target, true).bytes;
+      }
+    },
+    async listFiles(skill, limits) {
+      return listSkillFiles(skillDirectory(skill), limits);
+    },
+    close() {
+      stopWatching();
+    },
+  };
+}
+
+/**
+ * Lists the regular files below a skill folder, breadth-first in name order. Symlinks count
+ * only when their target stays inside the skill folder; FIFOs, sockets and devices are left out.
+ */
+export function listSkillFiles(directory: string, limits: FileListLimits): SkillFileListing {
+  const base = realOrResolved(directory);
+  const files: SkillFile[] = [];
+  let truncated = false;
+  let level: Array<{ path: string; relativePath: string }> = [{ path: directory, relativePath: "" }];
+  for (let depth = 0; depth <= limits.maxDepth && level.length > 0 && !truncated; depth++) {
+    const nextLevel: typeof level = [];
+    for (const folder of level) {
+      let names: string[];
+      try {
+        names = readdirSync(folder.path).sort();
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const path = join(folder.path, name);
+        const relativePath = folder.relativePath ? `${folder.relativePath}/${name}` : name;
+        if (depth === 0 && (name === "SKILL.md" || name === "skill.md")) continue;
+        const stat = containedStat(path, base);
+        if (!stat) continue;
+        if (stat.isDirectory()) {
+          if (depth < limits.maxDepth && !SKIPPED_FOLDERS.has(name)) nextLevel.push({ path, relativePath });
+          else if (depth >= limits.maxDepth) truncated = true;
+          continue;
+        }
+        if (!stat.isFile()) continue;
+        if (files.length >= limits.maxFiles) {
+          truncated = true;
+          break;
+        }
+        files.push({ path, relativePath, size: stat.size });
+      }
+      if (truncated && files.length >= limits.maxFiles) break;
+    }
+    level = nextLevel;
+  }
+  return { files, truncated };
+}
+
+function containedStat(path: string, base: string) {
+  try {
+    const link = lstatSync(path);
+    if (!link.isSymbolicLink()) return link;
+    const target = realpathSync(path);
+    const inside = relative(base, target);
+    if (inside === "" || inside.startsWith("..") || resolve(base, inside) !== target) return undefined;
+    return statSync(target);
+  } catch {
+    return undefined;
+  }
+}
+
+function statStamp(file: string): string | undefined {
+  try {
+    const stat = statSync(file);
+    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realOrResolved(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
