@@ -20,15 +20,21 @@ export function codePointLength(text: string): number {
   return length;
 }
 
-/** `sorted()` on strings: by code point. */
+/** `sorted()` on strings: by code point (UTF-16 order differs above U+D7FF). */
 export function compareCodePoints(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const diff = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
-    if (diff !== 0) return diff;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const left = a.charCodeAt(i);
+    const right = b.charCodeAt(i);
+    if (left !== right) return codePointRank(left) - codePointRank(right);
   }
-  return left.length - right.length;
+  return a.length - b.length;
+}
+
+// Surrogates (astral code points) must sort after U+E000..U+FFFF.
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
 /** `str.isalnum()` for one character: letters (L*) and numbers (N*). */

@@ -1,0 +1,72 @@
+import type { Diagnostic } from "./diagnostic.js";
+import { compareCodePoints } from "./python-text.js";
+import type { SkillMetadata } from "./skill-metadata.js";
+import type { SkillSource, SkillSourceScan } from "./skill-source.js";
+
+/** The merged view of every source at one moment. Treat it as immutable. */
+export interface CatalogSnapshot {
+  /** The skills that won, sorted by name: the stable order the prompt uses. */
+  skills: readonly SkillMetadata[];
+  /** Skills hidden by a later source's skill of the same name. */
+  shadowed: readonly SkillMetadata[];
+  /** Every problem from every source, plus one `shadowed` info per hidden skill. */
+  diagnostics: readonly Diagnostic[];
+  /** Changes whenever anything above does; equal versions mean an identical snapshot. */
+  version: string;
+  /** Looks a skill up by name. */
+  get(name: string): SkillMetadata | undefined;
+}
+
+/** Skills from several sources, merged in order: a later source wins by name. */
+export interface Catalog {
+  readonly sources: readonly SkillSource[];
+  /** Re-scans the sources; returns the previous snapshot itself when none of them changed. */
+  refresh(): Promise<CatalogSnapshot>;
+  /** Closes every source that holds watchers. */
+  close(): void;
+}
+
+/** Creates a {@link Catalog} over `sources`, in precedence order (last wins). */
+export function createCatalog(sources: readonly SkillSource[]): Catalog {
+  let snapshot: CatalogSnapshot | undefined;
+  return {
+    sources,
+    async refresh() {
+      const scans = await Promise.all(sources.map((source) => source.scan()));
+      const version = scans.map((scan) => scan.version).join("|");
+      if (snapshot?.version === version) return snapshot;
+      snapshot = mergeScans(scans, version);
+      return snapshot;
+    },
+    close() {
+      for (const source of sources) source.close?.();
+    },
+  };
+}
+
+/** Merges source scans in order; a later scan's skill replaces an earlier one of the same name. */
+export function mergeScans(scans: readonly SkillSourceScan[], version: string): CatalogSnapshot {
+  const winners = new Map<string, SkillMetadata>();
+  const shadowed: SkillMetadata[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const scan of scans) {
+    diagnostics.push(...scan.diagnostics);
+    for (const skill of scan.skills) {
+      const earlier = winners.get(skill.name);
+      if (earlier) {
+        shadowed.push(earlier);
+        diagnostics.push({
+          severity: "info",
+          code: "shadowed",
+          file: earlier.path,
+          skill: earlier.name,
+          source: earlier.source,
+          message: `Skill '${skill.name}' is shadowed by ${skill.path} from ${skill.source}`,
+        });
+      }
+      winners.set(skill.name, skill);
+    }
+  }
+  const skills = [...winners.values()].sort((a, b) => compareCodePoints(a.name, b.name));
+  return { skills, shadowed, diagnostics, version, get: (name) => winners.get(name) };
+}

@@ -1,0 +1,44 @@
+import type { SkillMetadata } from "./skill-metadata.js";
+
+/**
+ * The guidance that precedes the catalog, said once for all skills. `{load}` and `{unload}`
+ * are replaced by the tool names.
+ */
+export const CATALOG_GUIDANCE = `## Skills
+
+Skills are packaged instructions, with scripts and reference files, for specialised tasks. Each line below names a skill and when to use it. When a task matches a skill, call \`{load}\` with its name before you start and follow the instructions it returns; read its resources only when those instructions call for them. Call \`{unload}\` when you no longer need a skill, to free a slot.`;
+
+/** Options of {@link renderCatalogMarkdown}. */
+export interface MarkdownCatalogOptions {
+  /** Replaces {@link CATALOG_GUIDANCE}; `{load}` and `{unload}` are substituted. */
+  guidance?: string;
+  /** @default "load_skill" */
+  loadToolName?: string;
+  /** @default "unload_skill" */
+  unloadToolName?: string;
+}
+
+/**
+ * The catalog as the model sees it: the guidance once, then one `- name: description` line
+ * per skill in the order given (the catalog's stable, sorted order). Skills marked
+ * `disable-model-invocation` are left out: only a user may invoke them.
+ */
+export function renderCatalogMarkdown(
+  skills: readonly Pick<SkillMetadata, "name" | "description" | "disableModelInvocation">[],
+  options: MarkdownCatalogOptions = {},
+): string {
+  const guidance = (options.guidance ?? CATALOG_GUIDANCE)
+    .replaceAll("{load}", options.loadToolName ?? "load_skill")
+    .replaceAll("{unload}", options.unloadToolName ?? "unload_skill");
+  const visible = skills.filter((skill) => !skill.disableModelInvocation);
+  if (visible.length === 0) return `${guidance}\n\n(No skills are available.)`;
+  return `${guidance}\n\n${visible.map((skill) => `- ${skill.name}: ${toOneLine(skill.description)}`).join("\n")}`;
+}
+
+/**
+ * Collapses whitespace, line breaks included, so a description stays one list item and
+ * cannot start a heading or a new item of its own.
+ */
+export function toOneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

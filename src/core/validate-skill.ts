@@ -1,0 +1,44 @@
+import { SkillsetError } from "./errors.js";
+import { parseSkillDocument } from "./skill-document.js";
+import { CLAUDE_CODE_FIELDS, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
+
+/** The outcome of strict validation: `valid` exactly when `errors` is empty. */
+export interface ValidationReport {
+  valid: boolean;
+  /** The skill's name as the reference reads it, or `null` when there is none. */
+  name: string | null;
+  errors: string[];
+  warnings: string[];
+}
+
+/** Options of {@link validateSkillText}. */
+export interface SkillValidationOptions {
+  /** The skill folder's name; the skill's name must match it. */
+  directoryName?: string;
+  /** Accept Claude Code's extra fields (reported as warnings) instead of failing on them. */
+  allowClaudeCodeFields?: boolean;
+}
+
+/**
+ * Validates a `SKILL.md` exactly as the reference validator does: the same rules, in the same
+ * order, with the same messages. Parse failures are a single error, as in the reference.
+ */
+export function validateSkillText(text: string, options: SkillValidationOptions = {}): ValidationReport {
+  let frontmatter: Record<string, unknown>;
+  try {
+    frontmatter = parseSkillDocument(text, "strict").frontmatter;
+  } catch (error) {
+    if (!SkillsetError.isInstance(error)) throw error;
+    return { valid: false, name: null, errors: [error.message], warnings: [] };
+  }
+  const errors = validateFrontmatter(frontmatter, options);
+  const warnings: string[] = [];
+  if (options.allowClaudeCodeFields) {
+    const extensions = CLAUDE_CODE_FIELDS.filter((field) => field in frontmatter);
+    if (extensions.length > 0) {
+      warnings.push(`Claude Code fields accepted: ${extensions.join(", ")}. Other Agent Skills clients ignore or reject them.`);
+    }
+  }
+  const name = typeof frontmatter.name === "string" ? normalizeSkillName(frontmatter.name) : null;
+  return { valid: errors.length === 0, name, errors, warnings };
+}

@@ -1,0 +1,39 @@
+// Framework- and runtime-free core: runs wherever `node:fs` does not exist.
+export { SkillsetError, SkillParseError } from "./core/errors.js";
+export { type Diagnostic, type DiagnosticSeverity, formatDiagnostic } from "./core/diagnostic.js";
+export { type SkillDocument, parseSkillDocument } from "./core/skill-document.js";
+export type { YamlMode } from "./core/frontmatter-yaml.js";
+export {
+  SPEC_FIELDS,
+  CLAUDE_CODE_FIELDS,
+  MAX_NAME_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_COMPATIBILITY_LENGTH,
+  type FrontmatterValidationOptions,
+  validateFrontmatter,
+} from "./core/validate-frontmatter.js";
+export { type ValidationReport, type SkillValidationOptions, validateSkillText } from "./core/validate-skill.js";
+export { type InspectSkillInput, type InspectSkillResult, inspectSkill } from "./core/inspect-skill.js";
+export { parseAllowedTools } from "./core/allowed-tools.js";
+export { type SkillMetadata, skillDirectory } from "./core/skill-metadata.js";
+export {
+  MAX_SKILL_FILE_BYTES,
+  type SkillSource,
+  type SkillSourceScan,
+  type SkillFile,
+  type SkillFileListing,
+  type FileListLimits,
+} from "./core/skill-source.js";
+export { type Catalog, type CatalogSnapshot, createCatalog, mergeScans } from "./core/catalog.js";
+export {
+  type ResourceType,
+  type SkillResource,
+  type ResourceDiscovery,
+  DEFAULT_RESOURCE_LIMITS,
+  classifyResource,
+  discoverResources,
+  summarizeResources,
+} from "./core/skill-resources.js";
+export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } from "./core/prompt-markdown.js";
+export { escapeXml, renderCatalogXml } from "./core/prompt-xml.js";
+export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";

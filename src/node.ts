@@ -1,0 +1,5 @@
+// Node-only parts: local folders and on-disk validation.
+export { type LocalSourceOptions, createLocalSource, listSkillFiles } from "./sources/local-source.js";
+export { type DirectoryValidationReport, validateSkillDirectory } from "./node/validate-skill-directory.js";
+export { findSkillDirectories } from "./node/find-skill-directories.js";
+export { defaultSkillLocations } from "./node/default-locations.js";

@@ -1,0 +1,65 @@
+import { realpathSync, statSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { SkillsetError } from "../core/errors.js";
+import { validateSkillText, type SkillValidationOptions, type ValidationReport } from "../core/validate-skill.js";
+import { decodeUtf8, readSkillFile } from "../sources/read-skill-head.js";
+
+/** A {@link ValidationReport} for one skill folder on disk. */
+export interface DirectoryValidationReport extends ValidationReport {
+  /** The skill folder, as given. */
+  path: string;
+}
+
+/**
+ * Validates a skill folder the way the reference's `skills-ref validate` does; a path to a
+ * `SKILL.md` means its folder. Besides the reference's checks, a `SKILL.md` that is not a
+ * regular file, larger than 10 MiB or not UTF-8 is an error instead of a crash or a hang.
+ */
+export function validateSkillDirectory(
+  path: string,
+  options: Omit<SkillValidationOptions, "directoryName"> = {},
+): DirectoryValidationReport {
+  const given = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  const directory = /(^|\/)skill\.md$/i.test(given) && statKind(given) === "file" ? dirname(given) : given;
+  const fail = (message: string): DirectoryValidationReport => ({ path: directory, valid: false, name: null, errors: [message], warnings: [] });
+
+  const kind = statKind(directory);
+  if (kind === "missing") return fail(`Path does not exist: ${directory}`);
+  if (kind !== "directory") return fail(`Not a directory: ${directory}`);
+
+  for (const fileName of ["SKILL.md", "skill.md"]) {
+    const file = `${directory}/${fileName}`;
+    if (statKind(file) === "missing") continue;
+    let text: string;
+    try {
+      text = readText(file);
+    } catch (error) {
+      if (!SkillsetError.isInstance(error)) throw error;
+      return fail(error.message);
+    }
+    // The folder's own name, also for `.` (the reference would compare an empty name there).
+    const report = validateSkillText(text, { ...options, directoryName: basename(resolve(directory)) });
+    if (fileName !== "SKILL.md") report.warnings.push("skill.md is accepted, but SKILL.md is the standard name");
+    return { path: directory, ...report };
+  }
+  return fail("Missing required file: SKILL.md");
+}
+
+// Validation only reads, and the reference follows symlinks, so this does too.
+function readText(file: string): string {
+  try {
+    return decodeUtf8(readSkillFile(file, true).bytes, file);
+  } catch (error) {
+    if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
+    return decodeUtf8(readSkillFile(realpathSync(file), true).bytes, file);
+  }
+}
+
+function statKind(path: string): "missing" | "directory" | "file" | "other" {
+  try {
+    const stat = statSync(path);
+    return stat.isDirectory() ? "directory" : stat.isFile() ? "file" : "other";
+  } catch {
+    return "missing";
+  }
+}

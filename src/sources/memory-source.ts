@@ -1,0 +1,107 @@
+import { SkillsetError } from "../core/errors.js";
+import { inspectSkill } from "../core/inspect-skill.js";
+import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+
+/** A source whose files live in memory: for tests, and for skills built at run time. */
+export interface MemorySource extends SkillSource {
+  /** Adds or replaces a file; a path ending in `/SKILL.md` defines a skill. */
+  write(path: string, content: string | Uint8Array): void;
+  /** Removes a file, or every file below a folder. */
+  remove(path: string): void;
+}
+
+/** Options of {@link createMemorySource}. */
+export interface MemorySourceOptions {
+  /** Files by path, e.g. `{ "/skills/pdf/SKILL.md": "---\nname: pdf\n..." }`. */
+  files?: Record<string, string | Uint8Array>;
+  /** @default "memory" */
+  id?: string;
+}
+
+/** Creates an in-memory {@link SkillSource}; every write or removal is seen by the next scan. */
+export function createMemorySource(options: MemorySourceOptions = {}): MemorySource {
+  const id = options.id ?? "memory";
+  const files = new Map<string, Uint8Array>();
+  const encoder = new TextEncoder();
+  let version = 0;
+  let last: SkillSourceScan | undefined;
+
+  const normalize = (path: string) => "/" + path.split("/").filter((part) => part !== "" && part !== ".").join("/");
+  const put = (path: string, content: string | Uint8Array) => {
+    if (path.split("/").includes("..")) throw new SkillsetError("invalid-path", `Path ${JSON.stringify(path)} must not contain '..'`);
+    files.set(normalize(path), typeof content === "string" ? encoder.encode(content) : content);
+  };
+  for (const [path, content] of Object.entries(options.files ?? {})) put(path, content);
+
+  return {
+    specificationVersion: "v1",
+    id,
+    write(path, content) {
+      put(path, content);
+      version++;
+    },
+    remove(path) {
+      const target = normalize(path);
+      for (const key of [...files.keys()]) if (key === target || key.startsWith(target + "/")) files.delete(key);
+      version++;
+    },
+    async scan() {
+      const currentVersion = `${id}#${version}`;
+      if (last?.version === currentVersion) return last;
+      const skills: SkillMetadata[] = [];
+      const diagnostics: Diagnostic[] = [];
+      const seen = new Set<string>();
+      for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (!path.endsWith("/SKILL.md")) continue;
+        const directory = path.slice(0, -"/SKILL.md".length);
+        let text: string;
+        try {
+          text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+        } catch {
+          diagnostics.push({ severity: "error", code: "not-utf8", file: path, message: `${path} is not valid UTF-8`, source: id });
+          continue;
+        }
+        const result = inspectSkill({ text, file: path, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source: id });
+        diagnostics.push(...result.diagnostics);
+        if (!result.skill) continue;
+        if (seen.has(result.skill.name)) {
+          diagnostics.push({ severity: "error", code: "duplicate-name", file: path, skill: result.skill.name, source: id, message: `Skill name '${result.skill.name}' is already used in the same source; skipped` });
+          continue;
+        }
+        seen.add(result.skill.name);
+        skills.push(result.skill);
+      }
+      last = { version: currentVersion, skills, diagnostics };
+      return last;
+    },
+    async readSkill(skill) {
+      const bytes = files.get(skill.path);
+      if (!bytes) throw new SkillsetError("not-found", `${skill.path} does not exist`);
+      if (bytes.byteLength > MAX_SKILL_FILE_BYTES) {
+        throw new SkillsetError("too-large", `${skill.path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+      }
+      return bytes;
+    },
+    async listFiles(skill, limits) {
+      const prefix = skillDirectory(skill) + "/";
+      const listed: SkillFile[] = [];
+      let truncated = false;
+      for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (!path.startsWith(prefix) || path === skill.path) continue;
+        const relativePath = path.slice(prefix.length);
+        if (relativePath.split("/").length - 1 > limits.maxDepth) {
+          truncated = true;
+          continue;
+        }
+        if (listed.length >= limits.maxFiles) {
+          truncated = true;
+          break;
+        }
+        listed.push({ path, relativePath, size: bytes.byteLength });
+      }
+      return { files: listed, truncated };
+    },
+  };
+}
