@@ -37,3 +37,4 @@ export {
 export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } from "./core/prompt-markdown.js";
 export { escapeXml, renderCatalogXml } from "./core/prompt-xml.js";
 export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";
+export { countTokens } from "./core/count-tokens.js";

@@ -1,0 +1,59 @@
+import { formatDiagnostic } from "../../core/diagnostic.js";
+import { discoverResources, type ResourceType } from "../../core/skill-resources.js";
+import { createLocalSource } from "../../sources/local-source.js";
+import { skillDirectory } from "../../core/skill-metadata.js";
+import { CliError } from "../cli-error.js";
+import { scanSources, type SourceOptions } from "../open-catalog.js";
+import type { Terminal } from "../terminal.js";
+
+/** Options of `skillset info`. */
+export interface InfoOptions extends SourceOptions {
+  json?: boolean;
+}
+
+const TYPE_TITLES: Record<ResourceType, string> = { script: "Scripts", reference: "References", asset: "Assets", other: "Other files" };
+
+/** `skillset info <name> [sources...]`: one skill's metadata, path, resources by type and diagnostics. */
+export async function infoCommand(name: string, paths: string[], options: InfoOptions, terminal: Terminal): Promise<number> {
+  const snapshot = await scanSources(paths, options, terminal);
+  const skill = snapshot.get(name);
+  if (!skill) {
+    const available = snapshot.skills.map((entry) => entry.name).join(", ") || "(none)";
+    throw new CliError(`Skill '${name}' not found. Available skills: ${available}`);
+  }
+  const discovery = await discoverResources(createLocalSource({ path: skillDirectory(skill), watch: false }), skill);
+  const diagnostics = snapshot.diagnostics.filter((diagnostic) => diagnostic.skill === name || diagnostic.file === skill.path);
+  const shadowed = snapshot.shadowed.filter((entry) => entry.name === name).map((entry) => entry.path);
+
+  if (options.json) {
+    terminal.out(JSON.stringify({ skill, directory: skillDirectory(skill), resources: discovery.resources, resourcesTruncated: discovery.truncated, shadowed, diagnostics }, null, 2));
+    return 0;
+  }
+  const { color } = terminal;
+  const lines = [color.bold(skill.name), "", skill.description, "", `${color.dim("Path:".padEnd(17))} ${skill.path}`, `${color.dim("Source:".padEnd(17))} ${skill.source}`];
+  const field = (label: string, value: string | undefined) => value !== undefined && lines.push(`${color.dim(`${label}:`.padEnd(17))} ${value}`);
+  field("License", skill.license);
+  field("Compatibility", skill.compatibility);
+  field("Allowed tools", skill.allowedTools.length > 0 ? skill.allowedTools.join(" ") : undefined);
+  field("Argument hint", skill.argumentHint);
+  field("Model", skill.model);
+  field("Context", skill.context);
+  field("Model may invoke", skill.disableModelInvocation === undefined ? undefined : String(!skill.disableModelInvocation));
+  field("User may invoke", skill.userInvocable === undefined ? undefined : String(skill.userInvocable));
+  for (const [key, value] of Object.entries(skill.metadata)) field(`metadata.${key}`, value);
+
+  lines.push("", color.bold("Resources"));
+  if (discovery.error) lines.push(`  cannot list: ${discovery.error}`);
+  else if (discovery.resources.length === 0) lines.push("  (none)");
+  for (const type of Object.keys(TYPE_TITLES) as ResourceType[]) {
+    const ofType = discovery.resources.filter((resource) => resource.type === type);
+    if (ofType.length === 0) continue;
+    lines.push(`  ${TYPE_TITLES[type]} (${ofType.length})`);
+    for (const resource of ofType) lines.push(`    ${resource.relativePath}${resource.size === undefined ? "" : color.dim(` ${resource.size} B`)}`);
+  }
+  if (discovery.truncated) lines.push(color.yellow("  (listing stopped at a depth or count limit)"));
+  if (shadowed.length > 0) lines.push("", color.bold("Shadows"), ...shadowed.map((path) => `  ${path}`));
+  if (diagnostics.length > 0) lines.push("", color.bold("Diagnostics"), ...diagnostics.map((diagnostic) => `  ${formatDiagnostic(diagnostic)}`));
+  terminal.out(lines.join("\n"));
+  return 0;
+}

@@ -1,0 +1,35 @@
+import { countTokens } from "../../core/count-tokens.js";
+import { renderCatalogMarkdown } from "../../core/prompt-markdown.js";
+import { renderCatalogXml } from "../../core/prompt-xml.js";
+import { CliError } from "../cli-error.js";
+import { scanSources, type SourceOptions } from "../open-catalog.js";
+import type { Terminal } from "../terminal.js";
+
+/** Options of `skillset prompt`. */
+export interface PromptOptions extends SourceOptions {
+  format?: string;
+  tokens?: boolean;
+}
+
+/**
+ * `skillset prompt [sources...]`: prints the catalog section exactly as the model sees it on
+ * stdout; with `--tokens`, the o200k_base token counts go to stderr so stdout stays exact.
+ */
+export async function promptCommand(paths: string[], options: PromptOptions, terminal: Terminal): Promise<number> {
+  const format = options.format ?? "markdown";
+  if (format !== "markdown" && format !== "xml") throw new CliError(`Unknown format '${format}': use markdown or xml`, 2);
+  const snapshot = await scanSources(paths, options, terminal);
+  const text = format === "xml" ? renderCatalogXml(snapshot.skills) : renderCatalogMarkdown(snapshot.skills);
+  terminal.out(text);
+  const skipped = new Set(snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file)).size;
+  if (skipped > 0) terminal.err(`${skipped} skill${skipped === 1 ? " was" : "s were"} skipped; run \`skillset list\` to see why.`);
+  if (options.tokens) {
+    const total = await countTokens(text);
+    const empty = format === "xml" ? renderCatalogXml([]) : renderCatalogMarkdown([]).replace(/\n\n\(No skills are available\.\)$/, "");
+    const preamble = await countTokens(empty);
+    const count = format === "xml" ? snapshot.skills.length : snapshot.skills.filter((skill) => !skill.disableModelInvocation).length;
+    const perSkill = count > 0 ? ((total - preamble) / count).toFixed(1) : "0";
+    terminal.err(`${total} tokens (o200k_base): ${preamble} preamble, ${perSkill} per skill on average over ${count} skills`);
+  }
+  return 0;
+}

@@ -1,0 +1,73 @@
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { findSkillDirectories } from "../../node/find-skill-directories.js";
+import { validateSkillDirectory, type DirectoryValidationReport } from "../../node/validate-skill-directory.js";
+import type { Terminal } from "../terminal.js";
+
+/** Options of `skillset validate`. */
+export interface ValidateOptions {
+  recursive?: boolean;
+  json?: boolean;
+  allowClaudeCodeFields?: boolean;
+}
+
+/**
+ * `skillset validate [paths...]`: strict validation that agrees with the reference. Returns
+ * the exit code: 0 when every skill is valid, 1 otherwise.
+ */
+export async function validateCommand(paths: string[], options: ValidateOptions, terminal: Terminal): Promise<number> {
+  const reports: DirectoryValidationReport[] = [];
+  const validationOptions = { allowClaudeCodeFields: options.allowClaudeCodeFields ?? false };
+  for (const path of paths.length > 0 ? paths : ["."]) {
+    if (!options.recursive || holdsSkill(path)) {
+      reports.push(validateSkillDirectory(path, validationOptions));
+      continue;
+    }
+    if (!existsSync(path)) {
+      reports.push({ path, name: null, valid: false, errors: [`Path does not exist: ${path}`], warnings: [] });
+      continue;
+    }
+    const found = findSkillDirectories(path);
+    if (found.length === 0) {
+      reports.push({ path, name: null, valid: false, errors: [`No SKILL.md found in ${path} or any folder below it`], warnings: [] });
+    }
+    for (const directory of found) reports.push(validateSkillDirectory(directory, validationOptions));
+  }
+
+  const valid = reports.every((report) => report.valid);
+  if (options.json) {
+    const skills = reports.map(({ path, name, valid, errors, warnings }) => ({ path, name, valid, errors, warnings }));
+    terminal.out(JSON.stringify({ skills, valid }, null, 2));
+  } else {
+    printReports(reports, terminal);
+  }
+  return valid ? 0 : 1;
+}
+
+function holdsSkill(path: string): boolean {
+  try {
+    if (statSync(path).isFile()) return /(^|\/)skill\.md$/i.test(path);
+  } catch {
+    return false;
+  }
+  return existsSync(join(path, "SKILL.md")) || existsSync(join(path, "skill.md"));
+}
+
+function printReports(reports: DirectoryValidationReport[], terminal: Terminal): void {
+  const { color } = terminal;
+  for (const report of reports) {
+    const label = report.name ? `${report.path} (${report.name})` : report.path;
+    const line = report.valid ? `${color.green("✓")} ${label}` : `${color.red("✗")} ${label}`;
+    const details = [
+      ...report.errors.map((error) => `  ${color.red("error")}: ${error}`),
+      ...report.warnings.map((warning) => `  ${color.yellow("warning")}: ${warning}`),
+    ];
+    const text = [line, ...details].join("\n");
+    if (report.valid) terminal.out(text);
+    else terminal.err(text);
+  }
+  const invalid = reports.filter((report) => !report.valid).length;
+  const summary = `${reports.length} skill${reports.length === 1 ? "" : "s"} checked: ${reports.length - invalid} valid, ${invalid} invalid`;
+  if (invalid === 0) terminal.out(color.bold(summary));
+  else terminal.err(color.bold(summary));
+}

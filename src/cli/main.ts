@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { CliError } from "./cli-error.js";
+import { createCommand } from "./commands/create.js";
+import { infoCommand } from "./commands/info.js";
+import { listCommand } from "./commands/list.js";
+import { promptCommand } from "./commands/prompt.js";
+import { validateCommand } from "./commands/validate.js";
+import { processTerminal, type Terminal } from "./terminal.js";
+
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+/** Builds the `skillset` program; each action stores its exit code in `exit.code`. */
+export function buildProgram(terminal: Terminal, exit: { code: number }): Command {
+  const program = new Command("skillset")
+    .description("Find, validate and show Agent Skills.")
+    .version(version)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => terminal.out(text), writeErr: (text) => terminal.err(text) })
+    .showHelpAfterError("(run with --help for usage)");
+
+  const run = (action: () => Promise<number>) => async () => {
+    exit.code = await action();
+  };
+  const sourcesHelp = "skills folders, lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, ./.claude/skills, ./.agents/skills)";
+
+  program
+    .command("validate")
+    .description("Validate skills strictly, as the Agent Skills reference validator does")
+    .argument("[paths...]", "skill folders (or SKILL.md files); with --recursive, folders to search", [])
+    .option("-r, --recursive", "validate every folder below each path that holds a SKILL.md")
+    .option("--json", "print a JSON report on stdout")
+    .option("--allow-claude-code-fields", "accept Claude Code's extra frontmatter fields (argument-hint, model, ...)")
+    .action((paths: string[], options) => run(() => validateCommand(paths, options, terminal))());
+
+  program
+    .command("list")
+    .description("List skills with their status: ok, warning, shadowed or skipped")
+    .argument("[sources...]", sourcesHelp, [])
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--json", "print JSON on stdout")
+    .action((sources: string[], options) => run(() => listCommand(sources, options, terminal))());
+
+  program
+    .command("info")
+    .description("Show one skill: metadata, path, resources and diagnostics")
+    .argument("<name>", "the skill's name")
+    .argument("[sources...]", sourcesHelp, [])
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--json", "print JSON on stdout")
+    .action((name: string, sources: string[], options) => run(() => infoCommand(name, sources, options, terminal))());
+
+  program
+    .command("create")
+    .description("Create a new skill folder that passes validation")
+    .argument("<name>", "the skill's name: lowercase letters, digits and hyphens")
+    .option("--dir <dir>", "folder to create the skill in", ".")
+    .option("--description <text>", "what the skill does and when to use it")
+    .option("--resources <list>", "resource folders to add: scripts,references,assets")
+    .action((name: string, options) => run(() => createCommand(name, options, terminal))());
+
+  program
+    .command("prompt")
+    .description("Print the skills catalog exactly as the model sees it")
+    .argument("[sources...]", sourcesHelp, [])
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--format <format>", "markdown or xml", "markdown")
+    .option("--tokens", "count tokens (o200k_base) and print the counts on stderr")
+    .action((sources: string[], options) => run(() => promptCommand(sources, options, terminal))());
+
+  return program;
+}
+
+/** Runs the CLI; the only place that decides the process's exit code. */
+export async function main(argv: string[] = process.argv): Promise<number> {
+  const terminal = processTerminal();
+  const exit = { code: 0 };
+  try {
+    await buildProgram(terminal, exit).parseAsync(argv);
+    return exit.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every other commander error is a usage error.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof CliError) {
+      terminal.err(`skillset: ${error.message}`);
+      return error.exitCode;
+    }
+    terminal.err(`skillset: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

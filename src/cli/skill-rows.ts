@@ -1,0 +1,55 @@
+import type { CatalogSnapshot } from "../core/catalog.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+
+/** How `list` reports a skill: loaded cleanly, loaded with warnings, hidden by another, or skipped. */
+export type SkillStatus = "ok" | "warning" | "shadowed" | "skipped";
+
+/** One line of `skillset list`. */
+export interface SkillRow {
+  name: string | null;
+  description: string | null;
+  path: string;
+  source: string;
+  status: SkillStatus;
+  diagnostics: Diagnostic[];
+}
+
+/** Every `SKILL.md` the sources saw, with its status and its own diagnostics, sorted by name then path. */
+export function skillRows(snapshot: CatalogSnapshot): SkillRow[] {
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const diagnostic of snapshot.diagnostics) {
+    const list = byFile.get(diagnostic.file) ?? [];
+    list.push(diagnostic);
+    byFile.set(diagnostic.file, list);
+  }
+  const rows: SkillRow[] = [];
+  const seen = new Set<string>();
+  const add = (row: Omit<SkillRow, "diagnostics">) => {
+    seen.add(row.path);
+    rows.push({ ...row, diagnostics: byFile.get(row.path) ?? [] });
+  };
+  for (const skill of snapshot.skills) {
+    const warned = (byFile.get(skill.path) ?? []).some((diagnostic) => diagnostic.severity === "warning");
+    add({ name: skill.name, description: skill.description, path: skill.path, source: skill.source, status: warned ? "warning" : "ok" });
+  }
+  for (const skill of snapshot.shadowed) {
+    add({ name: skill.name, description: skill.description, path: skill.path, source: skill.source, status: "shadowed" });
+  }
+  for (const [file, diagnostics] of byFile) {
+    if (seen.has(file) || !diagnostics.some((diagnostic) => diagnostic.severity === "error")) continue;
+    add({ name: diagnostics.find((diagnostic) => diagnostic.skill)?.skill ?? null, description: null, path: file, source: diagnostics[0]!.source ?? "", status: "skipped" });
+  }
+  return rows.sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff") || a.path.localeCompare(b.path));
+}
+
+/** Diagnostics that belong to no listed file (a source folder that cannot be read, a scan limit). */
+export function sourceDiagnostics(snapshot: CatalogSnapshot, rows: SkillRow[]): Diagnostic[] {
+  const files = new Set(rows.map((row) => row.path));
+  return snapshot.diagnostics.filter((diagnostic) => !files.has(diagnostic.file));
+}
+
+/** Shortens text to `width` characters on one line, with an ellipsis when cut. */
+export function shorten(text: string, width: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= width ? line : `${line.slice(0, width - 1).trimEnd()}…`;
+}
