@@ -38,3 +38,4 @@ export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } 
 export { escapeXml, renderCatalogXml } from "./core/prompt-xml.js";
 export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";
 export { countTokens } from "./core/count-tokens.js";
+export { type BackendSourceOptions, type SkillsBackend, type BackendFileInfo, createBackendSource } from "./sources/backend-source.js";

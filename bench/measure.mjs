@@ -1,0 +1,41 @@
+// Runs contenders interleaved, so machine noise (other processes, CPU boost) hits all of them alike.
+import { performance } from "node:perf_hooks";
+
+/** Collects garbage left by the previous run, so it is not billed to the next one. */
+export function collectGarbage() {
+  globalThis.gc?.();
+}
+
+/** Times `work` (sync or async) in ms; returns its result too. */
+export async function time(work) {
+  const start = performance.now();
+  const result = await work();
+  return { ms: performance.now() - start, result };
+}
+
+/**
+ * Runs every contender `iterations` times (or its own smaller `iterations`), one of each per
+ * round, rotating the order each round. `warmup` rounds run first and are discarded (JIT, caches).
+ * A contender's `run()` returns `{ ms, found, names? }`: it times only its own measured region.
+ * Returns, per contender label, the samples, every distinct `found` value seen and the last `names`.
+ */
+export async function measureInterleaved(contenders, { iterations, warmup = 1 }) {
+  const results = new Map(contenders.map((contender) => [contender.label, { samples: [], found: new Set(), names: undefined }]));
+  for (let round = -warmup; round < iterations; round++) {
+    for (const contender of rotate(contenders, round + warmup)) {
+      if (round >= (contender.iterations ?? iterations)) continue;
+      collectGarbage();
+      const { ms, found, names } = await contender.run();
+      const result = results.get(contender.label);
+      result.found.add(found);
+      result.names = names ?? result.names;
+      if (round >= 0) result.samples.push(ms);
+    }
+  }
+  return results;
+}
+
+function rotate(items, by) {
+  const shift = by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}

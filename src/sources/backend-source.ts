@@ -1,0 +1,238 @@
+import type { Diagnostic } from "../core/diagnostic.js";
+import { SkillsetError } from "../core/errors.js";
+import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js";
+import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
+
+/** A file entry as deepagents backends list them. */
+export interface BackendFileInfo {
+  path: string;
+  is_dir?: boolean;
+  size?: number;
+  modified_at?: string;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The part of a deepagents backend skillset uses. Both protocol generations work: `ls` (1.9+)
+ * or `lsInfo` (older), `glob` or `globInfo`, and `downloadFiles` or `readRaw` / `read`.
+ */
+export interface SkillsBackend {
+  ls?(path: string): MaybePromise<{ files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]>;
+  lsInfo?(path: string): MaybePromise<BackendFileInfo[]>;
+  glob?(pattern: string, path?: string): MaybePromise<{ files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]>;
+  globInfo?(pattern: string, path?: string): MaybePromise<BackendFileInfo[]>;
+  downloadFiles?(paths: string[]): MaybePromise<Array<{ path: string; content: Uint8Array | null; error: string | null }>>;
+  readRaw?(path: string): MaybePromise<unknown>;
+  read?(path: string, offset?: number, limit?: number): MaybePromise<unknown>;
+}
+
+/** Options of {@link createBackendSource}. */
+export interface BackendSourceOptions {
+  /** The backend, or a function that returns it (for backends bound to a run, like deepagents' StateBackend). */
+  backend: SkillsBackend | (() => MaybePromise<SkillsBackend>);
+  /** The folder on the backend that holds skill folders, e.g. `/skills/`. */
+  path: string;
+  /** Find skills at any depth below `path`, not only in its direct children. @default false */
+  recursive?: boolean;
+  /** Names the source in diagnostics. @default `backend:<path>` */
+  id?: string;
+}
+
+/**
+ * A source over any deepagents backend: FilesystemBackend, StateBackend, StoreBackend (a
+ * LangGraph store), CompositeBackend or a sandbox. Each scan costs one listing call; the
+ * `SKILL.md` files whose size or modification time changed are fetched in one batched
+ * `downloadFiles` call, the rest is reused.
+ */
+export function createBackendSource(options: BackendSourceOptions): SkillSource {
+  const root = options.path.endsWith("/") ? options.path : `${options.path}/`;
+  const id = options.id ?? `backend:${root}`;
+  const getBackend = async () => (typeof options.backend === "function" ? await options.backend() : options.backend);
+  let cache = new Map<string, { stamp: string; result: InspectSkillResult }>();
+  let last: SkillSourceScan | undefined;
+  let lastSignature = "";
+  let version = 0;
+
+  return {
+    specificationVersion: "v1",
+    id,
+    async scan() {
+      const backend = await getBackend();
+      const diagnostics: Diagnostic[] = [];
+      let entries: BackendFileInfo[];
+      try {
+        entries = await listSkillFiles(backend, root, options.recursive ?? false);
+      } catch (error) {
+        entries = [];
+        diagnostics.push({ severity: "warning", code: "source-unreadable", file: root, source: id, message: `Cannot list ${root}: ${describe(error)}` });
+      }
+      const stamped = entries
+        .filter((entry) => isContained(entry.path, root))
+        .map((entry) => ({ path: entry.path, stamp: entry.size !== undefined && entry.modified_at ? `${entry.modified_at}:${entry.size}` : "" }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+      const next = new Map<string, { stamp: string; result: InspectSkillResult }>();
+      const toFetch: string[] = [];
+      for (const { path, stamp } of stamped) {
+        const cached = cache.get(path);
+        if (cached && stamp !== "" && cached.stamp === stamp) next.set(path, cached);
+        else toFetch.push(path);
+      }
+      const fetched = toFetch.length > 0 ? await downloadAll(backend, toFetch) : new Map<string, Uint8Array | string>();
+      for (const path of toFetch) {
+        const content = fetched.get(path);
+        const stamp = stamped.find((entry) => entry.path === path)!.stamp;
+        next.set(path, { stamp: stamp || contentStamp(content), result: inspectContent(path, content, id) });
+      }
+      cache = next;
+
+      const skills: SkillMetadata[] = [];
+      const seen = new Set<string>();
+      for (const [path, { result }] of next) {
+        diagnostics.push(...result.diagnostics);
+        if (!result.skill) continue;
+        if (seen.has(result.skill.name)) {
+          diagnostics.push({ severity: "error", code: "duplicate-name", file: path, skill: result.skill.name, source: id, message: `Skill name '${result.skill.name}' is already used in the same source; skipped` });
+          continue;
+        }
+        seen.add(result.skill.name);
+        skills.push(result.skill);
+      }
+      const signature = [...next].map(([path, { stamp }]) => `${path}\0${stamp}`).join("\n") + "\n" + diagnostics.map((d) => d.message).join("\n");
+      if (last && signature === lastSignature) return last;
+      lastSignature = signature;
+      last = { version: `${id}#${++version}`, skills, diagnostics };
+      return last;
+    },
+    async readSkill(skill) {
+      if (!isContained(skill.path, root)) throw new SkillsetError("read-failed", `${skill.path} is outside ${root}`);
+      const content = (await downloadAll(await getBackend(), [skill.path])).get(skill.path);
+      if (content === undefined) throw new SkillsetError("read-failed", `Failed to read ${skill.path}`);
+      const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+      if (bytes.byteLength > MAX_SKILL_FILE_BYTES) {
+        throw new SkillsetError("too-large", `${skill.path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+      }
+      return bytes;
+    },
+    async listFiles(skill, limits) {
+      const backend = await getBackend();
+      const base = `${skillDirectory(skill)}/`;
+      const files: SkillFile[] = [];
+      let truncated = false;
+      let level = [base];
+      for (let depth = 0; depth <= limits.maxDepth && level.length > 0; depth++) {
+        const nextLevel: string[] = [];
+        for (const folder of level) {
+          for (const entry of await listFolder(backend, folder)) {
+            if (!isContained(entry.path, base)) continue;
+            const relativePath = entry.path.slice(base.length).replace(/\/$/, "");
+            if (entry.is_dir || entry.path.endsWith("/")) {
+              if (depth < limits.maxDepth) nextLevel.push(entry.path.endsWith("/") ? entry.path : `${entry.path}/`);
+              else truncated = true;
+            } else if (entry.path !== skill.path) {
+              if (files.length >= limits.maxFiles) return { files, truncated: true };
+              files.push({ path: entry.path, relativePath, ...(entry.size === undefined ? {} : { size: entry.size }) });
+            }
+          }
+        }
+        level = nextLevel.sort();
+      }
+      return { files, truncated };
+    },
+  };
+}
+
+async function listSkillFiles(backend: SkillsBackend, root: string, recursive: boolean): Promise<BackendFileInfo[]> {
+  if (recursive && (backend.glob || backend.globInfo)) {
+    const result = backend.glob ? await backend.glob("**/SKILL.md", root) : await backend.globInfo!("**/SKILL.md", root);
+    const files = unwrap(result);
+    // Globs may answer relative to `path`; make every entry absolute on the backend.
+    return files.map((file) => ({ ...file, path: file.path.startsWith("/") ? file.path : `${root}${file.path}` })).filter((file) => file.path.endsWith("/SKILL.md"));
+  }
+  const found: BackendFileInfo[] = [];
+  const rootEntries = await listFolder(backend, root);
+  const direct = rootEntries.find((entry) => entry.path === `${root}SKILL.md`);
+  if (direct) return [direct];
+  const folders = rootEntries.filter((entry) => entry.is_dir || entry.path.endsWith("/"));
+  for (const folder of folders) {
+    const path = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;
+    const skillFile = (await listFolder(backend, path)).find((entry) => entry.path === `${path}SKILL.md`);
+    if (skillFile) found.push(skillFile);
+  }
+  return found;
+}
+
+async function listFolder(backend: SkillsBackend, path: string): Promise<BackendFileInfo[]> {
+  if (backend.ls) return unwrap(await backend.ls(path));
+  if (backend.lsInfo) return await backend.lsInfo(path);
+  throw new SkillsetError("backend-unsupported", "The backend has neither ls nor lsInfo");
+}
+
+function unwrap(result: { files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]): BackendFileInfo[] {
+  if (Array.isArray(result)) return result;
+  if (result.error) throw new SkillsetError("read-failed", result.error);
+  return result.files ?? [];
+}
+
+async function downloadAll(backend: SkillsBackend, paths: string[]): Promise<Map<string, Uint8Array | string>> {
+  const contents = new Map<string, Uint8Array | string>();
+  if (backend.downloadFiles) {
+    for (const response of await backend.downloadFiles(paths)) {
+      if (response.content && !response.error) contents.set(response.path, response.content);
+    }
+    return contents;
+  }
+  for (const path of paths) {
+    const content = await readOne(backend, path);
+    if (content !== undefined) contents.set(path, content);
+  }
+  return contents;
+}
+
+// readRaw gives exact content; `read` is the fallback (raw text on 1.9+ filesystem/state/store backends).
+async function readOne(backend: SkillsBackend, path: string): Promise<string | Uint8Array | undefined> {
+  const raw = backend.readRaw ? await backend.readRaw(path) : undefined;
+  const data = (raw as { data?: { content?: unknown } } | undefined)?.data ?? (raw as { content?: unknown } | undefined);
+  const content = data?.content;
+  if (typeof content === "string" || content instanceof Uint8Array) return content;
+  if (Array.isArray(content)) return content.join("\n");
+  if (!backend.read) return undefined;
+  const read = await backend.read(path, 0, Number.MAX_SAFE_INTEGER);
+  if (typeof read === "string") return read.startsWith("Error:") ? undefined : read;
+  const text = (read as { content?: unknown; error?: string }).content;
+  return typeof text === "string" || text instanceof Uint8Array ? text : undefined;
+}
+
+function inspectContent(path: string, content: Uint8Array | string | undefined, source: string): InspectSkillResult {
+  const fail = (code: string, message: string): InspectSkillResult => ({ diagnostics: [{ severity: "error", code, file: path, message, source }] });
+  if (content === undefined) return fail("read-failed", `Failed to read ${path}`);
+  const size = typeof content === "string" ? content.length : content.byteLength;
+  if (size > MAX_SKILL_FILE_BYTES) return fail("too-large", `${path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+  let text: string;
+  try {
+    text = typeof content === "string" ? content : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(content);
+  } catch {
+    return fail("not-utf8", `${path} is not valid UTF-8`);
+  }
+  const directory = path.slice(0, -"/SKILL.md".length);
+  return inspectSkill({ text, file: path, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source });
+}
+
+// Without size and time from the backend, the content itself tells whether the file changed.
+function contentStamp(content: Uint8Array | string | undefined): string {
+  if (content === undefined) return "missing";
+  const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+  let hash = 2166136261;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 16777619);
+  return `fnv:${bytes.byteLength}:${(hash >>> 0).toString(16)}`;
+}
+
+function isContained(path: string, root: string): boolean {
+  return path.startsWith(root) && !path.slice(root.length).split("/").some((part) => part === ".." || part === ".");
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
