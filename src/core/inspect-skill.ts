@@ -1,3 +1,4 @@
+import { parseDocument } from "yaml";
 import { parseAllowedTools } from "./allowed-tools.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { SkillsetError } from "./errors.js";
@@ -123,11 +124,11 @@ function parseLeniently(text: string, report: Report): SkillDocument | undefined
     if (!SkillsetError.isInstance(error)) throw error;
     if (error.code === "invalid-yaml") {
       // Skills written for laxer parsers often have unquoted values containing ": " (client guide).
-      const repaired = quoteColonValues(text);
+      const repaired = quoteInvalidValues(text);
       if (repaired !== text) {
         try {
           const document = parseSkillDocument(repaired, "lenient");
-          report("warning", "yaml-repaired", `${error.message}; read after quoting values that contain ': '`);
+          report("warning", "yaml-repaired", `${error.message}; read after quoting the values that are not valid YAML`);
           return document;
         } catch {
           // fall through to the original error
@@ -139,15 +140,19 @@ function parseLeniently(text: string, report: Report): SkillDocument | undefined
   }
 }
 
-const TOP_LEVEL_PLAIN = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]+([^'"|>[{&*!#\s].*: .*)$/;
+const TOP_LEVEL_ENTRY = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]+([^'"|>\s#].*)$/;
 
-function quoteColonValues(text: string): string {
+// Quotes each one-line top-level value that is not valid YAML on its own, such as
+// `description: Use when: ...` or Claude Code's `argument-hint: [file] [mode]`.
+function quoteInvalidValues(text: string): string {
   const lines = text.split("\n");
   let changed = false;
   for (let i = 1; i < lines.length && lines[i]!.trimEnd() !== "---"; i++) {
-    const match = TOP_LEVEL_PLAIN.exec(lines[i]!.replace(/\r$/, ""));
-    if (!match) continue;
-    lines[i] = `${match[1]}: ${JSON.stringify(match[2]!.trimEnd())}`;
+    const match = TOP_LEVEL_ENTRY.exec(lines[i]!.replace(/\r$/, ""));
+    if (!match || (lines[i + 1] ?? "").startsWith(" ")) continue;
+    const value = match[2]!.trimEnd();
+    if (parseDocument(`k: ${value}`, { schema: "failsafe" }).errors.length === 0) continue;
+    lines[i] = `${match[1]}: ${JSON.stringify(value)}`;
     changed = true;
   }
   return changed ? lines.join("\n") : text;

@@ -1,0 +1,163 @@
+// Table 1, "Discovery": skillset vs deepagents vs the raw floor, on the real corpus and on 10k skills.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { deepagentsCold, findSkillParents, rawFloor, skillsetCold, skillsetRescan } from "./contenders.mjs";
+import { ensureLibrary } from "./generate-library.mjs";
+import { measureInterleaved } from "./measure.mjs";
+import { formatMs, formatRatio, summarize } from "./stats.mjs";
+
+const LIBRARY_SIZE = 10_000;
+const LABELS = {
+  cold: "skillset cold discovery",
+  watched: "skillset unchanged re-scan, watched",
+  polling: "skillset unchanged re-scan, polling",
+  deepagents: `deepagents ${packageVersion("deepagents")} cold discovery`,
+  floor: "raw floor (readdir + 4 KB read)",
+};
+const TARGETS = { vsDeepagents: 5, vsFloor: 2, rescan: 50 };
+
+/**
+ * The two trees. Corpus: skillset gets ONE recursive source on the corpus root (what a user
+ * would configure; it must find `skills/.system/*` etc. itself), while deepagents and the floor
+ * get the precomputed list of folders that hold skill folders (deepagents cannot recurse). That
+ * list is computed here, outside every timed region, so the comparison favours the others.
+ */
+function trees() {
+  const corpusRoot = resolve(import.meta.dirname, "../../shared/corpus");
+  const libraryRoot = ensureLibrary(LIBRARY_SIZE);
+  return [
+    {
+      name: "corpus (5 repos)",
+      root: corpusRoot,
+      parents: findSkillParents(corpusRoot),
+      skillset: (watch) => [{ path: corpusRoot, recursive: true, watch }],
+      iterations: { main: 15, deepagents: 15 },
+    },
+    {
+      name: `generated ${LIBRARY_SIZE / 1000}k`,
+      root: libraryRoot,
+      parents: [libraryRoot],
+      skillset: (watch) => [{ path: libraryRoot, watch }],
+      iterations: { main: 7, deepagents: 5 },
+    },
+  ];
+}
+
+/** Measures one tree; returns its raw results keyed like LABELS. */
+async function measureTree(tree) {
+  const watched = await skillsetRescan(tree.skillset(true));
+  const polling = await skillsetRescan(tree.skillset(false));
+  try {
+    const contenders = [
+      { label: "cold", run: skillsetCold(tree.skillset(true)) },
+      { label: "watched", run: watched.run },
+      { label: "polling", run: polling.run },
+      { label: "deepagents", run: deepagentsCold(tree.root, tree.parents), iterations: tree.iterations.deepagents },
+      { label: "floor", run: rawFloor(tree.parents) },
+    ];
+    const results = await measureInterleaved(contenders, { iterations: tree.iterations.main });
+    return Object.fromEntries([...results].map(([label, result]) => [label, { ...result, stats: summarize(result.samples) }]));
+  } finally {
+    watched.close();
+    polling.close();
+  }
+}
+
+/** Table rows for one tree, with the ratios computed from this run's medians. */
+function treeRows(tree, measured) {
+  const m = (label) => measured[label].stats.median;
+  const ratios = {
+    cold: `${formatRatio(m("cold") / m("floor"))} of raw floor`,
+    watched: `cold is ${formatRatio(m("cold") / m("watched"))} slower`,
+    polling: `cold is ${formatRatio(m("cold") / m("polling"))} slower`,
+    deepagents: `skillset ${formatRatio(m("deepagents") / m("cold"))} faster`,
+    floor: "baseline",
+  };
+  return Object.keys(LABELS).map((label) => ({
+    tree: tree.name,
+    implementation: LABELS[label],
+    "skills found": [...measured[label].found].join(" / "),
+    runs: measured[label].stats.runs,
+    "median ms": formatMs(m(label)),
+    "p90 ms": formatMs(measured[label].stats.p90),
+    "min ms": formatMs(measured[label].stats.min),
+    ratio: ratios[label],
+  }));
+}
+
+/** Whether skillset and deepagents found the very same skill names. */
+function sameNames(measured) {
+  const a = [...new Set(measured.cold.names)].sort();
+  const b = [...new Set(measured.deepagents.names)].sort();
+  return a.length === b.length && a.every((name, at) => name === b[at]);
+}
+
+function targetNotes(tree, measured) {
+  const m = (label) => measured[label].stats.median;
+  const check = (value, ok) => `${formatRatio(value)} (${ok ? "met" : "MISSED"})`;
+  const notes = [];
+  if (tree.name.startsWith("generated")) {
+    const vsDeepagents = m("deepagents") / m("cold");
+    const vsFloor = m("cold") / m("floor");
+    notes.push(`- ${tree.name}: cold ≥${TARGETS.vsDeepagents}x faster than deepagents: ${check(vsDeepagents, vsDeepagents >= TARGETS.vsDeepagents)}`);
+    notes.push(`- ${tree.name}: cold within ${TARGETS.vsFloor}x of the raw floor: ${check(vsFloor, vsFloor <= TARGETS.vsFloor)}`);
+  }
+  const watched = m("cold") / m("watched");
+  const polling = m("cold") / m("polling");
+  notes.push(`- ${tree.name}: unchanged re-scan ≥${TARGETS.rescan}x faster than cold: watched (default) ${check(watched, watched >= TARGETS.rescan)}, polling (\`watch: false\`) ${check(polling, polling >= TARGETS.rescan)}`);
+  return notes;
+}
+
+async function measureAll() {
+  const measured = [];
+  for (const tree of trees()) measured.push({ tree, results: await measureTree(tree) });
+  return measured;
+}
+
+function notesFor(measured) {
+  const corpus = measured[0];
+  const lines = [
+    "",
+    `Node ${process.version}, ${process.platform}; warm OS page cache; ${"`--expose-gc`"} GC between runs; one discarded warm-up round; contenders interleaved (rotating order) in each round; ratios use this run's medians.`,
+    "",
+    "- deepagents has no re-scan: `createSkillsMiddleware` lists and re-reads every SKILL.md (whole file) for each new thread, and only skips loading when `skillsMetadata` is already in that thread's state. Its re-scan cost therefore equals its cold row; no separate number is given.",
+    `- deepagents' loader was run by calling its \`beforeModel\` hook (1.14 moved it there from \`beforeAgent\`) with \`{ messages: [] }\` and a minimal runtime, over \`FilesystemBackend({ rootDir, virtualMode: false })\`; its console warnings were silenced.`,
+    `- Corpus: skillset uses one \`recursive: true\` source on the corpus root, so it also walks the repo roots and hidden folders; deepagents and the floor are handed the ${corpus.tree.parents.length} folders that directly hold skill folders, computed outside the timed region.`,
+    `- Corpus counts: ${corpus.results.floor.found.values().next().value} SKILL.md files but one name repeats (\`skill-creator\`, in anthropics and openai), so skillset keeps the first (duplicate-name diagnostic) and deepagents the last; the floor counts files.`,
+    `- Same skill names found by skillset and deepagents: ${measured.map(({ tree, results }) => `${tree.name} ${sameNames(results) ? "yes" : "NO"}`).join(", ")}.`,
+    "",
+    "Targets:",
+    ...measured.flatMap(({ tree, results }) => targetNotes(tree, results)),
+  ];
+  return lines;
+}
+
+/** Rows of the Discovery table (one per tree and implementation). */
+export async function runDiscoveryBench() {
+  return (await discoveryTable()).rows;
+}
+
+/** The Discovery table with its notes, as run.mjs prints it. */
+export async function discoveryTable() {
+  const measured = await measureAll();
+  return {
+    title: "Discovery",
+    rows: measured.flatMap(({ tree, results }) => treeRows(tree, results)),
+    notes: notesFor(measured),
+  };
+}
+
+// deepagents does not export its package.json, so walk up from its entry point.
+function packageVersion(name) {
+  let directory = dirname(createRequire(import.meta.url).resolve(name));
+  while (directory !== dirname(directory)) {
+    const manifest = join(directory, "package.json");
+    if (existsSync(manifest)) {
+      const info = JSON.parse(readFileSync(manifest, "utf8"));
+      if (info.name === name) return info.version;
+    }
+    directory = dirname(directory);
+  }
+  return "?";
+}

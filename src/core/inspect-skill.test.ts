@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { inspectSkill } from "./inspect-skill.js";
+
+const file = "/skills/demo/SKILL.md";
+const inspect = (text: string, directoryName = "demo") => inspectSkill({ text, file, directoryName, source: "test" });
+
+describe("inspectSkill: lenient loading (decision 8)", () => {
+  it("reads a clean skill without diagnostics", () => {
+    const { skill, diagnostics } = inspect("---\nname: demo\ndescription: Does demo things\nlicense: MIT\n---\nBody");
+    expect(diagnostics).toEqual([]);
+    expect(skill).toEqual({ name: "demo", description: "Does demo things", path: file, license: "MIT", metadata: {}, allowedTools: [], source: "test" });
+  });
+
+  it("skips unparseable frontmatter with an error naming the file", () => {
+    expect(inspect("no frontmatter")).toEqual({
+      diagnostics: [{ severity: "error", code: "frontmatter-missing", file, source: "test", message: "SKILL.md must start with YAML frontmatter (---)" }],
+    });
+    expect(inspect("---\nname: demo\n").diagnostics[0]).toMatchObject({ severity: "error", code: "frontmatter-unclosed" });
+    expect(inspect("---\nname: demo\ndescription: d\n - broken\n---\n").diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });
+  });
+
+  it("skips a skill without a description", () => {
+    const result = inspect("---\nname: demo\n---\nBody");
+    expect(result.skill).toBeUndefined();
+    expect(result.diagnostics).toEqual([
+      { severity: "error", code: "description-missing", file, source: "test", skill: "demo", message: "Missing required field in frontmatter: description" },
+    ]);
+    expect(inspect("---\nname: demo\ndescription: '  '\n---\n").diagnostics[0]!.message).toBe("Field 'description' must be a non-empty string");
+  });
+
+  it("skips a skill without a name", () => {
+    expect(inspect("---\ndescription: d\n---\n").diagnostics).toEqual([
+      { severity: "error", code: "name-missing", file, source: "test", message: "Missing required field in frontmatter: name" },
+    ]);
+  });
+
+  it("skips names that could inject markup or break tool calls", () => {
+    for (const name of ["'<b>x</b>'", "'a b'", '"a\\nb"', "'../etc'"]) {
+      const result = inspect(`---\nname: ${name}\ndescription: d\n---\n`);
+      expect(result.skill).toBeUndefined();
+      expect(result.diagnostics[0]).toMatchObject({ severity: "error", code: "name-unsafe" });
+    }
+  });
+
+  it("loads cosmetic problems with warnings in the reference's words", () => {
+    const long = "d".repeat(1100);
+    const result = inspect(`---\nname: Other_Name\ndescription: ${long}\nversion: 2\n---\n`);
+    expect(result.skill?.name).toBe("Other_Name");
+    expect(result.diagnostics.map((d) => [d.severity, d.message])).toEqual([
+      ["warning", expect.stringMatching(/^Unexpected fields in frontmatter: version\. /)],
+      ["warning", "Skill name 'Other_Name' must be lowercase"],
+      ["warning", "Skill name 'Other_Name' contains invalid characters. Only letters, digits, and hyphens are allowed."],
+      ["warning", "Directory name 'demo' must match skill name 'Other_Name'"],
+      ["warning", "Description exceeds 1024 character limit (1100 chars)"],
+    ]);
+  });
+
+  it("accepts flow lists and repairs unquoted colons, with a warning", () => {
+    const result = inspect("---\nname: demo\ndescription: Use this skill when: the user asks about PDFs\nallowed-tools: [Read, Bash]\n---\n");
+    expect(result.skill?.description).toBe("Use this skill when: the user asks about PDFs");
+    expect(result.skill?.allowedTools).toEqual(["Read", "Bash"]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ severity: "warning", code: "yaml-repaired", message: expect.stringMatching(/^Invalid YAML in frontmatter: .*; read after quoting the values that are not valid YAML$/) }),
+    ]);
+  });
+
+  it("strips a byte-order mark with a warning", () => {
+    const result = inspect("\ufeff---\nname: demo\ndescription: d\n---\n");
+    expect(result.skill?.name).toBe("demo");
+    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: "warning", code: "byte-order-mark" })]);
+  });
+
+  it("types Claude Code fields", () => {
+    const { skill, diagnostics } = inspect(
+      "---\nname: demo\ndescription: d\nargument-hint: '[file] [mode]'\ndisable-model-invocation: true\nuser-invocable: False\nmodel: opus\ncontext: fork\nagent: Explore\nhooks:\n  PreToolUse:\n    - matcher: Bash\n---\n",
+    );
+    expect(diagnostics).toEqual([]);
+    expect(skill).toMatchObject({
+      argumentHint: "[file] [mode]",
+      disableModelInvocation: true,
+      userInvocable: false,
+      model: "opus",
+      context: "fork",
+      agent: "Explore",
+      hooks: { PreToolUse: [{ matcher: "Bash" }] },
+    });
+  });
+
+  it("reads Claude Code's unquoted `argument-hint: [file] [mode]` after repairing it", () => {
+    const { skill, diagnostics } = inspect("---\nname: demo\ndescription: d\nargument-hint: [file] [mode]\n---\n");
+    expect(skill?.argumentHint).toBe("[file] [mode]");
+    expect(diagnostics.map((d) => d.code)).toEqual(["yaml-repaired"]);
+    expect(inspect("---\nname: demo\ndescription: d\nargument-hint: [file]\n---\n").skill?.argumentHint).toBe("[file]");
+  });
+
+  it("ignores mistyped optional fields with a warning", () => {
+    const { skill, diagnostics } = inspect("---\nname: demo\ndescription: d\nlicense:\n  - MIT\nuser-invocable: maybe\nmetadata:\n  ok: yes\n  nested:\n    a: b\n---\n");
+    expect(skill?.license).toBeUndefined();
+    expect(skill?.userInvocable).toBeUndefined();
+    expect(skill?.metadata).toEqual({ ok: "yes" });
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      "Field 'license' must be a string; it was ignored",
+      "Field 'user-invocable' must be true or false; it was ignored",
+      "Field 'metadata.nested' must be a string; it was ignored",
+    ]);
+  });
+
+  it("keeps numbers in metadata as written", () => {
+    expect(inspect("---\nname: demo\ndescription: d\nmetadata:\n  version: 1.10\n---\n").skill?.metadata).toEqual({ version: "1.10" });
+  });
+
+  it("does not let a --- inside a value end the frontmatter", () => {
+    expect(inspect("---\nname: demo\ndescription: before --- after\n---\n").skill?.description).toBe("before --- after");
+  });
+
+  it("bounds YAML alias expansion", () => {
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(", ")}]`)].join("\n");
+    const result = inspect(`---\nname: demo\ndescription: d\n${bomb}\n---\n`);
+    expect(result.skill).toBeUndefined();
+    expect(result.diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });
+  });
+});
