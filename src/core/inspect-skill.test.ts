@@ -16,7 +16,7 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
       diagnostics: [{ severity: "error", code: "frontmatter-missing", file, source: "test", message: "SKILL.md must start with YAML frontmatter (---)" }],
     });
     expect(inspect("---\nname: demo\n").diagnostics[0]).toMatchObject({ severity: "error", code: "frontmatter-unclosed" });
-    expect(inspect("---\nname: demo\ndescription: d\n - broken\n---\n").diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });
+    expect(inspect("---\nname: demo\ndescription: d\n\tx: y\n---\n").diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });
   });
 
   it("skips a skill without a description", () => {
