@@ -69,8 +69,8 @@ function treeRows(tree, measured) {
   const m = (label) => measured[label].stats.median;
   const ratios = {
     cold: `${formatRatio(m("cold") / m("floor"))} of raw floor`,
-    watched: `cold is ${formatRatio(m("cold") / m("watched"))} slower`,
-    polling: `cold is ${formatRatio(m("cold") / m("polling"))} slower`,
+    watched: `${formatRatio(m("cold") / m("watched"))} faster than cold`,
+    polling: `${formatRatio(m("cold") / m("polling"))} faster than cold`,
     deepagents: `skillset ${formatRatio(m("deepagents") / m("cold"))} faster`,
     floor: "baseline",
   };
@@ -124,7 +124,7 @@ function notesFor(measured) {
     "- deepagents has no re-scan: `createSkillsMiddleware` lists and re-reads every SKILL.md (whole file) for each new thread, and only skips loading when `skillsMetadata` is already in that thread's state. Its re-scan cost therefore equals its cold row; no separate number is given.",
     `- deepagents' loader was run by calling its \`beforeModel\` hook (1.14 moved it there from \`beforeAgent\`) with \`{ messages: [] }\` and a minimal runtime, over \`FilesystemBackend({ rootDir, virtualMode: false })\`; its console warnings were silenced.`,
     `- Corpus: skillset uses one \`recursive: true\` source on the corpus root, so it also walks the repo roots and hidden folders; deepagents and the floor are handed the ${corpus.tree.parents.length} folders that directly hold skill folders, computed outside the timed region.`,
-    `- Corpus counts: ${corpus.results.floor.found.values().next().value} SKILL.md files but one name repeats (\`skill-creator\`, in anthropics and openai), so skillset keeps the first (duplicate-name diagnostic) and deepagents the last; the floor counts files.`,
+    `- Corpus counts: the floor counts SKILL.md files (${[...corpus.results.floor.found].join("/")}); the others count distinct names (${[...corpus.results.cold.found].join("/")}). On a repeated name skillset keeps the first and reports \`duplicate-name\`, deepagents silently keeps the last.`,
     `- Same skill names found by skillset and deepagents: ${measured.map(({ tree, results }) => `${tree.name} ${sameNames(results) ? "yes" : "NO"}`).join(", ")}.`,
     "",
     "Targets:",
