@@ -835,13 +835,13 @@ describe("skillset prompt", () => {
 
 describe("help and version", () => {
   it.each([
-    { command: [], mentions: ["Usage: skillset [options] [command]", "--version", "--help", "validate", "list", "info", "create", "prompt"] },
-    { command: ["validate"], mentions: ["Usage: skillset validate", "--recursive", "--json", "--allow-claude-code-fields"] },
-    { command: ["list"], mentions: ["Usage: skillset list", "--recursive", "--json"] },
-    { command: ["info"], mentions: ["Usage: skillset info", "<name>", "--recursive", "--json"] },
-    { command: ["create"], mentions: ["Usage: skillset create", "<name>", "--dir <dir>", "--description <text>", "--resources <list>"] },
-    { command: ["prompt"], mentions: ["Usage: skillset prompt", "--recursive", "--format <format>", "--tokens"] },
-  ])("`skillset $command --help` exits 0 and names its options", async ({ command, mentions }) => {
+    { name: "skillset", command: [], mentions: ["Usage: skillset [options] [command]", "--version", "--help", "validate", "list", "info", "create", "prompt"] },
+    { name: "skillset validate", command: ["validate"], mentions: ["Usage: skillset validate", "--recursive", "--json", "--allow-claude-code-fields"] },
+    { name: "skillset list", command: ["list"], mentions: ["Usage: skillset list", "--recursive", "--json"] },
+    { name: "skillset info", command: ["info"], mentions: ["Usage: skillset info", "<name>", "--recursive", "--json"] },
+    { name: "skillset create", command: ["create"], mentions: ["Usage: skillset create", "<name>", "--dir <dir>", "--description <text>", "--resources <list>"] },
+    { name: "skillset prompt", command: ["prompt"], mentions: ["Usage: skillset prompt", "--recursive", "--format <format>", "--tokens"] },
+  ])("$name --help exits 0 and names its options", async ({ command, mentions }) => {
     const result = await run([...command, "--help"]);
 
     expect(result.code).toBe(0);
