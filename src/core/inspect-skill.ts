@@ -5,7 +5,7 @@ import { SkillsetError } from "./errors.js";
 import { pyStrip } from "./python-text.js";
 import { parseSkillDocument, type SkillDocument } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
-import { normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
+import { type FrontmatterValidationOptions, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
 
 /** Input of {@link inspectSkill}. */
 export interface InspectSkillInput {
@@ -37,8 +37,11 @@ const MAX_LENIENT_NAME_LENGTH = 128;
  */
 export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   const diagnostics: Diagnostic[] = [];
-  const report = (severity: Diagnostic["severity"], code: string, message: string, skill?: string) =>
-    diagnostics.push({ severity, code, file: input.file, message, source: input.source, ...(skill ? { skill } : {}) });
+  const report: Report = (severity, code, message, skill) => {
+    const diagnostic: Diagnostic = { severity, code, file: input.file, message, source: input.source };
+    if (skill) diagnostic.skill = skill;
+    diagnostics.push(diagnostic);
+  };
 
   let text = input.text;
   if (text.startsWith("\ufeff")) {
@@ -71,10 +74,9 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     return { diagnostics };
   }
 
-  const validationOptions = input.directoryName === undefined ? {} : { directoryName: input.directoryName };
-  for (const message of validateFrontmatter(frontmatter, { ...validationOptions, allowClaudeCodeFields: true })) {
-    report("warning", "spec", message, name);
-  }
+  const validation: FrontmatterValidationOptions = { allowClaudeCodeFields: true };
+  if (input.directoryName !== undefined) validation.directoryName = input.directoryName;
+  for (const message of validateFrontmatter(frontmatter, validation)) report("warning", "spec", message, name);
 
   const skill: SkillMetadata = {
     name,
@@ -84,38 +86,56 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     allowedTools: parseAllowedTools(frontmatter["allowed-tools"]),
     source: input.source,
   };
-  const fieldWarning = (field: string, expected: string) =>
-    report("warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, name);
+  const ignored = (field: string, expected: string) => report("warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, name);
 
-  readString(frontmatter, "license", (value) => (skill.license = value), fieldWarning);
-  readString(frontmatter, "compatibility", (value) => (skill.compatibility = value), fieldWarning);
-  readString(frontmatter, "model", (value) => (skill.model = value), fieldWarning);
-  readString(frontmatter, "context", (value) => (skill.context = value), fieldWarning);
-  readString(frontmatter, "agent", (value) => (skill.agent = value), fieldWarning);
-  readBoolean(frontmatter, "disable-model-invocation", (value) => (skill.disableModelInvocation = value), fieldWarning);
-  readBoolean(frontmatter, "user-invocable", (value) => (skill.userInvocable = value), fieldWarning);
-  const hint = frontmatter["argument-hint"];
-  // `argument-hint: [file]` is a flow list to YAML but means the literal text to its author.
-  if (Array.isArray(hint)) skill.argumentHint = `[${hint.join(", ")}]`;
-  else readString(frontmatter, "argument-hint", (value) => (skill.argumentHint = value), fieldWarning);
+  for (const [field, key] of STRING_FIELDS) {
+    const value = frontmatter[field];
+    if (value === undefined) continue;
+    if (typeof value === "string") skill[key] = value;
+    else if (field === "argument-hint" && Array.isArray(value)) skill.argumentHint = `[${value.join(", ")}]`;
+    else ignored(field, "a string");
+  }
+  for (const [field, key] of BOOLEAN_FIELDS) {
+    const value = frontmatter[field];
+    if (value === undefined) continue;
+    const normalized = typeof value === "string" ? value.trim().toLowerCase() : "";
+    if (normalized === "true" || normalized === "false") skill[key] = normalized === "true";
+    else ignored(field, "true or false");
+  }
   if ("hooks" in frontmatter) skill.hooks = frontmatter.hooks;
-  if ("allowed-tools" in frontmatter && !isToolList(frontmatter["allowed-tools"])) fieldWarning("allowed-tools", "a string or a list of strings");
+  if ("allowed-tools" in frontmatter && !isToolList(frontmatter["allowed-tools"])) ignored("allowed-tools", "a string or a list of strings");
 
   const metadata = frontmatter.metadata;
   if (metadata !== undefined && metadata !== "") {
     if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) {
       for (const [key, value] of Object.entries(metadata)) {
         if (typeof value === "string") skill.metadata[key] = value;
-        else report("warning", "field-type", `Field 'metadata.${key}' must be a string; it was ignored`, name);
+        else ignored(`metadata.${key}`, "a string");
       }
     } else {
-      fieldWarning("metadata", "a mapping");
+      ignored("metadata", "a mapping");
     }
   }
   return { skill, diagnostics };
 }
 
-type Report = (severity: Diagnostic["severity"], code: string, message: string) => void;
+// Optional string fields and where they go. `argument-hint: [file]` is a flow list to YAML
+// but means the literal text to its author, so a list is turned back into that text.
+const STRING_FIELDS = [
+  ["license", "license"],
+  ["compatibility", "compatibility"],
+  ["model", "model"],
+  ["context", "context"],
+  ["agent", "agent"],
+  ["argument-hint", "argumentHint"],
+] as const satisfies ReadonlyArray<readonly [string, keyof SkillMetadata]>;
+
+const BOOLEAN_FIELDS = [
+  ["disable-model-invocation", "disableModelInvocation"],
+  ["user-invocable", "userInvocable"],
+] as const satisfies ReadonlyArray<readonly [string, keyof SkillMetadata]>;
+
+type Report = (severity: Diagnostic["severity"], code: string, message: string, skill?: string) => void;
 
 function parseLeniently(text: string, report: Report): SkillDocument | undefined {
   try {
@@ -156,32 +176,6 @@ function quoteInvalidValues(text: string): string {
     changed = true;
   }
   return changed ? lines.join("\n") : text;
-}
-
-function readString(
-  frontmatter: Record<string, unknown>,
-  field: string,
-  assign: (value: string) => void,
-  warn: (field: string, expected: string) => void,
-): void {
-  const value = frontmatter[field];
-  if (value === undefined) return;
-  if (typeof value === "string") assign(value);
-  else warn(field, "a string");
-}
-
-function readBoolean(
-  frontmatter: Record<string, unknown>,
-  field: string,
-  assign: (value: boolean) => void,
-  warn: (field: string, expected: string) => void,
-): void {
-  const value = frontmatter[field];
-  if (value === undefined) return;
-  const normalized = typeof value === "string" ? value.trim().toLowerCase() : "";
-  if (normalized === "true") assign(true);
-  else if (normalized === "false") assign(false);
-  else warn(field, "true or false");
 }
 
 function isToolList(value: unknown): boolean {

@@ -6,6 +6,7 @@ const PY_WHITESPACE =
 
 /** `str.strip()`: Python's whitespace set differs from `String.prototype.trim` (no BOM, adds \x1c-\x1f and \x85). */
 export function pyStrip(text: string): string {
+  if (text.length > 0 && !isWhitespaceCandidate(text.charCodeAt(0)) && !isWhitespaceCandidate(text.charCodeAt(text.length - 1))) return text;
   let start = 0;
   let end = text.length;
   while (start < end && PY_WHITESPACE.includes(text[start]!)) start++;
@@ -13,8 +14,14 @@ export function pyStrip(text: string): string {
   return text.slice(start, end);
 }
 
+// Every character in PY_WHITESPACE is at most U+0020 or at least U+0085.
+function isWhitespaceCandidate(code: number): boolean {
+  return code <= 0x20 || code >= 0x85;
+}
+
 /** `len(str)`: code points, not UTF-16 units. */
 export function codePointLength(text: string): number {
+  if (!/[\ud800-\udfff]/.test(text)) return text.length;
   let length = 0;
   for (const _ of text) length++;
   return length;
@@ -35,9 +42,4 @@ export function compareCodePoints(a: string, b: string): number {
 function codePointRank(unit: number): number {
   if (unit < 0xd800) return unit;
   return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
-}
-
-/** `str.isalnum()` for one character: letters (L*) and numbers (N*). */
-export function isAlphanumeric(char: string): boolean {
-  return /^[\p{L}\p{N}]$/u.test(char);
 }

@@ -1,4 +1,4 @@
-import { codePointLength, compareCodePoints, isAlphanumeric, pyStrip } from "./python-text.js";
+import { codePointLength, compareCodePoints, pyStrip } from "./python-text.js";
 
 /** The frontmatter fields the Agent Skills specification allows. */
 export const SPEC_FIELDS = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"] as const;
@@ -18,6 +18,8 @@ export const MAX_NAME_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_COMPATIBILITY_LENGTH = 500;
 
+const SPEC_ONLY = new Set<string>(SPEC_FIELDS);
+const SPEC_AND_CLAUDE_CODE = new Set<string>([...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS]);
 const SPEC_FIELDS_REPR = `[${SPEC_FIELDS.map((field) => `'${field}'`).join(", ")}]`;
 
 /** Options of {@link validateFrontmatter}. */
@@ -37,8 +39,7 @@ export function validateFrontmatter(
   options: FrontmatterValidationOptions = {},
 ): string[] {
   const errors: string[] = [];
-  const allowed = new Set<string>(SPEC_FIELDS);
-  if (options.allowClaudeCodeFields) for (const field of CLAUDE_CODE_FIELDS) allowed.add(field);
+  const allowed = options.allowClaudeCodeFields ? SPEC_AND_CLAUDE_CODE : SPEC_ONLY;
   const unexpected = Object.keys(frontmatter).filter((key) => !allowed.has(key));
   if (unexpected.length > 0) {
     errors.push(
@@ -56,9 +57,14 @@ export function validateFrontmatter(
   return errors;
 }
 
+// Python's str.isalnum() (letters and numbers of any script) or a hyphen.
+const NAME_CHARACTERS = /^[\p{L}\p{N}-]*$/u;
+
 /** The skill name as the reference compares it: trimmed and NFKC-normalised. */
 export function normalizeSkillName(name: string): string {
-  return pyStrip(name).normalize("NFKC");
+  const stripped = pyStrip(name);
+  // ASCII text is already in NFKC form.
+  return /^[\x00-\x7f]*$/.test(stripped) ? stripped : stripped.normalize("NFKC");
 }
 
 function nameErrors(value: unknown, directoryName: string | undefined): string[] {
@@ -72,7 +78,7 @@ function nameErrors(value: unknown, directoryName: string | undefined): string[]
   if (name !== name.toLowerCase()) errors.push(`Skill name '${name}' must be lowercase`);
   if (name.startsWith("-") || name.endsWith("-")) errors.push("Skill name cannot start or end with a hyphen");
   if (name.includes("--")) errors.push("Skill name cannot contain consecutive hyphens");
-  if (![...name].every((char) => char === "-" || isAlphanumeric(char))) {
+  if (!NAME_CHARACTERS.test(name)) {
     errors.push(`Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`);
   }
   if (directoryName !== undefined && directoryName.normalize("NFKC") !== name) {

@@ -48,10 +48,10 @@ export function validateSkillDirectory(
 // Validation only reads, and the reference follows symlinks, so this does too.
 function readText(file: string): string {
   try {
-    return decodeUtf8(readSkillFile(file, true).bytes, file);
+    return decodeUtf8(readSkillFile(file), file);
   } catch (error) {
     if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
-    return decodeUtf8(readSkillFile(realpathSync(file), true).bytes, file);
+    return decodeUtf8(readSkillFile(realpathSync(file)), file);
   }
 }
 

@@ -5,7 +5,7 @@ import { SkillsetError } from "../core/errors.js";
 import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js";
 import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
 import type { FileListLimits, SkillFile, SkillFileListing, SkillSource, SkillSourceScan } from "../core/skill-source.js";
-import { readSkillFile } from "./read-skill-head.js";
+import { readSkillFile, readSkillHead } from "./read-skill-head.js";
 
 /** Options of {@link createLocalSource}. */
 export interface LocalSourceOptions {
@@ -37,7 +37,11 @@ const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", "node_modules", "__pycac
 const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
 
 interface CachedSkill {
+  /** `mtime:size:inode`, or "" when not yet known. */
   stamp: string;
+  file: string;
+  /** The frontmatter text the result was made from. */
+  text: string;
   result: InspectSkillResult;
 }
 
@@ -58,7 +62,6 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
 
   let cache = new Map<string, CachedSkill>();
   let last: SkillSourceScan | undefined;
-  let lastSignature = "";
   let version = 0;
   const watchers = new Map<string, FSWatcher>();
   let watching = false;
@@ -84,7 +87,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
 
     const readSkillAt = (directory: string, usePolling: boolean): boolean => {
       for (const fileName of SKILL_FILES) {
-        const file = join(directory, fileName);
+        const file = `${directory}/${fileName}`;
         const previous = cache.get(directory);
         if (usePolling && previous) {
           const stamp = statStamp(file);
@@ -95,18 +98,27 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
           if (stamp === undefined) continue;
         }
         try {
-          const head = readContained(file);
+          // Cold scans skip the stamp (one fstat per file); the first poll records it.
+          const head = readContained(file, usePolling);
+          if (previous && previous.file === file && previous.text === head.text) {
+            // Only the stamp was unknown (first poll after a cold scan): same skill, same entry.
+            previous.stamp = head.stamp ?? "";
+            next.set(directory, previous);
+            return true;
+          }
           const result = inspectSkill({ text: head.text, file, directoryName: basename(directory), source: id });
           if (fileName !== "SKILL.md") {
             result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: id });
           }
-          next.set(directory, { stamp: head.stamp, result });
+          next.set(directory, { stamp: head.stamp ?? "", file, text: head.text, result });
           return true;
         } catch (error) {
           if (!SkillsetError.isInstance(error)) throw error;
           if (error.code === "not-found") continue;
           next.set(directory, {
             stamp: statStamp(file) ?? "",
+            file,
+            text: "",
             result: { diagnostics: [{ severity: "error", code: error.code, file, message: error.message, source: id }] },
           });
           return true;
@@ -115,14 +127,14 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       return false;
     };
 
-    const readContained = (file: string) => {
+    const readContained = (file: string, withStamp: boolean) => {
       try {
-        return readSkillFile(file, false);
+        return readSkillHead(file, withStamp);
       } catch (error) {
         if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
         const target = realOrResolved(file);
         if (!isAllowed(target)) throw new SkillsetError("symlink-escape", `${file} is a symbolic link to ${target}, outside the allowed folders`);
-        return readSkillFile(target, false);
+        return readSkillHead(target, withStamp);
       }
     };
 
@@ -137,7 +149,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       const children: string[] = [];
       for (const entry of entries) {
         if (SKIPPED_FOLDERS.has(entry.name)) continue;
-        const child = join(directory, entry.name);
+        const child = `${directory}/${entry.name}`;
         if (entry.isDirectory()) children.push(child);
         else if (entry.isSymbolicLink()) {
           const target = realOrResolved(child);
@@ -172,6 +184,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       walk(root, 0);
     }
 
+    const previous = cache;
     cache = next;
     const skills: SkillMetadata[] = [];
     const seen = new Map<string, string>();
@@ -190,9 +203,8 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
     }
     if (watchEnabled && watching) syncWatchers(walked);
 
-    const signature = [...next].map(([directory, cached]) => `${directory}\0${cached.stamp}`).join("\n") + "\n" + diagnostics.map((d) => d.message).join("\n");
-    if (last && signature === lastSignature) return last;
-    lastSignature = signature;
+    // Unchanged skills keep their cached entry object, so comparing entries is by identity.
+    if (last && sameEntries(previous, next) && sameMessages(last.diagnostics, diagnostics)) return last;
     last = { version: `${id}#${++version}`, skills, diagnostics };
     return last;
   }
@@ -248,12 +260,12 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
         throw new SkillsetError("read-failed", `${file} is outside the allowed folders`);
       }
       try {
-        return readSkillFile(file, true).bytes;
+        return readSkillFile(file);
       } catch (error) {
         if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
         const target = realOrResolved(file);
         if (!isAllowed(target)) throw new SkillsetError("symlink-escape", `${file} is a symbolic link to ${target}, outside the allowed folders`);
-        return readSkillFile(target, true).bytes;
+        return readSkillFile(target);
       }
     },
     async listFiles(skill, limits) {
@@ -319,6 +331,16 @@ function containedStat(path: string, base: string) {
   } catch {
     return undefined;
   }
+}
+
+function sameEntries(before: Map<string, CachedSkill>, after: Map<string, CachedSkill>): boolean {
+  if (before.size !== after.size) return false;
+  for (const [directory, entry] of after) if (before.get(directory) !== entry) return false;
+  return true;
+}
+
+function sameMessages(before: readonly Diagnostic[], after: readonly Diagnostic[]): boolean {
+  return before.length === after.length && before.every((diagnostic, index) => diagnostic.message === after[index]!.message);
 }
 
 function statStamp(file: string): string | undefined {
