@@ -63,8 +63,8 @@ const NAME_CHARACTERS = /^[\p{L}\p{N}-]*$/u;
 /** The skill name as the reference compares it: trimmed and NFKC-normalised. */
 export function normalizeSkillName(name: string): string {
   const stripped = pyStrip(name);
-  // ASCII text is already in NFKC form.
-  return /^[\x00-\x7f]*$/.test(stripped) ? stripped : stripped.normalize("NFKC");
+  // Printable ASCII is already in NFKC form.
+  return /^[ -~]*$/.test(stripped) ? stripped : stripped.normalize("NFKC");
 }
 
 function nameErrors(value: unknown, directoryName: string | undefined): string[] {
