@@ -534,10 +534,8 @@ describe("skillset list", () => {
     }
   });
 
-  // BUG (reported, not fixed): the default locations are not de-duplicated, so with cwd === HOME
-  // ~/.claude/skills is scanned twice and every skill in it shadows itself. `it.fails` keeps the
-  // suite green while the bug exists and turns red once it is fixed (then drop `.fails`).
-  it.fails("BUG: with cwd equal to HOME each default skill is listed once, not shadowed by itself", async () => {
+  // With cwd === HOME, ~/.claude/skills is both a user and a project location: scan it once.
+  it("with cwd equal to HOME each default skill is listed once, not shadowed by itself", async () => {
     const home = tempDir();
     writeSkill(path.join(home, ".claude", "skills"), "mine", fields("mine", "A user skill."));
 
@@ -728,8 +726,7 @@ describe("skillset create", () => {
     expect(parseJson<InfoJson>(info.stdout).skill.description).toBe(description.trim());
   });
 
-  // BUG (reported, not fixed): an unexpected fs error escapes as a raw stack trace.
-  it.fails("BUG: --dir naming an existing file fails with a one-line message, not a stack trace", async () => {
+  it("--dir naming an existing file fails with a one-line message, not a stack trace", async () => {
     const dir = tempDir();
     const file = path.join(dir, "a-file");
     writeFileSync(file, "");
@@ -909,5 +906,23 @@ describe("NO_COLOR", () => {
     expect(coloured).toContain(ESC);
     expect(plain).toContain(`✓ ${skill} (good)`);
     expect(plain).not.toContain(ESC);
+  });
+});
+
+describe("paths that are files, not folders", () => {
+  it("validate --recursive on a file reports it as not a directory, as without --recursive", async () => {
+    const file = path.join(tempDir(), "notes.txt");
+    writeFileSync(file, "x");
+    const result = await run(["validate", "--recursive", "--json", file]);
+    expect(result.code).toBe(1);
+    expect(parseJson<{ skills: Array<{ errors: string[] }> }>(result.stdout).skills[0]!.errors).toEqual([`Not a directory: ${file}`]);
+  });
+
+  it("list on a file fails with a one-line error naming it", async () => {
+    const file = path.join(tempDir(), "notes.txt");
+    writeFileSync(file, "x");
+    const result = await run(["list", file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`skillset: Not a folder: ${file}\n`);
   });
 });

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { createCatalog, type CatalogSnapshot } from "../core/catalog.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
 import { createLocalSource } from "../sources/local-source.js";
@@ -24,7 +25,11 @@ export async function scanSources(paths: string[], options: SourceOptions, termi
   } else {
     const missing = locations.filter((path) => !existsSync(path));
     if (missing.length > 0) throw new CliError(`No such folder: ${missing.join(", ")}`);
+    const files = locations.filter((path) => !statSync(path).isDirectory());
+    if (files.length > 0) throw new CliError(`Not a folder: ${files.join(", ")}`);
   }
+  // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.
+  locations = locations.filter((path, index) => locations.findIndex((other) => resolve(other) === resolve(path)) === index);
   const catalog = createCatalog(locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false })));
   try {
     return await withProgress(terminal, `Scanning ${locations.length} skills folder${locations.length === 1 ? "" : "s"}`, () => catalog.refresh());

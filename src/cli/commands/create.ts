@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { validateFrontmatter } from "../../core/validate-frontmatter.js";
 import { validateSkillText } from "../../core/validate-skill.js";
@@ -34,15 +34,21 @@ export async function createCommand(name: string, options: CreateOptions, termin
   if (nameErrors.length > 0) throw new CliError(`Invalid skill name '${name}': ${nameErrors.join("; ")}`);
   const folders = parseResources(options.resources);
   const description = options.description ?? `Describe what ${name} does and when to use it.`;
-  const directory = resolve(options.dir ?? ".", name);
+  const parent = resolve(options.dir ?? ".");
+  if (existsSync(parent) && !statSync(parent).isDirectory()) throw new CliError(`${parent} is not a folder`);
+  const directory = resolve(parent, name);
   if (existsSync(directory)) throw new CliError(`${directory} already exists; choose another name or --dir`);
 
   const content = skillTemplate(name, description, folders);
   const report = validateSkillText(content, { directoryName: name });
   if (!report.valid) throw new CliError(`Cannot create ${name}: ${report.errors.join("; ")}`);
 
-  mkdirSync(options.dir ?? ".", { recursive: true });
-  mkdirSync(directory);
+  try {
+    mkdirSync(parent, { recursive: true });
+    mkdirSync(directory);
+  } catch (error) {
+    throw new CliError(`Cannot create ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
   writeFileSync(join(directory, "SKILL.md"), content);
   for (const folder of folders) {
     const placeholder = PLACEHOLDERS[folder];

@@ -23,8 +23,9 @@ export async function validateCommand(paths: string[], options: ValidateOptions,
       reports.push(validateSkillDirectory(path, validationOptions));
       continue;
     }
-    if (!existsSync(path)) {
-      reports.push({ path, name: null, valid: false, errors: [`Path does not exist: ${path}`], warnings: [] });
+    if (!existsSync(path) || !statSync(path).isDirectory()) {
+      // The same "does not exist" / "Not a directory" reports as without --recursive.
+      reports.push(validateSkillDirectory(path, validationOptions));
       continue;
     }
     const found = findSkillDirectories(path);
