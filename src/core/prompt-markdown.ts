@@ -16,7 +16,16 @@ export interface MarkdownCatalogOptions {
   loadToolName?: string;
   /** @default "unload_skill" */
   unloadToolName?: string;
+  /**
+   * Longest description shown, in characters; longer ones are cut at a word with `…`. The
+   * model gets the whole description when it loads the skill. About 50 tokens a skill.
+   * @default 250
+   */
+  maxDescriptionLength?: number;
 }
+
+/** Default of {@link MarkdownCatalogOptions.maxDescriptionLength}. */
+export const DEFAULT_MAX_DESCRIPTION_LENGTH = 250;
 
 /**
  * The catalog as the model sees it: the guidance once, then one `- name: description` line
@@ -32,7 +41,8 @@ export function renderCatalogMarkdown(
     .replaceAll("{unload}", options.unloadToolName ?? "unload_skill");
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
   if (visible.length === 0) return `${guidance}\n\n(No skills are available.)`;
-  return `${guidance}\n\n${visible.map((skill) => `- ${skill.name}: ${toOneLine(skill.description)}`).join("\n")}`;
+  const limit = options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
+  return `${guidance}\n\n${visible.map((skill) => `- ${skill.name}: ${shortenText(toOneLine(skill.description), limit)}`).join("\n")}`;
 }
 
 /**
@@ -41,4 +51,12 @@ export function renderCatalogMarkdown(
  */
 export function toOneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
+}
+
+/** Cuts text longer than `limit` characters at the last word boundary, adding `…`. */
+export function shortenText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const cut = text.slice(0, limit - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > limit * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }

@@ -1,0 +1,99 @@
+import type { SkillCallDecision } from "./plan-skill-calls.js";
+import type { SkillMetadata } from "./skill-metadata.js";
+import type { ResourceDiscovery } from "./skill-resources.js";
+
+// Model-facing text of load_skill / unload_skill (seed 001 §3.4–3.5, error tables §7.2–7.3).
+
+/** Description of the `load_skill` tool. */
+export const LOAD_SKILL_DESCRIPTION =
+  "Load a skill's full instructions and list its resources. Use it when a task matches a skill in the skills list, before doing the task, instead of reading SKILL.md yourself.";
+
+/** Description of the `unload_skill` tool. */
+export const UNLOAD_SKILL_DESCRIPTION =
+  "Unload a loaded skill to free a loading slot, when you no longer need it or must load another skill and no slot is left.";
+
+/** Largest `load_skill` result; deepagents moves results over ~80,000 characters to a file. */
+export const MAX_LOAD_RESULT_CHARS = 60_000;
+
+const MAX_LISTED_NAMES = 100;
+
+/** Lists names, at most 100, as `a, b, c` (or `(none)`). */
+export function listNames(names: readonly string[]): string {
+  if (names.length === 0) return "(none)";
+  const shown = names.slice(0, MAX_LISTED_NAMES).join(", ");
+  return names.length > MAX_LISTED_NAMES ? `${shown}, and ${names.length - MAX_LISTED_NAMES} more` : shown;
+}
+
+/** The message for a refused `load_skill` / `unload_skill` call, or `undefined` when it goes ahead. */
+export function refusalMessage(
+  skill: string,
+  decision: SkillCallDecision,
+  context: { available: readonly string[]; maxLoaded: number },
+): string | undefined {
+  switch (decision.outcome) {
+    case "load":
+    case "unload":
+      return undefined;
+    case "not-found":
+      return `Error: Skill '${skill}' not found. Available skills: ${listNames(context.available)}`;
+    case "user-only":
+      return `Error: Skill '${skill}' can only be invoked by the user (disable-model-invocation). Do not load it yourself.`;
+    case "already-loaded":
+      return decision.inThisStep
+        ? `Skill '${skill}' is already being loaded by another load_skill call in this step.`
+        : `Skill '${skill}' is already loaded. Its instructions are already active.`;
+    case "busy":
+      return `Error: Skill '${skill}' is being ${decision.otherAction === "load" ? "loaded" : "unloaded"} by another call in this step; try again in a later step if you still need to.`;
+    case "budget": {
+      const taken = decision.takenInThisStep.length > 0 ? ` Loads earlier in this step took the remaining slot(s): ${decision.takenInThisStep.join(", ")}.` : "";
+      return (
+        `Error: Cannot load skill '${skill}'. Maximum number of simultaneously loaded skills reached (${context.maxLoaded}). ` +
+        `Currently loaded: ${listNames(decision.loaded)}.${taken} ` +
+        'Use `unload_skill("skill-name")` to unload a skill you no longer need, then retry loading.'
+      );
+    }
+    case "not-loaded":
+      return `Error: Skill '${skill}' is not currently loaded. Currently loaded skills: ${listNames(decision.loaded)}.`;
+  }
+}
+
+/** The opening tag of a load result; also how a loaded skill is recognised in the messages. */
+export function loadedSkillMarker(skill: string): string {
+  return `<skill name="${skill}"`;
+}
+
+/**
+ * The `load_skill` result: the `SKILL.md` content, then the resources and the skill's
+ * recommended tools. Kept under {@link MAX_LOAD_RESULT_CHARS}; a longer `SKILL.md` is cut with a
+ * note that says how to read the rest.
+ */
+export function loadResultText(skill: SkillMetadata, content: string, discovery: ResourceDiscovery, readTool: string): string {
+  const directory = skill.path.slice(0, skill.path.lastIndexOf("/"));
+  const tail: string[] = [];
+  if (discovery.resources.length > 0) {
+    tail.push(`<skill_resources base="${directory}">`);
+    for (const resource of discovery.resources) tail.push(`- [${resource.type}] ${resource.relativePath}`);
+    if (discovery.truncated) tail.push("- … (more files; the listing stopped at its limit)");
+    tail.push("</skill_resources>", `Paths above are relative to ${directory}; read them with \`${readTool}\` when the instructions call for them.`);
+  } else if (discovery.error) {
+    tail.push(`(Could not list this skill's resources: ${discovery.error})`);
+  }
+  if (skill.allowedTools.length > 0) tail.push(`Recommended tools while this skill is active: ${skill.allowedTools.join(", ")}`);
+  const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;
+  const opening = `${loadedSkillMarker(skill.name)} path="${skill.path}">\n`;
+  const room = MAX_LOAD_RESULT_CHARS - opening.length - closing.length - 200;
+  const body =
+    content.length <= room
+      ? content
+      : `${content.slice(0, room)}\n[… SKILL.md continues for ${content.length - room} more characters: read ${skill.path} with \`${readTool}\` from there.]`;
+  return `${opening}${body}\n${closing}`;
+}
+
+/** The `unload_skill` result. */
+export function unloadResultText(skill: string, stillLoaded: readonly string[], maxLoaded: number): string {
+  return (
+    `Skill '${skill}' has been unloaded. Currently loaded: ${stillLoaded.length}/${maxLoaded} ` +
+    `(${maxLoaded - stillLoaded.length} slot(s) available)${stillLoaded.length > 0 ? `: ${stillLoaded.join(", ")}` : ""}. ` +
+    "Its instructions from the earlier load_skill call are still in the conversation history, but no longer apply."
+  );
+}

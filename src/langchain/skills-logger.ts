@@ -1,0 +1,35 @@
+/** The events skillset reports (seed 001 §11.5). */
+export type SkillsEventName =
+  | "skills_discovered"
+  | "skill_diagnostic"
+  | "skill_loaded"
+  | "skill_unloaded"
+  | "skill_refused"
+  | "skill_read_failed"
+  | "resource_discovery_failed"
+  | "skill_restored"
+  | "tool_restricted";
+
+/** One structured log entry. */
+export interface SkillsLogEntry {
+  level: "debug" | "info" | "warn" | "error";
+  event: SkillsEventName;
+  message: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Receives skillset's structured log entries. skillset logs nothing unless given one; bridge it
+ * to your logger, e.g. `(entry) => pino[entry.level](entry, entry.message)`.
+ */
+export type SkillsLogger = (entry: SkillsLogEntry) => void;
+
+/** Sends an entry to the logger and, when a LangGraph stream writer is there, as a `custom` stream event. */
+export function emitSkillsEvent(
+  logger: SkillsLogger | undefined,
+  writer: ((chunk: unknown) => void) | undefined,
+  entry: SkillsLogEntry,
+): void {
+  logger?.(entry);
+  if (entry.level !== "debug") writer?.({ type: "skillset", ...entry });
+}
