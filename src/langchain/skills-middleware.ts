@@ -4,7 +4,7 @@ import { z } from "zod";
 import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
 import { planSkillCalls, type SkillCall } from "../core/plan-skill-calls.js";
-import { CATALOG_GUIDANCE, DEFAULT_MAX_DESCRIPTION_LENGTH, renderCatalogMarkdown } from "../core/prompt-markdown.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH, renderCatalogMarkdown } from "../core/prompt-markdown.js";
 import { renderLoadedSkills } from "../core/prompt-loaded.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillOperation } from "../core/skill-operations.js";
@@ -45,7 +45,7 @@ const optionsSchema = z.object({
   allowedToolsPolicy: z.enum(["recommend", "restrict"]).default("recommend"),
   /** Tool names `"restrict"` never blocks, besides {@link ALWAYS_ALLOWED_TOOLS}. @default [] */
   alwaysAllowedTools: z.array(z.string()).default([]),
-  /** Replaces {@link CATALOG_GUIDANCE}, the text before the skills list; `{load}` and `{unload}` become the tool names. */
+  /** Replaces `CATALOG_GUIDANCE` (from `skillset`), the text before the skills list; `{load}` and `{unload}` become the tool names. */
   systemPrompt: z.string().optional(),
   /** Longest description in the catalog; loading a skill shows the whole one. @default 250 */
   maxDescriptionLength: z.number().int().positive().default(DEFAULT_MAX_DESCRIPTION_LENGTH),
