@@ -1,0 +1,72 @@
+import { fakeModel } from "@langchain/core/testing";
+import { MemorySaver } from "@langchain/langgraph";
+import { AIMessage, createAgent, type BaseMessage } from "langchain";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** A tool call as `fakeModel().respondWithTools` takes it. */
+export interface ScriptedCall {
+  name: string;
+  args: Record<string, unknown>;
+  id: string;
+}
+
+/** A fake model answering with the given AI messages (arrays are tool calls), then "done". */
+export function scriptedModel(steps: Array<ScriptedCall[] | string>) {
+  let model = fakeModel();
+  for (const step of steps) model = typeof step === "string" ? model.respond(new AIMessage(step)) : model.respondWithTools(step);
+  return model.respond(new AIMessage("done"));
+}
+
+/** `load_skill` / `unload_skill` calls with predictable ids. */
+export const load = (skill: string, id = `load-${skill}`): ScriptedCall => ({ name: "load_skill", args: { skill_name: skill }, id });
+export const unload = (skill: string, id = `unload-${skill}`): ScriptedCall => ({ name: "unload_skill", args: { skill_name: skill }, id });
+
+/** The system prompt text of the model's `index`-th call. */
+export function systemPromptOf(model: { calls: Array<{ messages: BaseMessage[] }> }, index: number): string {
+  const first = model.calls[index]!.messages[0]!;
+  return typeof first.content === "string" ? first.content : first.content.map((block) => ("text" in block ? block.text : "")).join("");
+}
+
+/** The ToolMessages of a result, by tool call id. */
+export function toolResults(messages: BaseMessage[]): Map<string, { content: string; status: string | undefined }> {
+  const results = new Map<string, { content: string; status: string | undefined }>();
+  for (const message of messages) {
+    if (message.type !== "tool") continue;
+    const tool = message as BaseMessage & { tool_call_id: string; status?: string };
+    results.set(tool.tool_call_id, { content: String(tool.content), status: tool.status });
+  }
+  return results;
+}
+
+/** Writes skill folders into a new temp folder; `files` maps paths below it to contents. */
+export function skillTree(files: Record<string, string>): { root: string; cleanup(): void } {
+  const root = mkdtempSync(join(tmpdir(), "skillset-mw-"));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A minimal SKILL.md. */
+export function skillFile(name: string, description = `Use ${name} for tests.`, extra = "", body = `# ${name}\n\nFollow the ${name} steps.`): string {
+  return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}\n`;
+}
+
+/** Runs one agent turn with a checkpointer so state can be inspected between turns. */
+export async function runAgent(options: {
+  middleware: Parameters<typeof createAgent>[0]["middleware"];
+  model: ReturnType<typeof scriptedModel>;
+  tools?: Parameters<typeof createAgent>[0]["tools"];
+  checkpointer?: MemorySaver;
+  threadId?: string;
+  input?: string;
+}) {
+  const checkpointer = options.checkpointer ?? new MemorySaver();
+  const agent = createAgent({ model: options.model, tools: options.tools ?? [], middleware: options.middleware, checkpointer });
+  const config = { configurable: { thread_id: options.threadId ?? "thread-1" } };
+  const result = await agent.invoke({ messages: [{ role: "user", content: options.input ?? "go" }] }, config);
+  return { agent, result, checkpointer, config };
+}
