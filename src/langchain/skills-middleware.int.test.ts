@@ -41,8 +41,6 @@ function manySkills(count: number) {
   return tree;
 }
 
-const READ_FAILED = /^Error: Failed to read skill file at /;
-
 describe("resource discovery on load (seed 001 §8.1)", () => {
   it("test_discover_resources_standard_dirs: finds scripts/, references/ and assets/ files", async () => {
     const { root } = fixture();
@@ -99,7 +97,7 @@ describe("state initialisation (seed 001 §8.1)", () => {
   it("test_before_agent_initializes_new_state: catalog filled, nothing loaded", async () => {
     const { root } = fixture();
     const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model: scriptedModel([]) });
-    expect(result.skillsMetadata!.map((skill: { name: string }) => skill.name)).toEqual(["minimal", "plain", "web-research"]);
+    expect(result.skillsMetadata!.map((skill) => skill.name)).toEqual(["minimal", "plain", "web-research"]);
     expect(result.skillsLoaded).toEqual([]);
     expect(result.skillResources).toEqual({});
   });

@@ -4,6 +4,15 @@ import { AIMessage, createAgent, type BaseMessage } from "langchain";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { SkillMetadata, SkillResource } from "../../src/index.js";
+
+/** The agent state the tests read: messages plus the middleware's keys. */
+export interface SkillsAgentState {
+  messages: BaseMessage[];
+  skillsMetadata?: SkillMetadata[] | null;
+  skillsLoaded: string[];
+  skillResources: Record<string, SkillResource[]>;
+}
 
 /** A tool call as `fakeModel().respondWithTools` takes it. */
 export interface ScriptedCall {
@@ -67,6 +76,6 @@ export async function runAgent(options: {
   const checkpointer = options.checkpointer ?? new MemorySaver();
   const agent = createAgent({ model: options.model, tools: options.tools ?? [], middleware: options.middleware, checkpointer });
   const config = { configurable: { thread_id: options.threadId ?? "thread-1" } };
-  const result = await agent.invoke({ messages: [{ role: "user", content: options.input ?? "go" }] }, config);
+  const result = (await agent.invoke({ messages: [{ role: "user", content: options.input ?? "go" }] }, config)) as SkillsAgentState;
   return { agent, result, checkpointer, config };
 }
