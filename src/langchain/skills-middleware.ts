@@ -30,7 +30,8 @@ export const SKILLS_MIDDLEWARE_NAME = "SkillsMiddleware";
 /** Tools that `"restrict"` never blocks, besides the skill tools and `alwaysAllowedTools`. */
 export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource"] as const;
 
-type BackendFactory = (runtime: unknown) => SkillsBackend;
+// `never` accepts every factory signature, e.g. deepagents' `(runtime: BackendRuntime) => backend`.
+type BackendFactory = (runtime: never) => SkillsBackend;
 
 const optionsSchema = z.object({
   /** Skill sources, lowest precedence first; strings are local folders, or paths on `backend`. */
@@ -82,7 +83,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   let sharedCatalog: Promise<Catalog> | undefined;
   const catalogFor = (runtime: unknown): Promise<Catalog> => {
     const backend = settings.backend;
-    if (typeof backend === "function") return Promise.resolve(buildCatalog(settings.sources, () => backend(runtime), settings.recursive));
+    if (typeof backend === "function") return Promise.resolve(buildCatalog(settings.sources, () => backend(runtime as never), settings.recursive));
     sharedCatalog ??= Promise.resolve().then(() => buildCatalogShared(settings.sources, backend, settings.recursive));
     return sharedCatalog;
   };
