@@ -149,7 +149,7 @@ export async function discoveryTable() {
 }
 
 // deepagents does not export its package.json, so walk up from its entry point.
-function packageVersion(name) {
+export function packageVersion(name) {
   let directory = dirname(createRequire(import.meta.url).resolve(name));
   while (directory !== dirname(directory)) {
     const manifest = join(directory, "package.json");

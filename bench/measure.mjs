@@ -16,15 +16,16 @@ export async function time(work) {
 /**
  * Runs every contender `iterations` times (or its own smaller `iterations`), one of each per
  * round, rotating the order each round. `warmup` rounds run first and are discarded (JIT, caches).
+ * `gc: false` skips the collection before each run, for runs of microseconds.
  * A contender's `run()` returns `{ ms, found, names? }`: it times only its own measured region.
  * Returns, per contender label, the samples, every distinct `found` value seen and the last `names`.
  */
-export async function measureInterleaved(contenders, { iterations, warmup = 1 }) {
+export async function measureInterleaved(contenders, { iterations, warmup = 1, gc = true }) {
   const results = new Map(contenders.map((contender) => [contender.label, { samples: [], found: new Set(), names: undefined }]));
   for (let round = -warmup; round < iterations; round++) {
     for (const contender of rotate(contenders, round + warmup)) {
       if (round >= (contender.iterations ?? iterations)) continue;
-      collectGarbage();
+      if (gc) collectGarbage();
       const { ms, found, names } = await contender.run();
       const result = results.get(contender.label);
       result.found.add(found);

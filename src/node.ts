@@ -3,3 +3,4 @@ export { type LocalSourceOptions, createLocalSource, listSkillFiles } from "./so
 export { type DirectoryValidationReport, validateSkillDirectory } from "./node/validate-skill-directory.js";
 export { findSkillDirectories } from "./node/find-skill-directories.js";
 export { defaultSkillLocations } from "./node/default-locations.js";
+export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor } from "./exec/local-executor.js";

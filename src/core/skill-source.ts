@@ -51,6 +51,12 @@ export interface SkillSource {
   readSkill(skill: SkillMetadata): Promise<Uint8Array>;
   /** Lists the files under a skill's folder, depth- and count-bounded. */
   listFiles(skill: SkillMetadata, limits: FileListLimits): Promise<SkillFileListing>;
+  /**
+   * Reads one file below a skill's folder. `relativePath` has been checked with
+   * `checkResourcePath`; the source still refuses anything that resolves outside the folder
+   * (symlinks), special files and files over `maxBytes`, with a {@link SkillsetError}.
+   */
+  readFile?(skill: SkillMetadata, relativePath: string, maxBytes: number): Promise<Uint8Array>;
   /** Releases watchers or connections, if the source holds any. */
   close?(): void;
 }

@@ -1,6 +1,7 @@
 import type { SkillCallDecision } from "./plan-skill-calls.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { ResourceDiscovery } from "./skill-resources.js";
+import type { AllowedToolsPolicy } from "./tool-policy.js";
 
 // Model-facing text of load_skill / unload_skill (seed 001 §3.4–3.5, error tables §7.2–7.3).
 
@@ -67,7 +68,7 @@ export function loadedSkillMarker(skill: string): string {
  * recommended tools. Kept under {@link MAX_LOAD_RESULT_CHARS}; a longer `SKILL.md` is cut with a
  * note that says how to read the rest.
  */
-export function loadResultText(skill: SkillMetadata, content: string, discovery: ResourceDiscovery, readTool: string): string {
+export function loadResultText(skill: SkillMetadata, content: string, discovery: ResourceDiscovery, readTool: string, policy: AllowedToolsPolicy = "recommend"): string {
   const directory = skill.path.slice(0, skill.path.lastIndexOf("/"));
   const tail: string[] = [];
   if (discovery.resources.length > 0) {
@@ -78,14 +79,18 @@ export function loadResultText(skill: SkillMetadata, content: string, discovery:
   } else if (discovery.error) {
     tail.push(`(Could not list this skill's resources: ${discovery.error})`);
   }
-  if (skill.allowedTools.length > 0) tail.push(`Recommended tools while this skill is active: ${skill.allowedTools.join(", ")}`);
+  if (skill.allowedTools.length > 0) {
+    tail.push(`${policy === "restrict" ? "Allowed" : "Recommended"} tools while this skill is active: ${skill.allowedTools.join(", ")}`);
+  }
   const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;
   const opening = `${loadedSkillMarker(skill.name)} path="${skill.path}">\n`;
   const room = MAX_LOAD_RESULT_CHARS - opening.length - closing.length - 200;
-  const body =
-    content.length <= room
-      ? content
-      : `${content.slice(0, room)}\n[… SKILL.md continues for ${content.length - room} more characters: read ${skill.path} with \`${readTool}\` from there.]`;
+  let body = content;
+  if (content.length > room) {
+    const shown = content.slice(0, content.lastIndexOf("\n", room) + 1 || room);
+    const lines = shown.split("\n").length - 1;
+    body = `${shown}[… SKILL.md continues after line ${lines}: read ${skill.path} with \`${readTool}\` from line offset ${lines}.]`;
+  }
   return `${opening}${body}\n${closing}`;
 }
 

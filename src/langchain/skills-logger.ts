@@ -8,7 +8,9 @@ export type SkillsEventName =
   | "skill_read_failed"
   | "resource_discovery_failed"
   | "skill_restored"
-  | "tool_restricted";
+  | "tool_restricted"
+  | "script_ran"
+  | "script_refused";
 
 /** One structured log entry. */
 export interface SkillsLogEntry {

@@ -19,7 +19,11 @@ import {
 } from "../core/skill-tool-messages.js";
 import { allowedToolUnion, isToolAllowed, restrictedToolMessage } from "../core/tool-policy.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
+import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
+import type { ScriptExecutor } from "../exec/script-executor.js";
 import { catalogView } from "./catalog-view.js";
+import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
+import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
 import { restoreDroppedSkills } from "./restore-dropped-skills.js";
 import { emitSkillsEvent, type SkillsLogger } from "./skills-logger.js";
 import { skillsStateSchema, type SkillsStateView } from "./skills-state.js";
@@ -28,7 +32,7 @@ import { skillsStateSchema, type SkillsStateView } from "./skills-state.js";
 export const SKILLS_MIDDLEWARE_NAME = "SkillsMiddleware";
 
 /** Tools that `"restrict"` never blocks, besides the skill tools and `alwaysAllowedTools`. */
-export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource"] as const;
+export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource", "run_skill_script"] as const;
 
 // `never` accepts every factory signature, e.g. deepagents' `(runtime: BackendRuntime) => backend`.
 type BackendFactory = (runtime: never) => SkillsBackend;
@@ -50,8 +54,27 @@ const optionsSchema = z.object({
   systemPrompt: z.string().optional(),
   /** Longest description in the catalog; loading a skill shows the whole one. @default 250 */
   maxDescriptionLength: z.number().int().positive().default(DEFAULT_MAX_DESCRIPTION_LENGTH),
-  /** The tool the model reads resources with, named in the prompt and in load results. @default "read_file" */
-  resourceReadTool: z.string().default("read_file"),
+  /**
+   * Add `read_skill_resource`, for agents without file tools (plain `createAgent`). Under
+   * deepagents leave it off: the agent reads resources with its own `read_file`.
+   * @default false
+   */
+  readResourceTool: z.boolean().default(false),
+  /**
+   * Add `run_skill_script`, running commands through `executor` (e.g. `createLocalExecutor()` from
+   * `skillset/node`) when the skill's `allowed-tools`, read as a command allow-list, permit them;
+   * skills that declare none may run `defaultAllowedCommands` (their `scripts/` files).
+   */
+  runScripts: z
+    .object({
+      executor: z.custom<ScriptExecutor>((value) => typeof value === "object" && value !== null && typeof (value as ScriptExecutor).run === "function", "a ScriptExecutor"),
+      defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]),
+    })
+    .optional(),
+  /** The tool the model reads resources with, named in the prompt. @default "read_skill_resource" with `readResourceTool`, else "read_file" */
+  resourceReadTool: z.string().optional(),
+  /** The tool the model runs scripts with, named in the prompt (e.g. deepagents' `execute`). @default "run_skill_script" with `runScripts` */
+  scriptRunTool: z.string().optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -76,6 +99,8 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   }
   const settings = parsed.data;
   const { maxLoadedSkills: maxLoaded, logger } = settings;
+  const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? "read_skill_resource" : "read_file");
+  const runTool = settings.scriptRunTool ?? (settings.runScripts ? "run_skill_script" : undefined);
   const alwaysAllowed = new Set<string>(["load_skill", "unload_skill", ...ALWAYS_ALLOWED_TOOLS, ...settings.alwaysAllowedTools]);
 
   // Sources over a fixed backend or local folders are shared by every thread: they hold only
@@ -88,16 +113,21 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     return sharedCatalog;
   };
 
-  const catalogPrompts = new Map<string, string>();
-  const catalogPrompt = (version: string, skills: readonly SkillMetadata[]) => {
-    let text = catalogPrompts.get(version);
-    if (text === undefined) {
-      text = renderCatalogMarkdown(skills, { maxDescriptionLength: settings.maxDescriptionLength, ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}) });
-      text += `\nRead a loaded skill's resources with \`${settings.resourceReadTool}\`; its \`allowed-tools\` are recommendations.`;
-      if (catalogPrompts.size >= 16) catalogPrompts.delete(catalogPrompts.keys().next().value!);
-      catalogPrompts.set(version, text);
+  // Derived from the catalog only, keyed by its content hash: safe to share between threads.
+  const catalogCache = new Map<string, { text: string; byName: Map<string, SkillMetadata> }>();
+  const catalogFromState = (version: string, skills: readonly SkillMetadata[]) => {
+    let cached = catalogCache.get(version);
+    if (cached === undefined) {
+      const scripts = runTool ? ` and run its scripts with \`${runTool}\` (the working folder is the skill's folder)` : "";
+      const toolsNote = settings.allowedToolsPolicy === "restrict" ? "its `allowed-tools` limit the tools you may use while it is loaded" : "its `allowed-tools` are recommendations";
+      const text =
+        renderCatalogMarkdown(skills, { maxDescriptionLength: settings.maxDescriptionLength, ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}) }) +
+        `\nRead a loaded skill's resources with \`${readTool}\`${scripts}; ${toolsNote}.`;
+      cached = { text, byName: new Map(skills.map((skill) => [skill.name, skill])) };
+      if (catalogCache.size >= 16) catalogCache.delete(catalogCache.keys().next().value!);
+      catalogCache.set(version, cached);
     }
-    return text;
+    return cached;
   };
   const lastLogged = new WeakSet<object>();
 
@@ -147,7 +177,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
         update: {
           skillsLoaded: [operation],
           skillResources: [operation],
-          messages: [new ToolMessage({ content: loadResultText(skill, content, discovery, settings.resourceReadTool), tool_call_id: callId, name: "load_skill" })],
+          messages: [new ToolMessage({ content: loadResultText(skill, content, discovery, readTool, settings.allowedToolsPolicy), tool_call_id: callId, name: "load_skill" })],
         },
       });
     },
@@ -186,16 +216,23 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     { name: "unload_skill", description: UNLOAD_SKILL_DESCRIPTION, schema: z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") }) },
   );
 
+  const tools = [
+    loadSkill,
+    unloadSkill,
+    ...(settings.readResourceTool ? [createReadResourceTool({ catalogFor, logger })] : []),
+    ...(settings.runScripts ? [createRunScriptTool({ catalogFor, logger, ...settings.runScripts })] : []),
+  ];
+
   return createMiddleware({
     name: SKILLS_MIDDLEWARE_NAME,
     stateSchema: skillsStateSchema,
-    tools: [loadSkill, unloadSkill],
+    tools,
 
     // Decision 4: refresh the catalog once per invocation; write it only when it changed.
     beforeAgent: async (state, runtime) => {
       const view = state as SkillsStateView;
       const writer = (runtime as { writer?: (chunk: unknown) => void }).writer;
-      const catalog = await catalogFor({ ...runtime, state });
+      const catalog = await catalogFor({ ...runtime, state: stateForBackend(state) });
       const snapshot = await catalog.refresh();
       const { skills, version } = catalogView(snapshot);
       if (!lastLogged.has(snapshot)) {
@@ -223,34 +260,33 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     // Decision 5: the stable catalog first, then what loads and unloads change.
     wrapModelCall: async (request, handler) => {
       const state = request.state as SkillsStateView;
-      const skills = state.skillsMetadata ?? [];
+      const catalog = catalogFromState(state._skillsCatalogVersion ?? "", state.skillsMetadata ?? []);
       const loadedNames = state.skillsLoaded ?? [];
-      const loaded = loadedNames.flatMap((name) => skills.find((skill) => skill.name === name) ?? []);
+      const loaded = loadedNames.flatMap((name) => catalog.byName.get(name) ?? []);
       const union = settings.allowedToolsPolicy === "restrict" ? allowedToolUnion(loaded) : undefined;
-      const parts = [
-        catalogPrompt(state._skillsCatalogVersion ?? "", skills),
-        renderLoadedSkills({ loaded, resources: state.skillResources ?? {}, maxLoaded, policy: settings.allowedToolsPolicy, ...(union ? { allowedTools: union } : {}) }),
-      ];
+      const dynamic = renderLoadedSkills({ loaded, resources: state.skillResources ?? {}, maxLoaded, policy: settings.allowedToolsPolicy, ...(union ? { allowedTools: union } : {}) });
+      // `+` keeps the large, cached catalog text shared instead of copying it on every call.
+      let section = "\n\n" + catalog.text + "\n\n" + dynamic;
       if (loaded.length > 0) {
-        const restored = await restoreDroppedSkills(loaded, request.messages, (skill) => readForRestore(skill, request));
+        const messages = messagesAfterSummarization(request.messages);
+        const restored = await restoreDroppedSkills(loaded, messages, (skill) => readForRestore(skill, request));
         if (restored.text) {
-          parts.push(restored.text);
+          section += "\n\n" + restored.text;
           for (const skill of restored.skills) {
             emitSkillsEvent(logger, undefined, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its load result left the context`, skill });
           }
         }
       }
-      return handler({ ...request, systemMessage: request.systemMessage.concat(`\n\n${parts.join("\n\n")}`) });
+      return handler({ ...request, systemMessage: request.systemMessage.concat(section) });
     },
 
     wrapToolCall:
       settings.allowedToolsPolicy === "restrict"
         ? async (request, handler) => {
             const state = request.state as SkillsStateView;
-            const skills = state.skillsMetadata ?? [];
+            const catalog = catalogFromState(state._skillsCatalogVersion ?? "", state.skillsMetadata ?? []);
             const loadedNames = state.skillsLoaded ?? [];
-            const loaded = loadedNames.flatMap((name) => skills.find((skill) => skill.name === name) ?? []);
-            const union = allowedToolUnion(loaded);
+            const union = allowedToolUnion(loadedNames.flatMap((name) => catalog.byName.get(name) ?? []));
             const name = request.toolCall.name;
             if (isToolAllowed(name, union, alwaysAllowed)) return handler(request);
             const message = restrictedToolMessage(name, union!, loadedNames);
@@ -262,7 +298,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
 
   async function readForRestore(skill: SkillMetadata, request: { state: unknown; runtime: unknown }): Promise<string | undefined> {
     try {
-      const catalog = await catalogFor({ ...(request.runtime as object), state: request.state });
+      const catalog = await catalogFor({ ...(request.runtime as object), state: stateForBackend(request.state as object) });
       const source = catalog.sources.find((candidate) => candidate.id === skill.source);
       return source ? decodeSkill(await source.readSkill(skill)) : undefined;
     } catch {

@@ -116,6 +116,15 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
       }
       return bytes;
     },
+    async readFile(skill, relativePath, maxBytes) {
+      const path = `${skillDirectory(skill)}/${relativePath}`;
+      if (!isContained(path, root)) throw new SkillsetError("outside-skill", `${relativePath} is outside the skill's folder; refused`);
+      const content = (await downloadAll(await getBackend(), [path])).get(path);
+      if (content === undefined) throw new SkillsetError("not-found", `${relativePath} does not exist in the skill's folder`);
+      const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+      if (bytes.byteLength > maxBytes) throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
+      return bytes;
+    },
     async listFiles(skill, limits) {
       const backend = await getBackend();
       const base = `${skillDirectory(skill)}/`;

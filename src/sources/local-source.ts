@@ -271,6 +271,9 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
     async listFiles(skill, limits) {
       return listSkillFiles(skillDirectory(skill), limits);
     },
+    async readFile(skill, relativePath, maxBytes) {
+      return readContainedFile(skillDirectory(skill), relativePath, maxBytes);
+    },
     close() {
       stopWatching();
     },
@@ -318,6 +321,30 @@ export function listSkillFiles(directory: string, limits: FileListLimits): Skill
     level = nextLevel;
   }
   return { files, truncated };
+}
+
+/**
+ * Reads `relativePath` below `directory` without leaving it: every symlink on the way must
+ * resolve inside the folder, the file must be regular (never a FIFO or device, which could
+ * block or never end) and at most `maxBytes`.
+ */
+export function readContainedFile(directory: string, relativePath: string, maxBytes: number): Uint8Array {
+  const base = realOrResolved(directory);
+  const path = `${directory}/${relativePath}`;
+  let target: string;
+  try {
+    target = realpathSync(path);
+  } catch {
+    throw new SkillsetError("not-found", `${relativePath} does not exist in the skill's folder`);
+  }
+  const inside = relative(base, target);
+  if (inside === "" || inside.startsWith("..") || resolve(base, inside) !== target) {
+    throw new SkillsetError("outside-skill", `${relativePath} resolves outside the skill's folder; refused`);
+  }
+  const stat = statSync(target);
+  if (!stat.isFile()) throw new SkillsetError("not-a-file", `${relativePath} is not a regular file`);
+  if (stat.size > maxBytes) throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
+  return readSkillFile(target, maxBytes);
 }
 
 function containedStat(path: string, base: string) {

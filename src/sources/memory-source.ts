@@ -84,6 +84,12 @@ export function createMemorySource(options: MemorySourceOptions = {}): MemorySou
       }
       return bytes;
     },
+    async readFile(skill, relativePath, maxBytes) {
+      const bytes = files.get(`${skillDirectory(skill)}/${relativePath}`);
+      if (!bytes) throw new SkillsetError("not-found", `${relativePath} does not exist in the skill's folder`);
+      if (bytes.byteLength > maxBytes) throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
+      return bytes;
+    },
     async listFiles(skill, limits) {
       const prefix = skillDirectory(skill) + "/";
       const listed: SkillFile[] = [];

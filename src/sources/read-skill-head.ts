@@ -49,11 +49,11 @@ export function readSkillHead(file: string, withStamp: boolean): { text: string;
   }
 }
 
-/** Reads a whole `SKILL.md` (at most {@link MAX_SKILL_FILE_BYTES}); same errors as {@link readSkillHead}. */
-export function readSkillFile(file: string): Uint8Array {
+/** Reads a whole file (at most `maxBytes`, by default {@link MAX_SKILL_FILE_BYTES}); same errors as {@link readSkillHead}. */
+export function readSkillFile(file: string, maxBytes = MAX_SKILL_FILE_BYTES): Uint8Array {
   const fd = openSkillFile(file);
   try {
-    const stat = checkedStat(fd, file);
+    const stat = checkedStat(fd, file, maxBytes);
     const bytes = new Uint8Array(stat.size);
     let length = 0;
     while (length < bytes.length) {
@@ -78,11 +78,11 @@ function openSkillFile(file: string): number {
   }
 }
 
-function checkedStat(fd: number, file: string) {
+function checkedStat(fd: number, file: string, maxBytes = MAX_SKILL_FILE_BYTES) {
   const stat = fstatSync(fd);
   if (!stat.isFile()) throw new SkillsetError("not-a-file", `${file} is not a regular file`);
-  if (stat.size > MAX_SKILL_FILE_BYTES) {
-    throw new SkillsetError("too-large", `${file} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+  if (stat.size > maxBytes) {
+    throw new SkillsetError("too-large", `${file} exceeds the maximum size (${maxBytes} bytes)`);
   }
   return stat;
 }

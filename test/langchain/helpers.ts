@@ -79,3 +79,11 @@ export async function runAgent(options: {
   const result = (await agent.invoke({ messages: [{ role: "user", content: options.input ?? "go" }] }, config)) as SkillsAgentState;
   return { agent, result, checkpointer, config };
 }
+
+/** A SKILL.md as load_skill shows it within `room` characters: cut after a whole line, with a note saying where to go on. */
+export function expectedSkillBody(content: string, room: number, path: string): string {
+  if (content.length <= room) return content;
+  const shown = content.slice(0, content.lastIndexOf("\n", room) + 1 || room);
+  const lines = shown.split("\n").length - 1;
+  return `${shown}[… SKILL.md continues after line ${lines}: read ${path} with \`read_file\` from line offset ${lines}.]`;
+}

@@ -1,0 +1,194 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
+
+/** Environment variables passed to scripts by default; everything else (API keys...) is not. */
+export const DEFAULT_ENV_ALLOW_LIST = ["PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ", "USER", "LOGNAME"] as const;
+
+/** Options of {@link createLocalExecutor}. */
+export interface LocalExecutorOptions {
+  /** Kill the run, with every process it started, after this long. @default 60000 */
+  timeoutMs?: number;
+  /** Bytes of stdout and of stderr kept; the rest is drained and dropped. @default 65536 */
+  maxOutputBytes?: number;
+  /** Kill a run that writes more than this in all (a flood of output). @default 10485760 */
+  killAfterOutputBytes?: number;
+  /** Names of further variables to pass from this process's environment. @default [] */
+  passEnv?: string[];
+  /** Variables to set for every run. @default {} */
+  env?: Record<string, string>;
+  /** Runs at a time; more wait their turn. @default 2 */
+  maxConcurrent?: number;
+}
+
+/**
+ * Runs commands as local processes: no shell, the skill's folder as working directory, an
+ * environment built from an allow-list, separate capped stdout and stderr, and a timeout that
+ * kills the whole process tree (the process group, and any descendant that left it).
+ */
+export function createLocalExecutor(options: LocalExecutorOptions = {}): ScriptExecutor {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxOutput = options.maxOutputBytes ?? 64 * 1024;
+  const killAfter = options.killAfterOutputBytes ?? 10 * 1024 * 1024;
+  const maxConcurrent = options.maxConcurrent ?? 2;
+  const env: Record<string, string> = {};
+  for (const name of [...DEFAULT_ENV_ALLOW_LIST, ...(options.passEnv ?? [])]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, { PYTHONDONTWRITEBYTECODE: "1" }, options.env ?? {});
+
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = () => (running < maxConcurrent ? Promise.resolve(void running++) : new Promise<void>((resolve) => waiting.push(() => resolve(void running++))));
+  const release = () => {
+    running--;
+    waiting.shift()?.();
+  };
+
+  return {
+    specificationVersion: "v1",
+    async run(request) {
+      await acquire();
+      try {
+        return await runProcess(request, { timeoutMs: request.timeoutMs ?? timeoutMs, maxOutput, killAfter, env: { ...env, SKILL_DIR: request.cwd } });
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+interface RunLimits {
+  timeoutMs: number;
+  maxOutput: number;
+  killAfter: number;
+  env: Record<string, string>;
+}
+
+function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const [program, ...args] = request.argv;
+    // detached: the child leads a new process group, so the whole tree can be killed at once.
+    const child = spawn(program!, args, { cwd: request.cwd, env: limits.env, detached: true, shell: false, stdio: ["ignore", "pipe", "pipe"] });
+    const stdout = new CappedBuffer(limits.maxOutput);
+    const stderr = new CappedBuffer(limits.maxOutput);
+    let timedOut = false;
+    let killedReason: string | undefined;
+    let spawnError: Error | undefined;
+
+    const stop = () => killTree(child.pid);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, limits.timeoutMs);
+    const onData = (buffer: CappedBuffer) => (chunk: Buffer) => {
+      buffer.push(chunk);
+      if (!killedReason && stdout.total + stderr.total > limits.killAfter) {
+        killedReason = `it wrote more than ${limits.killAfter} bytes of output`;
+        stop();
+      }
+    };
+    child.stdout.on("data", onData(stdout));
+    child.stderr.on("data", onData(stderr));
+    child.on("error", (error) => {
+      spawnError = error;
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      // The leader is gone; make sure nothing it started lives on.
+      stop();
+      const durationMs = performance.now() - started;
+      if (spawnError) {
+        const reason = (spawnError as NodeJS.ErrnoException).code === "ENOENT" ? `command not found: ${program}` : spawnError.message;
+        resolve({ exitCode: 127, stdout: "", stderr: reason, stdoutTruncated: false, stderrTruncated: false, timedOut: false, durationMs });
+        return;
+      }
+      resolve({
+        exitCode: code,
+        ...(signal ? { signal } : {}),
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        stdoutTruncated: stdout.truncated,
+        stderrTruncated: stderr.truncated,
+        timedOut,
+        ...(killedReason ? { killedReason } : {}),
+        durationMs,
+      });
+    });
+  });
+}
+
+class CappedBuffer {
+  private chunks: Buffer[] = [];
+  private kept = 0;
+  total = 0;
+  truncated = false;
+
+  constructor(private readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.kept >= this.limit) {
+      this.truncated = true;
+      return;
+    }
+    const room = this.limit - this.kept;
+    if (chunk.length > room) this.truncated = true;
+    const kept = chunk.subarray(0, room);
+    this.chunks.push(kept);
+    this.kept += kept.length;
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/** Kills a process group and, on Linux, every descendant that moved to another group. */
+function killTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  for (const descendant of descendantsOf(pid)) signal(descendant);
+  signal(-pid);
+  signal(pid);
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+function descendantsOf(root: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    try {
+      // The parent pid is the 4th field, after the parenthesised command name.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(parent) ?? [];
+      list.push(Number(entry));
+      children.set(parent, list);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
