@@ -45,3 +45,4 @@ export { DEFAULT_ALLOWED_COMMANDS, isCommandAllowed } from "./exec/command-allow
 export { type CheckedResourcePath, checkResourcePath } from "./core/resource-path.js";
 export { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "./core/read-resource.js";
 export { type AllowedToolsPolicy, allowedToolUnion, isToolAllowed, toolNameOf } from "./core/tool-policy.js";
+export { type SandboxBackend, type SandboxExecutorOptions, createSandboxExecutor, shellQuote } from "./exec/sandbox-executor.js";
