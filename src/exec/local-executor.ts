@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { resolve, sep } from "node:path";
 import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
 
 /** Environment variables passed to scripts by default; everything else (API keys...) is not. */
@@ -68,6 +69,10 @@ interface RunLimits {
 
 function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptResult> {
   const started = performance.now();
+  const refusal = programOutsideSkill(request);
+  if (refusal) {
+    return Promise.resolve({ exitCode: 126, stdout: "", stderr: refusal, stdoutTruncated: false, stderrTruncated: false, timedOut: false, durationMs: performance.now() - started });
+  }
   return new Promise((resolve) => {
     const [program, ...args] = request.argv;
     // detached: the child leads a new process group, so the whole tree can be killed at once.
@@ -118,6 +123,28 @@ function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptRe
       });
     });
   });
+}
+
+// A program given by path must be a regular file that really is inside the skill's folder: a
+// symlink `scripts/run -> /bin/sh` would otherwise run whatever it points at.
+function programOutsideSkill(request: ScriptRequest): string | undefined {
+  const program = request.argv[0]!;
+  let folder: string;
+  try {
+    folder = realpathSync(request.cwd);
+  } catch {
+    return `the skill's folder ${request.cwd} does not exist on this machine`;
+  }
+  if (!program.includes("/")) return undefined;
+  let target: string;
+  try {
+    target = realpathSync(resolve(request.cwd, program));
+  } catch {
+    return `no such file: ${program}`;
+  }
+  if (!target.startsWith(folder + sep)) return `refused: ${program} resolves outside the skill's folder`;
+  if (!statSync(target).isFile()) return `refused: ${program} is not a regular file`;
+  return undefined;
 }
 
 class CappedBuffer {
