@@ -1,4 +1,4 @@
-import { chmodSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { load, runAgent, scriptedModel, skillFile, skillTree, systemPromptOf, toolResults } from "../../test/langchain/helpers.js";
@@ -14,13 +14,13 @@ function fixture() {
   const tree = skillTree({
     "report/SKILL.md": skillFile("report", "Writes reports.", "allowed-tools: python3 scripts/*.sh\n"),
     "report/references/guide.md": Array.from({ length: 30 }, (_, i) => `guide line ${i + 1}`).join("\n") + "\n",
-    "report/assets/logo.png": "\x89PNG\r\n\x1a\n\0\0\0",
     "report/scripts/hello.sh": "#!/bin/sh\necho \"hello $1 from $(pwd)\"\n",
     "report/scripts/fail.sh": "#!/bin/sh\necho broken >&2\nexit 2\n",
     "plain/SKILL.md": skillFile("plain", "No allowed-tools."),
     "plain/scripts/ok.sh": "#!/bin/sh\necho plain ok\n",
   });
   trees.push(tree);
+  writeFileSync(join(tree.root, "report/assets/logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]));
   for (const script of ["report/scripts/hello.sh", "report/scripts/fail.sh", "plain/scripts/ok.sh"]) chmodSync(join(tree.root, script), 0o755);
   return tree.root;
 }
@@ -42,7 +42,7 @@ describe("read_skill_resource", () => {
     expect(results.get("before")).toEqual({ content: "Error: Skill 'report' is not loaded. Load it with load_skill first.", status: "error" });
     expect(results.get("page1")!.content).toBe(`[references/guide.md: lines 1-10 of 30; next offset 10]\n${Array.from({ length: 10 }, (_, i) => `guide line ${i + 1}`).join("\n")}`);
     expect(results.get("page3")!.content.split("\n")[0]).toBe("[references/guide.md: lines 21-30 of 30]");
-    expect(results.get("png")!.content).toBe("assets/logo.png is a binary file (12 bytes, looks like a PNG image); its content is not shown.");
+    expect(results.get("png")!.content).toBe("assets/logo.png is a binary file (11 bytes, looks like a PNG image); its content is not shown.");
     expect(results.get("escape")).toEqual({ content: "Error: Cannot read '../plain/SKILL.md': '..' is not allowed; resources must be inside the skill's folder.", status: "error" });
     expect(results.get("missing")).toEqual({ content: "Error: Cannot read 'missing.md' in skill 'report': missing.md does not exist in the skill's folder.", status: "error" });
     expect(results.get("absolute")!.status).toBe("error");
