@@ -16,6 +16,7 @@ function fixture() {
     "report/references/guide.md": Array.from({ length: 30 }, (_, i) => `guide line ${i + 1}`).join("\n") + "\n",
     "report/scripts/hello.sh": "#!/bin/sh\necho \"hello $1 from $(pwd)\"\n",
     "report/scripts/fail.sh": "#!/bin/sh\necho broken >&2\nexit 2\n",
+    "report/assets/logo.png": "",
     "plain/SKILL.md": skillFile("plain", "No allowed-tools."),
     "plain/scripts/ok.sh": "#!/bin/sh\necho plain ok\n",
   });
