@@ -1,7 +1,8 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../core/errors.js";
-import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js";
-import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import { collectSkills, inspectSkillFile } from "../core/collect-skills.js";
+import type { InspectSkillResult } from "../core/inspect-skill.js";
+import { skillDirectory } from "../core/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 
 /** A file entry as deepagents backends list them. */
@@ -84,22 +85,11 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
       for (const path of toFetch) {
         const content = fetched.get(path);
         const stamp = stamped.find((entry) => entry.path === path)!.stamp;
-        next.set(path, { stamp: stamp || contentStamp(content), result: inspectContent(path, content, id) });
+        next.set(path, { stamp: stamp || contentStamp(content), result: content === undefined ? readFailure(path, id) : inspectSkillFile(content, path, id) });
       }
       cache = next;
 
-      const skills: SkillMetadata[] = [];
-      const seen = new Set<string>();
-      for (const [path, { result }] of next) {
-        diagnostics.push(...result.diagnostics);
-        if (!result.skill) continue;
-        if (seen.has(result.skill.name)) {
-          diagnostics.push({ severity: "error", code: "duplicate-name", file: path, skill: result.skill.name, source: id, message: `Skill name '${result.skill.name}' is already used in the same source; skipped` });
-          continue;
-        }
-        seen.add(result.skill.name);
-        skills.push(result.skill);
-      }
+      const skills = collectSkills([...next.values()].map((entry) => entry.result), id, diagnostics);
       const signature = [...next].map(([path, { stamp }]) => `${path}\0${stamp}`).join("\n") + "\n" + diagnostics.map((d) => d.message).join("\n");
       if (last && signature === lastSignature) return last;
       lastSignature = signature;
@@ -214,19 +204,8 @@ async function readOne(backend: SkillsBackend, path: string): Promise<string | U
   return typeof text === "string" || text instanceof Uint8Array ? text : undefined;
 }
 
-function inspectContent(path: string, content: Uint8Array | string | undefined, source: string): InspectSkillResult {
-  const fail = (code: string, message: string): InspectSkillResult => ({ diagnostics: [{ severity: "error", code, file: path, message, source }] });
-  if (content === undefined) return fail("read-failed", `Failed to read ${path}`);
-  const size = typeof content === "string" ? content.length : content.byteLength;
-  if (size > MAX_SKILL_FILE_BYTES) return fail("too-large", `${path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
-  let text: string;
-  try {
-    text = typeof content === "string" ? content : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(content);
-  } catch {
-    return fail("not-utf8", `${path} is not valid UTF-8`);
-  }
-  const directory = path.slice(0, -"/SKILL.md".length);
-  return inspectSkill({ text, file: path, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source });
+function readFailure(path: string, source: string): InspectSkillResult {
+  return { diagnostics: [{ severity: "error", code: "read-failed", file: path, message: `Failed to read ${path}`, source }] };
 }
 
 // Without size and time from the backend, the content itself tells whether the file changed.

@@ -3,7 +3,8 @@ import { basename, join, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../core/errors.js";
 import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js";
-import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import { collectSkills } from "../core/collect-skills.js";
+import { skillDirectory } from "../core/skill-metadata.js";
 import type { FileListLimits, SkillFile, SkillFileListing, SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { readSkillFile, readSkillHead } from "./read-skill-head.js";
 
@@ -186,21 +187,8 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
 
     const previous = cache;
     cache = next;
-    const skills: SkillMetadata[] = [];
-    const seen = new Map<string, string>();
-    for (const [directory, cached] of next) {
-      walked.push(directory);
-      diagnostics.push(...cached.result.diagnostics);
-      const skill = cached.result.skill;
-      if (!skill) continue;
-      const earlier = seen.get(skill.name);
-      if (earlier) {
-        diagnostics.push({ severity: "error", code: "duplicate-name", file: skill.path, skill: skill.name, source: id, message: `Skill name '${skill.name}' is already used by ${earlier} in the same source; skipped` });
-        continue;
-      }
-      seen.set(skill.name, skill.path);
-      skills.push(skill);
-    }
+    for (const directory of next.keys()) walked.push(directory);
+    const skills = collectSkills([...next.values()].map((entry) => entry.result), id, diagnostics);
     if (watchEnabled && watching) syncWatchers(walked);
 
     // Unchanged skills keep their cached entry object, so comparing entries is by identity.

@@ -1,6 +1,6 @@
 import { SkillsetError } from "../core/errors.js";
-import { inspectSkill } from "../core/inspect-skill.js";
-import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import { collectSkills, inspectSkillFile } from "../core/collect-skills.js";
+import { skillDirectory } from "../core/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 
@@ -50,29 +50,12 @@ export function createMemorySource(options: MemorySourceOptions = {}): MemorySou
     async scan() {
       const currentVersion = `${id}#${version}`;
       if (last?.version === currentVersion) return last;
-      const skills: SkillMetadata[] = [];
       const diagnostics: Diagnostic[] = [];
-      const seen = new Set<string>();
-      for (const [path, bytes] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        if (!path.endsWith("/SKILL.md")) continue;
-        const directory = path.slice(0, -"/SKILL.md".length);
-        let text: string;
-        try {
-          text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-        } catch {
-          diagnostics.push({ severity: "error", code: "not-utf8", file: path, message: `${path} is not valid UTF-8`, source: id });
-          continue;
-        }
-        const result = inspectSkill({ text, file: path, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source: id });
-        diagnostics.push(...result.diagnostics);
-        if (!result.skill) continue;
-        if (seen.has(result.skill.name)) {
-          diagnostics.push({ severity: "error", code: "duplicate-name", file: path, skill: result.skill.name, source: id, message: `Skill name '${result.skill.name}' is already used in the same source; skipped` });
-          continue;
-        }
-        seen.add(result.skill.name);
-        skills.push(result.skill);
-      }
+      const results = [...files]
+        .filter(([path]) => path.endsWith("/SKILL.md"))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([path, bytes]) => inspectSkillFile(bytes, path, id));
+      const skills = collectSkills(results, id, diagnostics);
       last = { version: currentVersion, skills, diagnostics };
       return last;
     },

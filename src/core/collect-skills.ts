@@ -1,0 +1,45 @@
+import type { Diagnostic } from "./diagnostic.js";
+import { inspectSkill, type InspectSkillResult } from "./inspect-skill.js";
+import type { SkillMetadata } from "./skill-metadata.js";
+import { MAX_SKILL_FILE_BYTES } from "./skill-source.js";
+
+/**
+ * A source's skills from its inspected `SKILL.md` files, in order: of two skills with one name
+ * the first wins and the second is skipped with an error naming both files. Every file's
+ * diagnostics are appended to `diagnostics`.
+ */
+export function collectSkills(results: Iterable<InspectSkillResult>, source: string, diagnostics: Diagnostic[]): SkillMetadata[] {
+  const skills: SkillMetadata[] = [];
+  const seen = new Map<string, string>();
+  for (const result of results) {
+    diagnostics.push(...result.diagnostics);
+    const skill = result.skill;
+    if (!skill) continue;
+    const earlier = seen.get(skill.name);
+    if (earlier) {
+      diagnostics.push({ severity: "error", code: "duplicate-name", file: skill.path, skill: skill.name, source, message: `Skill name '${skill.name}' is already used by ${earlier} in the same source; skipped` });
+      continue;
+    }
+    seen.set(skill.name, skill.path);
+    skills.push(skill);
+  }
+  return skills;
+}
+
+/**
+ * Inspects a whole `SKILL.md` given as bytes (or text): too large or not UTF-8 gives an error
+ * diagnostic, anything else is {@link inspectSkill}, with the folder name taken from the path.
+ */
+export function inspectSkillFile(content: Uint8Array | string, file: string, source: string): InspectSkillResult {
+  const fail = (code: string, message: string): InspectSkillResult => ({ diagnostics: [{ severity: "error", code, file, message, source }] });
+  const size = typeof content === "string" ? content.length : content.byteLength;
+  if (size > MAX_SKILL_FILE_BYTES) return fail("too-large", `${file} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+  let text: string;
+  try {
+    text = typeof content === "string" ? content : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(content);
+  } catch {
+    return fail("not-utf8", `${file} is not valid UTF-8`);
+  }
+  const directory = file.slice(0, file.lastIndexOf("/"));
+  return inspectSkill({ text, file, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source });
+}
