@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, realpathSync, statSync, watch, type Dirent, type FSWatcher } from "node:fs";
-import { basename, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../core/errors.js";
 import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js";
@@ -107,7 +107,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
             next.set(directory, previous);
             return true;
           }
-          const result = inspectSkill({ text: head.text, file, directoryName: basename(directory), source: id });
+          const result = inspectSkill({ text: head.text, file, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source: id });
           if (fileName !== "SKILL.md") {
             result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: id });
           }
