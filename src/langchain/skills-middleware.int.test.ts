@@ -146,11 +146,18 @@ describe("load_skill (seed 001 §8.1, errors §7.2)", () => {
     );
   });
 
-  it("test_load_skill_updates_skills_loaded and test_load_skill_updates_skill_resources", async () => {
+  it("test_load_skill_updates_skills_loaded: names in load order", async () => {
+    const { root } = fixture();
+    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model: scriptedModel([[load("web-research")], [load("plain")]]) });
+    expect(result.skillsLoaded).toEqual(["web-research", "plain"]);
+  });
+
+  it("test_load_skill_updates_skill_resources: each loaded skill's resources, keyed by name", async () => {
     const { root } = fixture();
     const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model: scriptedModel([[load("plain")], [load("web-research")]]) });
-    expect(result.skillsLoaded).toEqual(["plain", "web-research"]);
     expect(Object.keys(result.skillResources).sort()).toEqual(["plain", "web-research"]);
+    expect(result.skillResources.plain).toEqual([]);
+    expect(result.skillResources["web-research"]).toHaveLength(4);
   });
 
   it("test_load_skill_not_found_returns_error: lists what exists, changes nothing", async () => {
@@ -221,7 +228,7 @@ describe("load_skill (seed 001 §8.1, errors §7.2)", () => {
 });
 
 describe("unload_skill (seed 001 §8.1, errors §7.3)", () => {
-  it("test_unload_skill_success and test_unload_skill_clears_resources", async () => {
+  it("test_unload_skill_success: frees the slot and says what is still loaded", async () => {
     const { root } = fixture();
     const { result } = await runAgent({
       middleware: [createSkillsMiddleware({ sources: [root], maxLoadedSkills: 3 })],
@@ -234,6 +241,14 @@ describe("unload_skill (seed 001 §8.1, errors §7.3)", () => {
       status: undefined,
     });
     expect(result.skillsLoaded).toEqual(["plain"]);
+  });
+
+  it("test_unload_skill_clears_resources: the unloaded skill's resources leave state", async () => {
+    const { root } = fixture();
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      model: scriptedModel([[load("plain")], [load("web-research")], [unload("web-research")]]),
+    });
     expect(result.skillResources).toEqual({ plain: [] });
   });
 
@@ -269,7 +284,14 @@ describe("system prompt (seed 001 §8.1, decision 5)", () => {
     expect(prompt).toContain("Loaded skills: none (10 slots free).");
   });
 
-  it("test_format_skills_list_with_loaded_status and test_format_skills_list_with_resources", async () => {
+  it("test_format_skills_list_with_loaded_status: loaded skills and free slots follow the catalog", async () => {
+    const { root } = fixture();
+    const model = scriptedModel([[load("plain")]]);
+    await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
+    expect(systemPromptOf(model, 1).endsWith("\n\nLoaded skills (1/10, 9 slots free):\n- plain")).toBe(true);
+  });
+
+  it("test_format_skills_list_with_resources: the resource summary and recommended tools", async () => {
     const { root } = fixture();
     const model = scriptedModel([[load("web-research")]]);
     await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
@@ -396,10 +418,18 @@ describe("allowed-tools policy (seed 000 §6.1)", () => {
     return tree.root;
   }
 
-  it("test_default_policy_is_recommend and test_allowed_tools_recommend_mode_passthrough", async () => {
+  it("test_default_policy_is_recommend: without the option nothing is restricted", async () => {
     const root = policyTree();
     const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], tools: [echo("other_tool")], model: scriptedModel([[load("restricted")], [call("other_tool")]]) });
     expect(toolResults(result.messages).get("other_tool")).toEqual({ content: "other_tool:hi", status: "success" });
+  });
+
+  it("test_allowed_tools_recommend_mode_passthrough: recommend shows allowed-tools but blocks nothing", async () => {
+    const root = policyTree();
+    const model = scriptedModel([[load("restricted")], [call("other_tool")]]);
+    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root], allowedToolsPolicy: "recommend" })], tools: [echo("other_tool")], model });
+    expect(toolResults(result.messages).get("other_tool")!.content).toBe("other_tool:hi");
+    expect(systemPromptOf(model, 1)).toContain("- restricted (recommended tools: my_tool, Bash(git:*))");
   });
 
   it("test_allowed_tools_restrict_mode_allows_listed (Bash(git:*) allows the tool Bash)", async () => {
@@ -441,15 +471,24 @@ describe("allowed-tools policy (seed 000 §6.1)", () => {
     expect(result.skillsLoaded).toEqual(["restricted", "free"]);
   });
 
-  it("test_allowed_tools_no_loaded_skills_passthrough and test_allowed_tools_no_restrictions_defined_passthrough", async () => {
+  it("test_allowed_tools_no_loaded_skills_passthrough: nothing loaded, nothing restricted", async () => {
     const root = policyTree();
     const { result } = await runAgent({
       middleware: [createSkillsMiddleware({ sources: [root], allowedToolsPolicy: "restrict" })],
       tools: [echo("other_tool")],
-      model: scriptedModel([[call("other_tool", "before")], [load("free")], [call("other_tool", "after")]]),
+      model: scriptedModel([[call("other_tool", "before")]]),
     });
-    expect(toolResults(result.messages).get("before")!.content).toBe("other_tool:hi");
-    expect(toolResults(result.messages).get("after")!.content).toBe("other_tool:hi");
+    expect(toolResults(result.messages).get("before")).toEqual({ content: "other_tool:hi", status: "success" });
+  });
+
+  it("test_allowed_tools_no_restrictions_defined_passthrough: loaded skills that declare no allowed-tools restrict nothing", async () => {
+    const root = policyTree();
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root], allowedToolsPolicy: "restrict" })],
+      tools: [echo("other_tool")],
+      model: scriptedModel([[load("free")], [call("other_tool", "after")]]),
+    });
+    expect(toolResults(result.messages).get("after")).toEqual({ content: "other_tool:hi", status: "success" });
   });
 
   it("tries to get past restrict: a differently-cased name matches, a look-alike does not", async () => {
