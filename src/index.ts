@@ -24,7 +24,8 @@ export {
   type SkillFileListing,
   type FileListLimits,
 } from "./core/skill-source.js";
-export { type Catalog, type CatalogSnapshot, createCatalog, mergeScans } from "./core/catalog.js";
+export { type Catalog, type CatalogSnapshot, createCatalog } from "./core/catalog.js";
+export { collectSkills, inspectSkillFile } from "./core/collect-skills.js";
 export {
   type ResourceType,
   type SkillResource,
@@ -35,14 +36,14 @@ export {
   summarizeResources,
 } from "./core/skill-resources.js";
 export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } from "./core/prompt-markdown.js";
-export { escapeXml, renderCatalogXml } from "./core/prompt-xml.js";
+export { renderCatalogXml } from "./core/prompt-xml.js";
 export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";
 export { countTokens } from "./core/count-tokens.js";
 export { type BackendSourceOptions, type SkillsBackend, type BackendFileInfo, createBackendSource } from "./sources/backend-source.js";
-export { type ScriptExecutor, type ScriptRequest, type ScriptResult, formatScriptResult } from "./exec/script-executor.js";
+export type { ScriptExecutor, ScriptRequest, ScriptResult } from "./exec/script-executor.js";
 export { type ParsedCommand, parseCommand } from "./exec/parse-command.js";
 export { DEFAULT_ALLOWED_COMMANDS, isCommandAllowed } from "./exec/command-allow-list.js";
 export { type CheckedResourcePath, checkResourcePath } from "./core/resource-path.js";
-export { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "./core/read-resource.js";
-export { type AllowedToolsPolicy, allowedToolUnion, isToolAllowed, toolNameOf } from "./core/tool-policy.js";
-export { type SandboxBackend, type SandboxExecutorOptions, createSandboxExecutor, shellQuote } from "./exec/sandbox-executor.js";
+export { MAX_RESOURCE_BYTES } from "./core/read-resource.js";
+export type { AllowedToolsPolicy } from "./core/tool-policy.js";
+export { type SandboxBackend, type SandboxExecutorOptions, createSandboxExecutor } from "./exec/sandbox-executor.js";

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+
+// The public surface is deliberate: adding or removing an export must change this list too.
+describe("public exports", () => {
+  it("skillset (framework- and runtime-free core)", async () => {
+    expect(Object.keys(await import("../src/index.js")).sort()).toEqual([
+      "CATALOG_GUIDANCE",
+      "CLAUDE_CODE_FIELDS",
+      "DEFAULT_ALLOWED_COMMANDS",
+      "DEFAULT_RESOURCE_LIMITS",
+      "MAX_COMPATIBILITY_LENGTH",
+      "MAX_DESCRIPTION_LENGTH",
+      "MAX_NAME_LENGTH",
+      "MAX_RESOURCE_BYTES",
+      "MAX_SKILL_FILE_BYTES",
+      "SPEC_FIELDS",
+      "SkillParseError",
+      "SkillsetError",
+      "checkResourcePath",
+      "classifyResource",
+      "collectSkills",
+      "countTokens",
+      "createBackendSource",
+      "createCatalog",
+      "createMemorySource",
+      "createSandboxExecutor",
+      "discoverResources",
+      "formatDiagnostic",
+      "inspectSkill",
+      "inspectSkillFile",
+      "isCommandAllowed",
+      "parseAllowedTools",
+      "parseCommand",
+      "parseSkillDocument",
+      "renderCatalogMarkdown",
+      "renderCatalogXml",
+      "skillDirectory",
+      "summarizeResources",
+      "validateFrontmatter",
+      "validateSkillText",
+    ]);
+  });
+
+  it("skillset/node", async () => {
+    expect(Object.keys(await import("../src/node.js")).sort()).toEqual([
+      "DEFAULT_ENV_ALLOW_LIST",
+      "createLocalExecutor",
+      "createLocalSource",
+      "defaultSkillLocations",
+      "findSkillDirectories",
+      "listSkillFiles",
+      "validateSkillDirectory",
+    ]);
+  });
+
+  it("skillset/langchain", async () => {
+    expect(Object.keys(await import("../src/langchain.js")).sort()).toEqual(["ALWAYS_ALLOWED_TOOLS", "RESTORE_LIMITS", "SKILLS_MIDDLEWARE_NAME", "createSkillsMiddleware", "skillsStateSchema"]);
+  });
+
+  it("declares every entry point in package.json", async () => {
+    const { exports } = (await import("../package.json", { with: { type: "json" } })).default as { exports: Record<string, unknown> };
+    expect(Object.keys(exports).sort()).toEqual([".", "./langchain", "./node", "./package.json"]);
+  });
+});
