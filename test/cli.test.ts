@@ -759,7 +759,11 @@ describe("skillset prompt", () => {
       "- mid: Spans two lines.",
       "- zeta: Last by name.",
     ]);
-    expect(result.stdout.endsWith("- alpha: First by name.\n- mid: Spans two lines.\n- zeta: Last by name.\n")).toBe(true);
+    // The tail is what the middleware adds on a first model call: the resource line, then the empty loaded list.
+    expect(result.stdout.endsWith(
+      "- alpha: First by name.\n- mid: Spans two lines.\n- zeta: Last by name.\n" +
+        "Read a loaded skill's resources with `read_file`; its `allowed-tools` are recommendations.\n\nLoaded skills: none (10 slots free).\n",
+    )).toBe(true);
   });
 
   it("--format xml prints exactly the reference <available_skills> format", async () => {

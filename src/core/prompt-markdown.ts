@@ -1,4 +1,5 @@
 import type { SkillMetadata } from "./skill-metadata.js";
+import type { AllowedToolsPolicy } from "./tool-policy.js";
 
 /**
  * The guidance that precedes the catalog, said once for all skills. `{load}` and `{unload}`
@@ -22,6 +23,12 @@ export interface MarkdownCatalogOptions {
    * @default 250
    */
   maxDescriptionLength?: number;
+  /** The tool the model reads a loaded skill's resources with. @default "read_file" */
+  resourceReadTool?: string;
+  /** The tool the model runs a loaded skill's scripts with, if any. */
+  scriptRunTool?: string;
+  /** Whether `allowed-tools` are recommendations or limits. @default "recommend" */
+  allowedToolsPolicy?: AllowedToolsPolicy;
 }
 
 /** Default of {@link MarkdownCatalogOptions.maxDescriptionLength}. */
@@ -42,7 +49,10 @@ export function renderCatalogMarkdown(
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
   if (visible.length === 0) return `${guidance}\n\n(No skills are available.)`;
   const limit = options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
-  return `${guidance}\n\n${visible.map((skill) => `- ${skill.name}: ${shortenText(toOneLine(skill.description), limit)}`).join("\n")}`;
+  const list = visible.map((skill) => `- ${skill.name}: ${shortenText(toOneLine(skill.description), limit)}`).join("\n");
+  const scripts = options.scriptRunTool ? ` and run its scripts with \`${options.scriptRunTool}\` (the working folder is the skill's folder)` : "";
+  const allowed = options.allowedToolsPolicy === "restrict" ? "its `allowed-tools` limit the tools you may use while it is loaded" : "its `allowed-tools` are recommendations";
+  return `${guidance}\n\n${list}\nRead a loaded skill's resources with \`${options.resourceReadTool ?? "read_file"}\`${scripts}; ${allowed}.`;
 }
 
 /**

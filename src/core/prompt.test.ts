@@ -39,7 +39,17 @@ describe("renderCatalogMarkdown", () => {
       { name: "a", description: "First." },
       { name: "b", description: "Second." },
     ]);
-    expect(text).toBe(`${CATALOG_GUIDANCE.replace("{load}", "load_skill").replace("{unload}", "unload_skill")}\n\n- a: First.\n- b: Second.`);
+    expect(text).toBe(
+      `${CATALOG_GUIDANCE.replace("{load}", "load_skill").replace("{unload}", "unload_skill")}\n\n- a: First.\n- b: Second.\n` +
+        "Read a loaded skill's resources with `read_file`; its `allowed-tools` are recommendations.",
+    );
+  });
+
+  it("names the resource and script tools, and says when allowed-tools are limits", () => {
+    const text = renderCatalogMarkdown([{ name: "a", description: "First." }], { resourceReadTool: "read_skill_resource", scriptRunTool: "run_skill_script", allowedToolsPolicy: "restrict" });
+    expect(text.split("\n").at(-1)).toBe(
+      "Read a loaded skill's resources with `read_skill_resource` and run its scripts with `run_skill_script` (the working folder is the skill's folder); its `allowed-tools` limit the tools you may use while it is loaded.",
+    );
   });
 
   it("keeps a multi-line description on its own item, so it cannot add headings or items", () => {

@@ -118,11 +118,13 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   const catalogFromState = (version: string, skills: readonly SkillMetadata[]) => {
     let cached = catalogCache.get(version);
     if (cached === undefined) {
-      const scripts = runTool ? ` and run its scripts with \`${runTool}\` (the working folder is the skill's folder)` : "";
-      const toolsNote = settings.allowedToolsPolicy === "restrict" ? "its `allowed-tools` limit the tools you may use while it is loaded" : "its `allowed-tools` are recommendations";
-      const text =
-        renderCatalogMarkdown(skills, { maxDescriptionLength: settings.maxDescriptionLength, ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}) }) +
-        `\nRead a loaded skill's resources with \`${readTool}\`${scripts}; ${toolsNote}.`;
+      const text = renderCatalogMarkdown(skills, {
+        maxDescriptionLength: settings.maxDescriptionLength,
+        resourceReadTool: readTool,
+        allowedToolsPolicy: settings.allowedToolsPolicy,
+        ...(runTool ? { scriptRunTool: runTool } : {}),
+        ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}),
+      });
       cached = { text, byName: new Map(skills.map((skill) => [skill.name, skill])) };
       if (catalogCache.size >= 16) catalogCache.delete(catalogCache.keys().next().value!);
       catalogCache.set(version, cached);

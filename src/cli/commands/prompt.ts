@@ -1,4 +1,5 @@
 import { countTokens } from "../../core/count-tokens.js";
+import { renderLoadedSkills } from "../../core/prompt-loaded.js";
 import { renderCatalogMarkdown } from "../../core/prompt-markdown.js";
 import { renderCatalogXml } from "../../core/prompt-xml.js";
 import { CliError } from "../cli-error.js";
@@ -19,13 +20,14 @@ export async function promptCommand(paths: string[], options: PromptOptions, ter
   const format = options.format ?? "markdown";
   if (format !== "markdown" && format !== "xml") throw new CliError(`Unknown format '${format}': use markdown or xml`, 2);
   const snapshot = await scanSources(paths, options, terminal);
-  const text = format === "xml" ? renderCatalogXml(snapshot.skills) : renderCatalogMarkdown(snapshot.skills);
+  // Markdown: what the middleware adds to the system prompt on a first model call, with its defaults.
+  const text = format === "xml" ? renderCatalogXml(snapshot.skills) : `${renderCatalogMarkdown(snapshot.skills)}\n\n${renderLoadedSkills({ loaded: [], resources: {}, maxLoaded: 10, policy: "recommend" })}`;
   terminal.out(text);
   const skipped = new Set(snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file)).size;
   if (skipped > 0) terminal.err(`${skipped} skill${skipped === 1 ? " was" : "s were"} skipped; run \`skillset list\` to see why.`);
   if (options.tokens) {
     const total = await countTokens(text);
-    const empty = format === "xml" ? renderCatalogXml([]) : renderCatalogMarkdown([]).replace(/\n\n\(No skills are available\.\)$/, "");
+    const empty = format === "xml" ? renderCatalogXml([]) : text.split("\n").filter((line) => !line.startsWith("- ")).join("\n");
     const preamble = await countTokens(empty);
     const count = format === "xml" ? snapshot.skills.length : snapshot.skills.filter((skill) => !skill.disableModelInvocation).length;
     const perSkill = count > 0 ? ((total - preamble) / count).toFixed(1) : "0";
