@@ -1,0 +1,248 @@
+// Decision 11: symlinks are followed only while they stay inside the allowed folders (discovery)
+// or inside the skill's folder (resources). File and folder links, relative and absolute
+// targets, chains and loops, at discovery, listing, reading and in a real agent loop.
+import { renameSync, symlinkSync, unlinkSync } from "node:fs";
+import { tool } from "langchain";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createLocalSource, listSkillFiles } from "../../src/node.js";
+import { readContainedFile } from "../../src/sources/local-source.js";
+import { load } from "../langchain/helpers.js";
+import { Sandbox, link, put, readCall, runSkillsAgent, skillMd, timed } from "./helpers.js";
+
+const sandbox = new Sandbox();
+afterEach(() => sandbox.cleanupAll());
+
+const SECRET = "SYMLINK-SECRET-0c41e2";
+const OUTSIDE_DESCRIPTION = "Outside-description-93ad";
+const OUTSIDE_BODY = "OUTSIDE-BODY-6d2f";
+
+/** A source root full of links that point out, plus one legitimate skill. */
+function discoveryWorld() {
+  const base = sandbox.folder();
+  const root = `${base}/skills`;
+  put(base, "secret.txt", `${SECRET}\n`);
+  put(base, "outside-skill/SKILL.md", skillMd("outside-skill", OUTSIDE_DESCRIPTION, "", OUTSIDE_BODY));
+  put(root, "good/SKILL.md", skillMd("good"));
+  link(root, "linked-abs", `${base}/outside-skill`);
+  link(root, "linked-rel", "../outside-skill");
+  link(root, "chain-a", "chain-b");
+  link(root, "chain-b", "../outside-skill");
+  link(root, "loop-a", "loop-b");
+  link(root, "loop-b", "loop-a");
+  link(root, "skl-abs/SKILL.md", `${base}/outside-skill/SKILL.md`);
+  link(root, "skl-rel/SKILL.md", "../../outside-skill/SKILL.md");
+  link(root, "skl-chain/SKILL.md", "next.md");
+  link(root, "skl-chain/next.md", "../../outside-skill/SKILL.md");
+  link(root, "skl-passwd/SKILL.md", "/etc/passwd");
+  link(root, "skl-loop/SKILL.md", "SKILL.md");
+  link(root, "skl-dangling/SKILL.md", "does-not-exist.md");
+  link(root, "up", "..");
+  link(root, "self", ".");
+  return { base, root };
+}
+
+describe("discovery (createLocalSource) does not follow links out of the source", () => {
+  it("skips linked folders and linked SKILL.md files that point outside, naming each, in bounded time", async () => {
+    const { base, root } = discoveryWorld();
+    const source = createLocalSource({ path: root, watch: false });
+    const { value: scan, ms } = await timed(() => source.scan());
+    source.close?.();
+    expect(ms).toBeLessThan(3000);
+    expect(scan.skills.map((skill) => skill.name)).toEqual(["good"]);
+    const text = JSON.stringify(scan);
+    expect(text).not.toContain(OUTSIDE_DESCRIPTION);
+    expect(text).not.toContain(OUTSIDE_BODY);
+    expect(text).not.toContain("root:x:0:0");
+    const named = (file: string) => scan.diagnostics.filter((diagnostic) => diagnostic.file === `${root}/${file}`);
+    for (const file of ["linked-abs", "linked-rel", "chain-a", "chain-b"]) {
+      expect(named(file).map((diagnostic) => diagnostic.code), file).toContain("symlink-escape");
+    }
+    for (const file of ["skl-abs/SKILL.md", "skl-rel/SKILL.md", "skl-chain/SKILL.md", "skl-passwd/SKILL.md"]) {
+      expect(named(file).map((diagnostic) => diagnostic.code), file).toContain("symlink-escape");
+      expect(named(file)[0]!.message).toContain(file);
+    }
+    // A self-referencing SKILL.md is reported, not followed forever.
+    expect(named("skl-loop/SKILL.md").length).toBe(1);
+    expect(`${base}`.length).toBeGreaterThan(0);
+  });
+
+  it("recursive discovery terminates on link loops (`up -> ..`, `self -> .`, a <-> b) and still refuses escapes", async () => {
+    const { root } = discoveryWorld();
+    put(root, "nested/deeper/inner/SKILL.md", skillMd("inner"));
+    link(root, "nested/deeper/back", "../..");
+    link(root, "nested/out", "../../outside-skill");
+    const source = createLocalSource({ path: root, recursive: true, maxDepth: 10, watch: false });
+    const { value: scan, ms } = await timed(() => source.scan());
+    source.close?.();
+    expect(ms).toBeLessThan(5000);
+    expect(scan.skills.map((skill) => skill.name).sort()).toEqual(["good", "inner"]);
+    expect(JSON.stringify(scan)).not.toContain(OUTSIDE_DESCRIPTION);
+  });
+
+  it("control: with the outside folder in allowedRoots the linked skill does load (the links above are real)", async () => {
+    const { base, root } = discoveryWorld();
+    const source = createLocalSource({ path: root, allowedRoots: [root, `${base}/outside-skill`], watch: false });
+    const scan = await source.scan();
+    source.close?.();
+    expect(scan.skills.some((skill) => skill.description === OUTSIDE_DESCRIPTION)).toBe(true);
+  });
+
+  it("readSkill refuses a SKILL.md that became a link to outside after discovery", async () => {
+    const base = sandbox.folder();
+    const root = `${base}/skills`;
+    put(base, "outside.md", skillMd("good", "swapped", "", OUTSIDE_BODY));
+    const file = put(root, "good/SKILL.md", skillMd("good"));
+    const source = createLocalSource({ path: root, watch: false });
+    const scan = await source.scan();
+    unlinkSync(file);
+    symlinkSync(`${base}/outside.md`, file);
+    await expect(source.readSkill(scan.skills[0]!)).rejects.toThrow(/outside the allowed folders/);
+    source.close?.();
+  });
+});
+
+/** The skill `good` with resource links of every kind. */
+function resourceWorld() {
+  const base = sandbox.folder();
+  const root = `${base}/skills`;
+  const skill = `${root}/good`;
+  put(base, "secret.txt", `${SECRET}\n`);
+  put(base, "outside-dir/secret.txt", `${SECRET}\n`);
+  put(root, "other/SKILL.md", skillMd("other", "Sibling.", "", `${SECRET} sibling`));
+  put(skill, "SKILL.md", skillMd("good"));
+  put(skill, "references/guide.md", "# Guide\n\nInside the skill.\n");
+  put(skill, "scripts/run.sh", "#!/bin/sh\necho run\n");
+  link(skill, "references/rel.txt", "../../../secret.txt");
+  link(skill, "references/abs.txt", `${base}/secret.txt`);
+  link(skill, "references/passwd", "/etc/passwd");
+  link(skill, "references/dirlink", `${base}/outside-dir`);
+  link(skill, "references/dirlink-rel", "../../../outside-dir");
+  link(skill, "references/loop-a", "loop-b");
+  link(skill, "references/loop-b", "loop-a");
+  link(skill, "references/chain", "c1");
+  link(skill, "references/c1", "c2");
+  link(skill, "references/c2", "../../../secret.txt");
+  link(skill, "references/sibling.md", "../../other/SKILL.md");
+  link(skill, "references/inside.md", "guide.md");
+  link(skill, "references/inside-dir", "../scripts");
+  link(skill, "assets/self", ".");
+  link(skill, "scripts/escape", "/etc");
+  return { base, root, skill };
+}
+
+const ESCAPING = [
+  "references/rel.txt",
+  "references/abs.txt",
+  "references/passwd",
+  "references/dirlink/secret.txt",
+  "references/dirlink-rel/secret.txt",
+  "references/chain",
+  "references/c1",
+  "references/c2",
+  "references/sibling.md",
+  "scripts/escape/passwd",
+  "scripts/escape/hostname",
+];
+
+describe("listSkillFiles and readContainedFile stay inside the skill's folder", () => {
+  it("lists no link that points outside (files, folders, chains), skips loops, keeps links that stay inside", () => {
+    const { skill } = resourceWorld();
+    const { value: listing, ms } = (() => {
+      const started = performance.now();
+      const value = listSkillFiles(skill, { maxDepth: 4, maxFiles: 200 });
+      return { value, ms: performance.now() - started };
+    })();
+    expect(ms).toBeLessThan(2000);
+    const listed = listing.files.map((file) => file.relativePath);
+    for (const path of [...ESCAPING, "references/dirlink", "references/dirlink-rel", "references/loop-a", "references/loop-b"]) {
+      expect(listed, path).not.toContain(path);
+    }
+    expect(listed.some((path) => path.startsWith("references/dirlink") || path.startsWith("scripts/escape"))).toBe(false);
+    expect(listed).toContain("references/guide.md");
+    expect(listed).toContain("references/inside.md");
+    expect(listed).toContain("references/inside-dir/run.sh");
+    for (const file of listing.files) expect(file.path.startsWith(skill + "/")).toBe(true);
+  });
+
+  it("refuses to read every escaping link, and reads the inside link", () => {
+    const { skill } = resourceWorld();
+    for (const path of [...ESCAPING, "references/loop-a"]) {
+      let content: string | undefined;
+      try {
+        content = Buffer.from(readContainedFile(skill, path, 1024 * 1024)).toString();
+      } catch (error) {
+        expect((error as { name?: string }).name, path).toBe("SkillsetError");
+        expect((error as Error).message).toContain(path);
+      }
+      expect(content, path).toBeUndefined();
+    }
+    expect(Buffer.from(readContainedFile(skill, "references/inside.md", 1024)).toString()).toContain("Inside the skill.");
+  });
+});
+
+describe("end to end: load_skill and read_skill_resource with escaping links", () => {
+  it("lists none of them as resources and refuses to read any, without showing the secret", async () => {
+    const { root } = resourceWorld();
+    const calls = ESCAPING.map((path, index) => readCall("good", path, `read-${index}`));
+    const { outputs, seen, result } = await runSkillsAgent({ root, steps: [[load("good")], calls, [readCall("good", "references/inside.md", "inside")]] });
+    const resources = (result.skillResources.good ?? []).map((resource) => resource.relativePath);
+    expect(resources).toContain("references/guide.md");
+    for (const path of ESCAPING) expect(resources).not.toContain(path);
+    const loadText = outputs.find((output) => output.id === "load-good")!.content;
+    for (const path of ["rel.txt", "abs.txt", "passwd", "dirlink", "chain", "sibling.md", "scripts/escape"]) expect(loadText).not.toContain(path);
+    for (const [index, path] of ESCAPING.entries()) {
+      const output = outputs.find((candidate) => candidate.id === `read-${index}`)!;
+      expect(output.status, `${path}: ${output.content}`).toBe("error");
+    }
+    expect(outputs.find((output) => output.id === "inside")!.content).toContain("Inside the skill.");
+    expect(seen).not.toContain(SECRET);
+    expect(seen).not.toContain("root:x:0:0");
+  });
+
+  it("load_skill refuses a SKILL.md swapped for a link to outside after discovery", async () => {
+    const base = sandbox.folder();
+    const root = `${base}/skills`;
+    put(base, "outside.md", skillMd("good", "swapped", "", OUTSIDE_BODY));
+    const file = put(root, "good/SKILL.md", skillMd("good"));
+    const swap = tool(
+      async () => {
+        unlinkSync(file);
+        symlinkSync(`${base}/outside.md`, file);
+        return "swapped";
+      },
+      { name: "swap", description: "test helper", schema: z.object({}) },
+    );
+    const { outputs, seen } = await runSkillsAgent({ root, tools: [swap], steps: [[{ name: "swap", args: {}, id: "swap" }], [load("good")]] });
+    expect(outputs.find((output) => output.id === "load-good")!.status).toBe("error");
+    expect(seen).not.toContain(OUTSIDE_BODY);
+  });
+
+  // FINDING: the local source's readFile/listFiles resolve the skill folder with realpath but
+  // never check that folder against allowedRoots (readSkill does). If a loaded skill's folder is
+  // replaced by a symlink to another folder during a run (e.g. by one of its own scripts, which
+  // run in that folder), read_skill_resource reads files of the link's target: here the secret.
+  // Fix: in createLocalSource's readFile and listFiles, refuse when
+  // realpath(skillDirectory(skill)) is not inside allowedRoots, as readSkill already does.
+  it.fails("read_skill_resource refuses when the loaded skill's folder became a link to outside", async () => {
+    const base = sandbox.folder();
+    const root = `${base}/skills`;
+    put(base, "elsewhere/secret.txt", `${SECRET}\n`);
+    put(root, "good/SKILL.md", skillMd("good"));
+    const swap = tool(
+      async () => {
+        renameSync(`${root}/good`, `${root}/.good-old`);
+        symlinkSync(`${base}/elsewhere`, `${root}/good`);
+        return "swapped";
+      },
+      { name: "swap", description: "test helper", schema: z.object({}) },
+    );
+    const { outputs, seen } = await runSkillsAgent({
+      root,
+      tools: [swap],
+      steps: [[load("good")], [{ name: "swap", args: {}, id: "swap" }], [readCall("good", "secret.txt", "read")]],
+    });
+    expect(outputs.find((output) => output.id === "read")!.status).toBe("error");
+    expect(seen).not.toContain(SECRET);
+  });
+});
