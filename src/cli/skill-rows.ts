@@ -1,5 +1,6 @@
 import type { CatalogSnapshot } from "../core/catalog.js";
 import type { Diagnostic } from "../core/diagnostic.js";
+import { printable } from "../core/safe-text.js";
 
 /** How `list` reports a skill: loaded cleanly, loaded with warnings, hidden by another, or skipped. */
 export type SkillStatus = "ok" | "warning" | "shadowed" | "skipped";
@@ -50,6 +51,6 @@ export function sourceDiagnostics(snapshot: CatalogSnapshot, rows: SkillRow[]): 
 
 /** Shortens text to `width` characters on one line, with an ellipsis when cut. */
 export function shorten(text: string, width: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = printable(text.replace(/\s+/g, " ").trim());
   return line.length <= width ? line : `${line.slice(0, width - 1).trimEnd()}…`;
 }

@@ -1,3 +1,5 @@
+import { printable } from "./safe-text.js";
+
 /** How serious a diagnostic is: `error` means the skill was skipped, `warning` that it loaded anyway. */
 export type DiagnosticSeverity = "error" | "warning" | "info";
 
@@ -16,7 +18,7 @@ export interface Diagnostic {
   source?: string;
 }
 
-/** `path: severity: message`, the one-line form used in logs and the CLI. */
+/** `path: severity: message`, the one-line form used in logs and the CLI (control characters escaped). */
 export function formatDiagnostic(diagnostic: Diagnostic): string {
-  return `${diagnostic.file}: ${diagnostic.severity}: ${diagnostic.message}`;
+  return printable(`${diagnostic.file}: ${diagnostic.severity}: ${diagnostic.message}`);
 }

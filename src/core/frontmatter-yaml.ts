@@ -11,14 +11,53 @@ export type YamlMode =
 // Alias expansion is bounded so a "billion laughs" document cannot explode memory.
 const MAX_ALIASES = 50;
 
+/** Largest frontmatter read, in characters; real ones are a few hundred. */
+export const MAX_FRONTMATTER_CHARS = 256 * 1024;
+/** Deepest nesting handed to the YAML parser, which recurses per level. */
+export const MAX_YAML_DEPTH = 64;
+
+/**
+ * Why text is too big or too deep to hand to the YAML parser, or `undefined`. Flow nesting
+ * (`[`, `{`) and indentation are both counted; thousands of levels overflow the parser's stack.
+ */
+export function yamlBoundsProblem(text: string): string | undefined {
+  if (text.length > MAX_FRONTMATTER_CHARS) return `the frontmatter is larger than ${MAX_FRONTMATTER_CHARS} characters`;
+  let depth = 0;
+  let indent = 0;
+  let lineStart = true;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x0a) {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart && code === 0x20) {
+      if (++indent > MAX_YAML_DEPTH * 4) return `nesting deeper than ${MAX_YAML_DEPTH} levels`;
+      continue;
+    }
+    lineStart = false;
+    if (code === 0x5b || code === 0x7b) {
+      if (++depth > MAX_YAML_DEPTH) return `nesting deeper than ${MAX_YAML_DEPTH} levels`;
+    } else if (code === 0x5d || code === 0x7d) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
+
 /**
  * Parses frontmatter YAML in which every scalar is a string (`1.0` stays `"1.0"`, an empty
  * value is `""`), as the reference validator does. Throws {@link SkillParseError} with
  * `Invalid YAML in frontmatter: <detail>`.
  */
 export function parseFrontmatterYaml(text: string, mode: YamlMode): unknown {
-  const fast = parseSimpleMapping(text);
+  // Size first (free), then the fast path, then the depth scan only for what goes to the parser.
+  const problem = text.length > MAX_FRONTMATTER_CHARS ? yamlBoundsProblem(text) : undefined;
+  const fast = problem ? undefined : parseSimpleMapping(text);
   if (fast) return fast;
+  const bounds = problem ?? yamlBoundsProblem(text);
+  if (bounds) throw new SkillParseError("yaml-too-large", `Invalid YAML in frontmatter: ${bounds}`);
 
   let document;
   try {

@@ -3,6 +3,8 @@ import { parseAllowedTools } from "./allowed-tools.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { SkillsetError } from "./errors.js";
 import { pyStrip } from "./python-text.js";
+import { setOwn, withoutControlCharacters } from "./safe-text.js";
+import { yamlBoundsProblem } from "./frontmatter-yaml.js";
 import { parseSkillDocument, type SkillDocument } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { type FrontmatterValidationOptions, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
@@ -78,9 +80,13 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   if (input.directoryName !== undefined) validation.directoryName = input.directoryName;
   for (const message of validateFrontmatter(frontmatter, validation)) report("warning", "spec", message, name);
 
+  const description = withoutControlCharacters(pyStrip(rawDescription));
+  if (description !== pyStrip(rawDescription)) {
+    report("warning", "control-characters", "The description contains control characters; they were removed", name);
+  }
   const skill: SkillMetadata = {
     name,
-    description: pyStrip(rawDescription),
+    description,
     path: input.file,
     metadata: {},
     allowedTools: parseAllowedTools(frontmatter["allowed-tools"]),
@@ -109,7 +115,7 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   if (metadata !== undefined && metadata !== "") {
     if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) {
       for (const [key, value] of Object.entries(metadata)) {
-        if (typeof value === "string") skill.metadata[key] = value;
+        if (typeof value === "string") setOwn(skill.metadata, key, value);
         else ignored(`metadata.${key}`, "a string");
       }
     } else {
@@ -161,21 +167,23 @@ function parseLeniently(text: string, report: Report): SkillDocument | undefined
 }
 
 const TOP_LEVEL_ENTRY = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]+([^'"|>\s#].*)$/;
+// The repair parses each line on its own: bounded so a hostile file cannot make it slow.
+const MAX_REPAIRED_LINES = 50;
 
 // Quotes each one-line top-level value that is not valid YAML on its own, such as
 // `description: Use when: ...` or Claude Code's `argument-hint: [file] [mode]`.
 function quoteInvalidValues(text: string): string {
   const lines = text.split("\n");
-  let changed = false;
+  let changed = 0;
   for (let i = 1; i < lines.length && lines[i]!.trimEnd() !== "---"; i++) {
     const match = TOP_LEVEL_ENTRY.exec(lines[i]!.replace(/\r$/, ""));
     if (!match || (lines[i + 1] ?? "").startsWith(" ")) continue;
     const value = match[2]!.trimEnd();
-    if (parseDocument(`k: ${value}`, { schema: "failsafe" }).errors.length === 0) continue;
+    if (yamlBoundsProblem(value) || parseDocument(`k: ${value}`, { schema: "failsafe" }).errors.length === 0) continue;
+    if (++changed > MAX_REPAIRED_LINES) return text;
     lines[i] = `${match[1]}: ${JSON.stringify(value)}`;
-    changed = true;
   }
-  return changed ? lines.join("\n") : text;
+  return changed > 0 ? lines.join("\n") : text;
 }
 
 function isToolList(value: unknown): boolean {

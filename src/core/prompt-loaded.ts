@@ -1,3 +1,4 @@
+import { getOwn } from "./safe-text.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { summarizeResources, type SkillResource } from "./skill-resources.js";
 import type { AllowedToolsPolicy } from "./tool-policy.js";
@@ -24,7 +25,7 @@ export function renderLoadedSkills(view: LoadedSkillsView): string {
   const lines = [`Loaded skills (${view.loaded.length}/${view.maxLoaded}, ${free} slot${free === 1 ? "" : "s"} free):`];
   for (const skill of view.loaded) {
     const parts: string[] = [];
-    const summary = summarizeResources(view.resources[skill.name] ?? []);
+    const summary = summarizeResources(getOwn(view.resources, skill.name) ?? []);
     if (summary) parts.push(summary);
     if (skill.allowedTools.length > 0) {
       parts.push(`${view.policy === "restrict" ? "allowed" : "recommended"} tools: ${skill.allowedTools.join(", ")}`);

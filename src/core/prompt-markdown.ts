@@ -66,7 +66,9 @@ export function toOneLine(text: string): string {
 /** Cuts text longer than `limit` characters at the last word boundary, adding `…`. */
 export function shortenText(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  const cut = text.slice(0, limit - 1);
+  // Never cut between the two halves of a surrogate pair (an emoji, say).
+  const end = /[\ud800-\udbff]/.test(text[limit - 2] ?? "") ? limit - 2 : limit - 1;
+  const cut = text.slice(0, end);
   const space = cut.lastIndexOf(" ");
   return `${(space > limit * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
 }

@@ -1,8 +1,16 @@
 import type { SkillMetadata } from "./skill-metadata.js";
 
-/** Python's `html.escape(text, quote=True)`, as the reference uses. */
+// Characters XML 1.0 cannot carry at all, not even as references: controls other than tab and
+// line breaks, U+FFFE/U+FFFF, and lone surrogates (the `u` flag matches only unpaired ones).
+const NOT_XML = /[^\t\n\r\x20-\u{d7ff}\u{e000}-\u{fffd}\u{10000}-\u{10ffff}]/gu;
+
+/**
+ * Python's `html.escape(text, quote=True)`, as the reference uses; beyond the reference,
+ * characters XML forbids become U+FFFD so the catalog stays well-formed.
+ */
 export function escapeXml(text: string): string {
   return text
+    .replace(NOT_XML, "\ufffd")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

@@ -32,7 +32,7 @@ export function renderResourcePage(path: string, bytes: Uint8Array, offset = 0, 
 }
 
 function decodeText(bytes: Uint8Array): string | undefined {
-  if (bytes.subarray(0, 8192).includes(0)) return undefined;
+  if (bytes.includes(0)) return undefined;
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

@@ -10,8 +10,8 @@ export type CheckedResourcePath = { ok: true; path: string } | { ok: false; reas
 export function checkResourcePath(path: string): CheckedResourcePath {
   if (path.length === 0 || path.length > 1024) return { ok: false, reason: "the path is empty or too long" };
   if (/[\p{Cc}\p{Cf}]/u.test(path)) return { ok: false, reason: "the path contains control or invisible characters" };
-  if (path.includes("\\")) return { ok: false, reason: "use '/' to separate folders, not '\\'" };
   for (const form of new Set([path, path.normalize("NFKC")])) {
+    if (form.includes("\\")) return { ok: false, reason: "use '/' to separate folders, not '\\'" };
     if (form.startsWith("/") || /^[A-Za-z]:/.test(form)) return { ok: false, reason: "absolute paths are not allowed; give a path relative to the skill's folder" };
     if (form.split("/").includes("..")) return { ok: false, reason: "'..' is not allowed; resources must be inside the skill's folder" };
   }

@@ -1,3 +1,4 @@
+import { setOwn } from "./safe-text.js";
 import type { SkillResource } from "./skill-resources.js";
 
 /**
@@ -33,7 +34,7 @@ export function applyToResources(
   for (const operation of operationsIn(update)) {
     if (operation.kind === "reset") resources = {};
     else if (operation.kind === "unload") delete resources[operation.skill];
-    else resources[operation.skill] = operation.resources;
+    else setOwn(resources, operation.skill, operation.resources);
   }
   return resources;
 }

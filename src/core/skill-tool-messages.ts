@@ -1,4 +1,5 @@
 import type { SkillCallDecision } from "./plan-skill-calls.js";
+import { quoteForPrompt } from "./safe-text.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { ResourceDiscovery } from "./skill-resources.js";
 import type { AllowedToolsPolicy } from "./tool-policy.js";
@@ -69,11 +70,11 @@ export function loadedSkillMarker(skill: string): string {
  * note that says how to read the rest.
  */
 export function loadResultText(skill: SkillMetadata, content: string, discovery: ResourceDiscovery, readTool: string, policy: AllowedToolsPolicy = "recommend"): string {
-  const directory = skill.path.slice(0, skill.path.lastIndexOf("/"));
+  const directory = quoteForPrompt(skill.path.slice(0, skill.path.lastIndexOf("/")));
   const tail: string[] = [];
   if (discovery.resources.length > 0) {
     tail.push(`<skill_resources base="${directory}">`);
-    for (const resource of discovery.resources) tail.push(`- [${resource.type}] ${resource.relativePath}`);
+    for (const resource of discovery.resources) tail.push(`- [${resource.type}] ${quoteForPrompt(resource.relativePath)}`);
     if (discovery.truncated) tail.push("- … (more files; the listing stopped at its limit)");
     tail.push("</skill_resources>", `Paths above are relative to ${directory}; read them with \`${readTool}\` when the instructions call for them.`);
   } else if (discovery.error) {
@@ -83,13 +84,13 @@ export function loadResultText(skill: SkillMetadata, content: string, discovery:
     tail.push(`${policy === "restrict" ? "Allowed" : "Recommended"} tools while this skill is active: ${skill.allowedTools.join(", ")}`);
   }
   const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;
-  const opening = `${loadedSkillMarker(skill.name)} path="${skill.path}">\n`;
+  const opening = `${loadedSkillMarker(skill.name)} path="${quoteForPrompt(skill.path)}">\n`;
   const room = MAX_LOAD_RESULT_CHARS - opening.length - closing.length - 200;
   let body = content;
   if (content.length > room) {
     const shown = content.slice(0, content.lastIndexOf("\n", room) + 1 || room);
     const lines = shown.split("\n").length - 1;
-    body = `${shown}[… SKILL.md continues after line ${lines}: read ${skill.path} with \`${readTool}\` from line offset ${lines}.]`;
+    body = `${shown}[… SKILL.md continues after line ${lines}: read ${quoteForPrompt(skill.path)} with \`${readTool}\` from line offset ${lines}.]`;
   }
   return `${opening}${body}\n${closing}`;
 }

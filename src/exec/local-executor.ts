@@ -1,4 +1,6 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
@@ -67,23 +69,44 @@ interface RunLimits {
   env: Record<string, string>;
 }
 
+// After the leader exits, how long to wait for its output pipes to close before giving up on
+// them (a process that escaped the kill could hold them open forever).
+const CLOSE_GRACE_MS = 200;
+
 function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptResult> {
   const started = performance.now();
+  const failed = (exitCode: number, reason: string): ScriptResult => ({
+    exitCode,
+    stdout: "",
+    stderr: reason,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    timedOut: false,
+    durationMs: performance.now() - started,
+  });
   const refusal = programOutsideSkill(request);
-  if (refusal) {
-    return Promise.resolve({ exitCode: 126, stdout: "", stderr: refusal, stdoutTruncated: false, stderrTruncated: false, timedOut: false, durationMs: performance.now() - started });
+  if (refusal) return Promise.resolve(failed(126, refusal));
+  // Every process of this run inherits the marker, so one that leaves the process group and
+  // the process tree (setsid, double fork) is still found and killed.
+  const marker = `${RUN_MARKER}=${randomUUID()}`;
+  const [program, ...args] = request.argv;
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    // detached: the child leads a new process group, so the whole tree can be killed at once.
+    child = spawn(program!, args, { cwd: request.cwd, env: { ...limits.env, [RUN_MARKER]: marker.slice(RUN_MARKER.length + 1) }, detached: true, shell: false, stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    return Promise.resolve(failed(126, `cannot start ${JSON.stringify(program)}: ${error instanceof Error ? error.message : String(error)}`));
   }
   return new Promise((resolve) => {
-    const [program, ...args] = request.argv;
-    // detached: the child leads a new process group, so the whole tree can be killed at once.
-    const child = spawn(program!, args, { cwd: request.cwd, env: limits.env, detached: true, shell: false, stdio: ["ignore", "pipe", "pipe"] });
     const stdout = new CappedBuffer(limits.maxOutput);
     const stderr = new CappedBuffer(limits.maxOutput);
     let timedOut = false;
     let killedReason: string | undefined;
     let spawnError: Error | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
 
-    const stop = () => killTree(child.pid);
+    const stop = () => killTree(child.pid, marker);
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
@@ -95,33 +118,44 @@ function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptRe
         stop();
       }
     };
-    child.stdout.on("data", onData(stdout));
-    child.stderr.on("data", onData(stderr));
-    child.on("error", (error) => {
-      spawnError = error;
-    });
-    child.on("close", (code, signal) => {
+    const finish = () => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       // The leader is gone; make sure nothing it started lives on.
       stop();
-      const durationMs = performance.now() - started;
+      child.stdout.destroy();
+      child.stderr.destroy();
       if (spawnError) {
         const reason = (spawnError as NodeJS.ErrnoException).code === "ENOENT" ? `command not found: ${program}` : spawnError.message;
-        resolve({ exitCode: 127, stdout: "", stderr: reason, stdoutTruncated: false, stderrTruncated: false, timedOut: false, durationMs });
+        resolve(failed(127, reason));
         return;
       }
       resolve({
-        exitCode: code,
-        ...(signal ? { signal } : {}),
+        exitCode: exit?.code ?? null,
+        ...(exit?.signal ? { signal: exit.signal } : {}),
         stdout: stdout.text(),
         stderr: stderr.text(),
         stdoutTruncated: stdout.truncated,
         stderrTruncated: stderr.truncated,
         timedOut,
         ...(killedReason ? { killedReason } : {}),
-        durationMs,
+        durationMs: performance.now() - started,
       });
+    };
+    child.stdout.on("data", onData(stdout));
+    child.stderr.on("data", onData(stderr));
+    child.on("error", (error) => {
+      spawnError = error;
+      finish();
     });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      // Kill what the leader left behind at once, so they release the pipes.
+      stop();
+      setTimeout(finish, CLOSE_GRACE_MS).unref();
+    });
+    child.on("close", finish);
   });
 }
 
@@ -173,12 +207,37 @@ class CappedBuffer {
   }
 }
 
-/** Kills a process group and, on Linux, every descendant that moved to another group. */
-function killTree(pid: number | undefined): void {
+const RUN_MARKER = "SKILLSET_RUN_ID";
+
+/**
+ * Kills a run's processes: its process group, every descendant that moved to another group
+ * and, on Linux, every process that carries the run's marker in its environment.
+ */
+function killTree(pid: number | undefined, marker: string): void {
   if (pid === undefined) return;
-  for (const descendant of descendantsOf(pid)) signal(descendant);
+  for (const target of [...descendantsOf(pid), ...markedProcesses(marker)]) signal(target);
   signal(-pid);
   signal(pid);
+}
+
+function markedProcesses(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of processIds()) {
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(marker)) found.push(Number(entry));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+function processIds(): string[] {
+  try {
+    return readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
 }
 
 function signal(pid: number): void {
@@ -190,12 +249,7 @@ function signal(pid: number): void {
 }
 
 function descendantsOf(root: number): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
+  const entries = processIds();
   const children = new Map<number, number[]>();
   for (const entry of entries) {
     try {

@@ -60,6 +60,7 @@ export function parseCommand(command: string): ParsedCommand {
   if (quote) return refuse(`unterminated ${quote === "'" ? "single" : "double"} quote`);
   if (inArgument) argv.push(current);
   if (argv.length === 0) return refuse("the command is empty");
+  if (argv[0] === "") return refuse("the program name is empty");
   if (argv[0]!.startsWith("-")) return refuse(`the program name '${argv[0]}' starts with '-'`);
   for (const argument of argv) {
     const problem = pathProblem(argument);
@@ -68,16 +69,33 @@ export function parseCommand(command: string): ParsedCommand {
   return { ok: true, argv };
 }
 
-// Absolute paths and `..` segments would reach outside the skill folder; `~` expands to home in a shell.
+// Absolute paths and `..` segments would reach outside the skill folder; `~` expands to home in
+// a shell. Values hide in more places than the whole argument: `--out=/x`, `if=/x`, `-o/x`,
+// `-C..`, `@/x` (curl), `file:///x`; every such part is checked. Other URLs (`https://…`) pass.
 function pathProblem(argument: string): string | undefined {
-  const forms = [argument, argument.normalize("NFKC")];
-  for (const form of forms) {
-    const value = form.includes("=") && form.startsWith("-") ? form.slice(form.indexOf("=") + 1) : form;
-    if (value.startsWith("/")) return "is an absolute path";
-    if (value.startsWith("~")) return "starts with '~'";
-    if (value.split("/").includes("..")) return "contains '..'";
+  for (const form of new Set([argument, argument.normalize("NFKC")])) {
+    for (const part of valueParts(form)) {
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(part)) {
+        if (/^file:/i.test(part)) return "is a file: URL";
+        continue;
+      }
+      if (part.startsWith("/")) return "is an absolute path";
+      if (part.startsWith("~")) return "starts with '~'";
+      if (part.split("/").includes("..")) return "contains '..'";
+    }
   }
   return undefined;
+}
+
+function valueParts(argument: string): string[] {
+  const parts = [argument];
+  const option = /^-{1,2}[A-Za-z][\w-]*/.exec(argument);
+  if (option) parts.push(argument.slice(option[0].length).replace(/^=/, ""), argument.slice(2));
+  for (const separator of ["=", "@", ":"]) {
+    const at = argument.indexOf(separator);
+    if (at !== -1) parts.push(argument.slice(at + 1));
+  }
+  return parts;
 }
 
 function refuse(reason: string): ParsedCommand {

@@ -1,4 +1,5 @@
 import type { SkillMetadata } from "../core/skill-metadata.js";
+import { quoteForPrompt } from "../core/safe-text.js";
 import { loadedSkillMarker } from "../core/skill-tool-messages.js";
 
 /** Bounds of what is re-attached, as other agents bound it: per skill and in total. */
@@ -28,7 +29,7 @@ export async function restoreDroppedSkills(
     const limit = Math.min(RESTORE_LIMITS.perSkillChars, budget);
     const body = content.length <= limit ? content : `${content.slice(0, limit)}\n[… cut; read ${skill.path} for the rest]`;
     budget -= body.length;
-    blocks.push(`${loadedSkillMarker(skill.name)} path="${skill.path}">\n${body}\n</skill>`);
+    blocks.push(`${loadedSkillMarker(skill.name)} path="${quoteForPrompt(skill.path)}">\n${body}\n</skill>`);
     skills.push(skill.name);
   }
   if (blocks.length === 0) return { text: "", skills: [] };

@@ -4,7 +4,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../core/errors.js";
 import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js";
 import { collectSkills } from "../core/collect-skills.js";
-import { skillDirectory } from "../core/skill-metadata.js";
+import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
 import type { FileListLimits, SkillFile, SkillFileListing, SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { readSkillFile, readSkillHead } from "./read-skill-head.js";
 
@@ -226,6 +226,14 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
     dirty = true;
   }
 
+  // A skill's folder may have been swapped for a link since discovery: check it every time.
+  function allowedFolder(skill: SkillMetadata): string {
+    const folder = skillDirectory(skill);
+    const real = realOrResolved(folder);
+    if (!isAllowed(real)) throw new SkillsetError("outside-skill", `the skill's folder ${folder} now resolves to ${real}, outside the allowed folders; refused`);
+    return folder;
+  }
+
   return {
     specificationVersion: "v1",
     id,
@@ -244,9 +252,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
     },
     async readSkill(skill) {
       const file = skill.path;
-      if (!isAllowed(realOrResolved(skillDirectory(skill)))) {
-        throw new SkillsetError("read-failed", `${file} is outside the allowed folders`);
-      }
+      allowedFolder(skill);
       try {
         return readSkillFile(file);
       } catch (error) {
@@ -257,10 +263,10 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       }
     },
     async listFiles(skill, limits) {
-      return listSkillFiles(skillDirectory(skill), limits);
+      return listSkillFiles(allowedFolder(skill), limits);
     },
     async readFile(skill, relativePath, maxBytes) {
-      return readContainedFile(skillDirectory(skill), relativePath, maxBytes);
+      return readContainedFile(allowedFolder(skill), relativePath, maxBytes);
     },
     close() {
       stopWatching();

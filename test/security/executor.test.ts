@@ -94,16 +94,9 @@ describe("timeouts kill the whole tree, and the run returns in bounded time", ()
     expect(await survivorsAfter(mark, 2000)).toEqual([]);
   });
 
-  // FINDING (escape): killTree finds descendants by walking parent pids from the run's leader
-  // and kills the leader's process group. A script that starts a child in a new session
-  // (`setsid … &`) or a new process group (`set -m`, job control) and then exits leaves an
-  // orphan re-parented to init: it is in neither the tree nor the group, so it survives the run
-  // indefinitely (here `sleep 300`; in general anything, e.g. a miner or a reverse shell).
-  // Fix: track every process of a run independently of parentage, e.g. put each run in its own
-  // cgroup (systemd-run --scope / cgroup v2 `cgroup.kill`), or tag the child's environment with
-  // a per-run id and kill every process whose /proc/<pid>/environ carries it; and keep killing
-  // after the leader exits (the 'close' handler), not only at timeout.
-  it.fails("no process a script started survives the run, even after setsid or `set -m` and the script's exit", async () => {
+  // Found by this suite (fixed): a process that leaves the tree and the group (setsid, `set -m`)
+  // is found by the run's marker in its environment and killed when the run ends.
+  it("no process a script started survives the run, even after setsid or `set -m` and the script's exit", async () => {
     const { cwd, mark } = skillWith({
       "escape-setsid.sh": (mark) => `setsid bash -c 'exec -a ${mark}-setsid sleep 300' >/dev/null 2>&1 </dev/null &\necho started`,
       "escape-jobs.sh": (mark) => `set -m\n( exec -a ${mark}-job sleep 300 ) >/dev/null 2>&1 </dev/null &\necho started`,
@@ -117,14 +110,9 @@ describe("timeouts kill the whole tree, and the run returns in bounded time", ()
     expect(await survivorsAfter(mark, 1500)).toEqual([]);
   });
 
-  // FINDING (hang): the same escaped orphan, when it keeps the inherited stdout/stderr pipes,
-  // makes run() never resolve: the timeout fires, killTree cannot find the orphan, and the
-  // result is only produced on the child's 'close' event, which waits for the pipes to close
-  // (300 s here, forever for a daemon). The tool call hangs and, with maxConcurrent 2, two such
-  // calls block every later script run. Fix: besides killing reliably (above), resolve on
-  // 'exit' plus a short grace period after a timeout or kill, destroying the stdout/stderr
-  // streams instead of waiting for 'close'.
-  it.fails("a run whose escaped child keeps the output pipes open still returns after its timeout", async () => {
+  // Found by this suite (fixed): an escaped child holding the pipes cannot keep run() waiting; it
+  // resolves shortly after the leader exits and the run's processes are killed.
+  it("a run whose escaped child keeps the output pipes open still returns after its timeout", async () => {
     const { cwd, mark } = skillWith({ "escape-pipe.sh": (mark) => `setsid bash -c 'exec -a ${mark}-pipe sleep 300' &\necho started` });
     const run = createLocalExecutor({ timeoutMs: 500 }).run({ argv: ["scripts/escape-pipe.sh"], cwd });
     try {
@@ -192,11 +180,8 @@ describe("output is capped and separated", () => {
     expect(folder.exitCode).not.toBe(0);
   });
 
-  // FINDING: run() rejects (spawn throws ERR_INVALID_ARG_VALUE synchronously inside the
-  // Promise) for argv that spawn cannot take: an empty program or a NUL byte in an argument.
-  // parseCommand refuses NUL but not an empty program (see commands.test.ts). Fix: wrap spawn
-  // in try/catch in runProcess and resolve with exitCode 127 and the error message.
-  it.fails("run() returns a result (never rejects) for an empty program or a NUL byte in an argument", async () => {
+  // Found by this suite (fixed): spawn's synchronous errors become a result, never a rejection.
+  it("run() returns a result (never rejects) for an empty program or a NUL byte in an argument", async () => {
     const cwd = sandbox.folder();
     const executor = createLocalExecutor({ timeoutMs: 2000 });
     for (const argv of [[""], ["echo", "a\u0000b"]]) {

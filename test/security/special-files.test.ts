@@ -257,14 +257,8 @@ describe("binary content and invalid UTF-8", () => {
     expect(value.diagnostics.find((diagnostic) => diagnostic.file === file)?.severity).toBe("error");
   });
 
-  // FINDING: raw control characters in a frontmatter value (NUL, ESC, BEL, ...) are accepted by
-  // both the lenient loader and strict validation (the YAML library does not enforce YAML's
-  // printable-character rule, and parseSimpleMapping hands such lines to it). They reach the
-  // catalog prompt, break the XML catalog (see injection.test.ts) and are printed raw by
-  // `skillset list` (terminal escape injection: ESC[2J clears the screen, OSC sets the title).
-  // Fix: in inspectSkill / validateFrontmatter, refuse (or strip) C0/C1 control characters other
-  // than tab and newline in name/description/compatibility; the CLI should escape what it prints.
-  it.fails("a SKILL.md with NUL or ESC bytes in its description is skipped, or loads without them", async () => {
+  // Found by this suite (fixed): control characters in a description are removed, with a warning.
+  it("a SKILL.md with NUL or ESC bytes in its description is skipped, or loads without them", async () => {
     const root = sandbox.folder();
     put(root, "nul/SKILL.md", "---\nname: nul\ndescription: a\u0000b\n---\nbody\n");
     put(root, "esc/SKILL.md", "---\nname: esc\ndescription: clear \u001b[2J\u001b]0;title\u0007 done\n---\nbody\n");
@@ -300,12 +294,8 @@ describe("binary content and invalid UTF-8", () => {
     for (const payload of ["IHDR-PNG-PAYLOAD", "JPEG-PAYLOAD", "BLOB-PAYLOAD", "LATE-PAYLOAD", "\ufffd"]) expect(seen).not.toContain(payload);
   });
 
-  // FINDING: renderResourcePage looks for NUL bytes only in the first 8 KiB; NUL is valid UTF-8,
-  // so a file whose first NUL comes later is shown as text, NULs and all, although its doc says
-  // content with NUL bytes is "described, not dumped". NULs in a ToolMessage also break
-  // checkpointers that store text in Postgres (jsonb rejects \u0000).
-  // Fix: check the whole buffer (bytes.includes(0)) or strip/replace NULs in the text page.
-  it.fails("a text resource with a NUL byte after the first 8 KiB is described, not dumped with its NULs", () => {
+  // Found by this suite (fixed): a NUL byte anywhere makes a resource binary.
+  it("a text resource with a NUL byte after the first 8 KiB is described, not dumped with its NULs", () => {
     const bytes = Buffer.concat([Buffer.from("line\n".repeat(2000)), Buffer.from([0]), Buffer.from("tail\n")]);
     const page = renderResourcePage("assets/late-nul.txt", bytes, 0, 5000);
     expect(page).not.toContain("\u0000");

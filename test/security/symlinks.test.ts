@@ -218,13 +218,9 @@ describe("end to end: load_skill and read_skill_resource with escaping links", (
     expect(seen).not.toContain(OUTSIDE_BODY);
   });
 
-  // FINDING: the local source's readFile/listFiles resolve the skill folder with realpath but
-  // never check that folder against allowedRoots (readSkill does). If a loaded skill's folder is
-  // replaced by a symlink to another folder during a run (e.g. by one of its own scripts, which
-  // run in that folder), read_skill_resource reads files of the link's target: here the secret.
-  // Fix: in createLocalSource's readFile and listFiles, refuse when
-  // realpath(skillDirectory(skill)) is not inside allowedRoots, as readSkill already does.
-  it.fails("read_skill_resource refuses when the loaded skill's folder became a link to outside", async () => {
+  // Found by this suite (fixed): every read and listing checks the skill's folder against the
+  // allowed roots again, so a folder swapped for a link after loading is refused.
+  it("read_skill_resource refuses when the loaded skill's folder became a link to outside", async () => {
     const base = sandbox.folder();
     const root = `${base}/skills`;
     put(base, "elsewhere/secret.txt", `${SECRET}\n`);

@@ -118,12 +118,8 @@ describe("checkResourcePath refuses traversal in every spelling", () => {
     }
   });
 
-  // FINDING: checkResourcePath checks for `\` only in the raw path, not in its NFKC form, so the
-  // fullwidth reverse solidus U+FF3C (NFKC: `\`) passes: `．．＼secret.txt` is accepted and
-  // becomes `..\secret.txt` for anything downstream that normalises (a Windows or NFKC-folding
-  // backend). The doc promises look-alikes "cannot become `..` anywhere downstream".
-  // Fix: run the backslash test inside the `for (const form of …)` loop, on both forms.
-  it.fails("refuses the fullwidth reverse solidus, whose NFKC form is a backslash", () => {
+  // Found by this suite (fixed): the NFKC form is checked for `\` too.
+  it("refuses the fullwidth reverse solidus, whose NFKC form is a backslash", () => {
     for (const path of ["\uff0e\uff0e\uff3csecret.txt", "..\uff3csecret.txt", "references\uff3c..\uff3c..\uff3csecret.txt"]) {
       expect(checkResourcePath(path).ok, JSON.stringify(path)).toBe(false);
     }

@@ -1,4 +1,5 @@
 import { formatDiagnostic } from "../../core/diagnostic.js";
+import { printable } from "../../core/safe-text.js";
 import { discoverResources, type ResourceType } from "../../core/skill-resources.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { skillDirectory } from "../../core/skill-metadata.js";
@@ -30,8 +31,9 @@ export async function infoCommand(name: string, paths: string[], options: InfoOp
     return 0;
   }
   const { color } = terminal;
-  const lines = [color.bold(skill.name), "", skill.description, "", `${color.dim("Path:".padEnd(17))} ${skill.path}`, `${color.dim("Source:".padEnd(17))} ${skill.source}`];
-  const field = (label: string, value: string | undefined) => value !== undefined && lines.push(`${color.dim(`${label}:`.padEnd(17))} ${value}`);
+  // Everything from the skill's files is shown with control characters escaped.
+  const lines = [color.bold(skill.name), "", printable(skill.description), "", `${color.dim("Path:".padEnd(17))} ${printable(skill.path)}`, `${color.dim("Source:".padEnd(17))} ${printable(skill.source)}`];
+  const field = (label: string, value: string | undefined) => value !== undefined && lines.push(`${color.dim(`${printable(label)}:`.padEnd(17))} ${printable(value)}`);
   field("License", skill.license);
   field("Compatibility", skill.compatibility);
   field("Allowed tools", skill.allowedTools.length > 0 ? skill.allowedTools.join(" ") : undefined);
@@ -49,10 +51,10 @@ export async function infoCommand(name: string, paths: string[], options: InfoOp
     const ofType = discovery.resources.filter((resource) => resource.type === type);
     if (ofType.length === 0) continue;
     lines.push(`  ${TYPE_TITLES[type]} (${ofType.length})`);
-    for (const resource of ofType) lines.push(`    ${resource.relativePath}${resource.size === undefined ? "" : color.dim(` ${resource.size} B`)}`);
+    for (const resource of ofType) lines.push(`    ${printable(resource.relativePath)}${resource.size === undefined ? "" : color.dim(` ${resource.size} B`)}`);
   }
   if (discovery.truncated) lines.push(color.yellow("  (listing stopped at a depth or count limit)"));
-  if (shadowed.length > 0) lines.push("", color.bold("Shadows"), ...shadowed.map((path) => `  ${path}`));
+  if (shadowed.length > 0) lines.push("", color.bold("Shadows"), ...shadowed.map((path) => `  ${printable(path)}`));
   if (diagnostics.length > 0) lines.push("", color.bold("Diagnostics"), ...diagnostics.map((diagnostic) => `  ${formatDiagnostic(diagnostic)}`));
   terminal.out(lines.join("\n"));
   return 0;

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { printable } from "../../core/safe-text.js";
 import { findSkillDirectories } from "../../node/find-skill-directories.js";
 import { validateSkillDirectory, type DirectoryValidationReport } from "../../node/validate-skill-directory.js";
 import type { Terminal } from "../terminal.js";
@@ -57,11 +58,11 @@ function holdsSkill(path: string): boolean {
 function printReports(reports: DirectoryValidationReport[], terminal: Terminal): void {
   const { color } = terminal;
   for (const report of reports) {
-    const label = report.name ? `${report.path} (${report.name})` : report.path;
+    const label = printable(report.name ? `${report.path} (${report.name})` : report.path);
     const line = report.valid ? `${color.green("✓")} ${label}` : `${color.red("✗")} ${label}`;
     const details = [
-      ...report.errors.map((error) => `  ${color.red("error")}: ${error}`),
-      ...report.warnings.map((warning) => `  ${color.yellow("warning")}: ${warning}`),
+      ...report.errors.map((error) => `  ${color.red("error")}: ${printable(error)}`),
+      ...report.warnings.map((warning) => `  ${color.yellow("warning")}: ${printable(warning)}`),
     ];
     const text = [line, ...details].join("\n");
     if (report.valid) terminal.out(text);

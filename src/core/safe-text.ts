@@ -1,0 +1,33 @@
+// Control characters (C0 and C1, DEL), except tab and the line breaks.
+const CONTROL = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g; // eslint-disable-line no-control-regex
+const ANY_CONTROL = /[\0-\x1f\x7f-\x9f]/; // eslint-disable-line no-control-regex
+
+/** Removes control characters other than tab and line breaks. */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(CONTROL, "");
+}
+
+/**
+ * Text from a skill's files or file names, made safe to place in a tool result or a prompt line:
+ * line breaks and other control characters become visible escapes (`\n`, `\u001b`), so a file
+ * name cannot start a line of its own; `"`, `<`, `>` and `&` are escaped for attribute values.
+ */
+export function quoteForPrompt(text: string): string {
+  const escaped = ANY_CONTROL.test(text) ? JSON.stringify(text).slice(1, -1).replaceAll('\\"', '"') : text;
+  return escaped.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** One line for a log or a terminal: control characters (line breaks and ESC included) become visible escapes. */
+export function printable(text: string): string {
+  return text.replace(/[\0-\x1f\x7f-\x9f]/g, (char) => (char === "\n" ? "\\n" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)); // eslint-disable-line no-control-regex
+}
+
+/** Sets an own property, even for keys such as `__proto__` that plain assignment would treat specially. */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Reads an own property only, never one inherited from `Object.prototype`. */
+export function getOwn<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
