@@ -86,14 +86,19 @@ const MINIMAL_RUNTIME = { context: {}, config: { configurable: {} } };
 
 // deepagents 1.13 loaded skills in `beforeAgent`, 1.14 in `beforeModel`; hooks may be wrapped in `{ hook }`.
 function discoveryHook(middleware) {
-  const hook = middleware.beforeAgent ?? middleware.beforeModel;
+  return hookOf(middleware, middleware.beforeAgent ? "beforeAgent" : "beforeModel");
+}
+
+// Node hooks may be plain functions or `{ hook }` objects.
+export function hookOf(middleware, name) {
+  const hook = middleware[name];
   const fn = typeof hook === "function" ? hook : hook?.hook;
-  if (typeof fn !== "function") throw new Error("deepagents SkillsMiddleware has no beforeAgent/beforeModel hook");
+  if (typeof fn !== "function") throw new Error(`${middleware.name} has no ${name} hook`);
   return fn;
 }
 
 // deepagents console.warns about every non-conforming skill; keep stdout for the tables.
-function silenceWarnings() {
+export function silenceWarnings() {
   const { warn, debug } = console;
   console.warn = () => {};
   console.debug = () => {};

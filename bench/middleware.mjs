@@ -12,7 +12,7 @@ import { createAgent, tool } from "langchain";
 import { z } from "zod";
 import { countTokens } from "../dist/index.js";
 import { createSkillsMiddleware } from "../dist/langchain.js";
-import { findSkillParents } from "./contenders.mjs";
+import { findSkillParents, hookOf, silenceWarnings } from "./contenders.mjs";
 import { packageVersion } from "./discovery.mjs";
 import { ensureLibrary } from "./generate-library.mjs";
 import { measureInterleaved } from "./measure.mjs";
@@ -320,24 +320,6 @@ function sectionOf(prompt) {
   return prompt.slice(BASE_PROMPT.length).replace(/^\n+/, "");
 }
 
-// Node hooks may be plain functions or `{ hook }` objects.
-function hookOf(middleware, name) {
-  const hook = middleware[name];
-  const fn = typeof hook === "function" ? hook : hook?.hook;
-  if (typeof fn !== "function") throw new Error(`${middleware.name} has no ${name} hook`);
-  return fn;
-}
-
-// deepagents console.warns about every non-conforming skill; keep stdout for the tables.
-function silenceWarnings() {
-  const { warn, debug } = console;
-  console.warn = () => {};
-  console.debug = () => {};
-  return () => {
-    console.warn = warn;
-    console.debug = debug;
-  };
-}
 
 function toMicros(ms) {
   return ms * 1000;
