@@ -115,17 +115,22 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
 
   // Derived from the catalog only, keyed by its content hash: safe to share between threads.
   const catalogCache = new Map<string, { text: string; byName: Map<string, SkillMetadata> }>();
-  const catalogFromState = (version: string, skills: readonly SkillMetadata[]) => {
+  const renderCatalog = (skills: readonly SkillMetadata[]) => ({
+    text: renderCatalogMarkdown(skills, {
+      maxDescriptionLength: settings.maxDescriptionLength,
+      resourceReadTool: readTool,
+      allowedToolsPolicy: settings.allowedToolsPolicy,
+      ...(runTool ? { scriptRunTool: runTool } : {}),
+      ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}),
+    }),
+    byName: new Map(skills.map((skill) => [skill.name, skill])),
+  });
+  const catalogFromState = (version: string | undefined, skills: readonly SkillMetadata[]) => {
+    // A catalog this middleware did not write has no version: render it, but do not cache it.
+    if (!version) return renderCatalog(skills);
     let cached = catalogCache.get(version);
     if (cached === undefined) {
-      const text = renderCatalogMarkdown(skills, {
-        maxDescriptionLength: settings.maxDescriptionLength,
-        resourceReadTool: readTool,
-        allowedToolsPolicy: settings.allowedToolsPolicy,
-        ...(runTool ? { scriptRunTool: runTool } : {}),
-        ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}),
-      });
-      cached = { text, byName: new Map(skills.map((skill) => [skill.name, skill])) };
+      cached = renderCatalog(skills);
       if (catalogCache.size >= 16) catalogCache.delete(catalogCache.keys().next().value!);
       catalogCache.set(version, cached);
     }
@@ -262,7 +267,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     // Decision 5: the stable catalog first, then what loads and unloads change.
     wrapModelCall: async (request, handler) => {
       const state = request.state as SkillsStateView;
-      const catalog = catalogFromState(state._skillsCatalogVersion ?? "", state.skillsMetadata ?? []);
+      const catalog = catalogFromState(state._skillsCatalogVersion, state.skillsMetadata ?? []);
       const loadedNames = state.skillsLoaded ?? [];
       const loaded = loadedNames.flatMap((name) => catalog.byName.get(name) ?? []);
       const union = settings.allowedToolsPolicy === "restrict" ? allowedToolUnion(loaded) : undefined;
@@ -286,7 +291,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       settings.allowedToolsPolicy === "restrict"
         ? async (request, handler) => {
             const state = request.state as SkillsStateView;
-            const catalog = catalogFromState(state._skillsCatalogVersion ?? "", state.skillsMetadata ?? []);
+            const catalog = catalogFromState(state._skillsCatalogVersion, state.skillsMetadata ?? []);
             const loadedNames = state.skillsLoaded ?? [];
             const union = allowedToolUnion(loadedNames.flatMap((name) => catalog.byName.get(name) ?? []));
             const name = request.toolCall.name;
