@@ -29,7 +29,7 @@ const CSV_SKILL_MD = path.join(CSV_DIR, "SKILL.md");
 const PG_URL = process.env.SKILLSET_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
 const NONE_LOADED = "Loaded skills: none (10 slots free).";
-const CSV_LOADED = "Loaded skills (1/10, 9 slots free):\n- csv-insights (1 script, 1 reference, 1 asset; recommended tools: python3, Read)";
+const CSV_LOADED = "Loaded skills (1/10, 9 slots free):\n- csv-insights (1 script, 1 reference, 2 assets; recommended tools: python3, Read)";
 const CSV_ALREADY_LOADED = "Skill 'csv-insights' is already loaded. Its instructions are already active.";
 const CSV_UNLOADED =
   "Skill 'csv-insights' has been unloaded. Currently loaded: 0/10 (10 slot(s) available). Its instructions from the earlier load_skill call are still in the conversation history, but no longer apply.";
@@ -39,7 +39,7 @@ const CSV_UNLOADED =
 function csvLoadResult(): string {
   return (
     `<skill name="csv-insights" path="${CSV_SKILL_MD}">\n${readFileSync(CSV_SKILL_MD, "utf8")}\n</skill>\n` +
-    `<skill_resources base="${CSV_DIR}">\n- [asset] assets/report-template.md\n- [reference] references/interpreting-profiles.md\n- [script] scripts/profile_csv.py\n</skill_resources>\n` +
+    `<skill_resources base="${CSV_DIR}">\n- [asset] assets/report-template.md\n- [asset] assets/sample.csv\n- [reference] references/interpreting-profiles.md\n- [script] scripts/profile_csv.py\n</skill_resources>\n` +
     `Paths above are relative to ${CSV_DIR}; read them with \`read_file\` when the instructions call for them.\n` +
     "Recommended tools while this skill is active: python3, Read"
   );
@@ -50,7 +50,7 @@ function csvResources() {
     const file = path.join(CSV_DIR, relativePath);
     return { path: file, relativePath, type, size: statSync(file).size };
   };
-  return [entry("assets/report-template.md", "asset"), entry("references/interpreting-profiles.md", "reference"), entry("scripts/profile_csv.py", "script")];
+  return [entry("assets/report-template.md", "asset"), entry("assets/sample.csv", "asset"), entry("references/interpreting-profiles.md", "reference"), entry("scripts/profile_csv.py", "script")];
 }
 
 const loadCall = (skill: string, id: string) => ({ toolCalls: [{ name: "load_skill", args: { skill_name: skill }, id }] });
