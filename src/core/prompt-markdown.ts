@@ -50,7 +50,7 @@ export function renderCatalogMarkdown(
   if (visible.length === 0) return `${guidance}\n\n(No skills are available.)`;
   const limit = options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
   const list = visible.map((skill) => `- ${skill.name}: ${shortenText(toOneLine(skill.description), limit)}`).join("\n");
-  const scripts = options.scriptRunTool ? ` and run its scripts with \`${options.scriptRunTool}\` (the working folder is the skill's folder)` : "";
+  const scripts = options.scriptRunTool ? ` and run its scripts, from the skill's folder, with \`${options.scriptRunTool}\`` : "";
   const allowed = options.allowedToolsPolicy === "restrict" ? "its `allowed-tools` limit the tools you may use while it is loaded" : "its `allowed-tools` are recommendations";
   return `${guidance}\n\n${list}\nRead a loaded skill's resources with \`${options.resourceReadTool ?? "read_file"}\`${scripts}; ${allowed}.`;
 }

@@ -48,7 +48,7 @@ describe("renderCatalogMarkdown", () => {
   it("names the resource and script tools, and says when allowed-tools are limits", () => {
     const text = renderCatalogMarkdown([{ name: "a", description: "First." }], { resourceReadTool: "read_skill_resource", scriptRunTool: "run_skill_script", allowedToolsPolicy: "restrict" });
     expect(text.split("\n").at(-1)).toBe(
-      "Read a loaded skill's resources with `read_skill_resource` and run its scripts with `run_skill_script` (the working folder is the skill's folder); its `allowed-tools` limit the tools you may use while it is loaded.",
+      "Read a loaded skill's resources with `read_skill_resource` and run its scripts, from the skill's folder, with `run_skill_script`; its `allowed-tools` limit the tools you may use while it is loaded.",
     );
   });
 

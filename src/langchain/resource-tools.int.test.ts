@@ -71,6 +71,6 @@ describe("run_skill_script", () => {
     });
     expect(results.get("plain")!.content).toContain("plain ok");
     expect(results.get("plain-python")).toEqual({ content: "Error: Command refused: 'python3' is not allowed for skill 'plain' (allowed: scripts/*).", status: "error" });
-    expect(systemPromptOf(model, 0)).toContain("run its scripts with `run_skill_script` (the working folder is the skill's folder)");
+    expect(systemPromptOf(model, 0)).toContain("run its scripts, from the skill's folder, with `run_skill_script`");
   });
 });
