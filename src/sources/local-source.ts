@@ -66,6 +66,9 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
   let version = 0;
   const watchers = new Map<string, FSWatcher>();
   let watching = false;
+  // Set when the system refuses more watches (inotify limit) or the filesystem cannot be watched:
+  // re-scans then compare stamps for good instead of retrying every time.
+  let watchProblem: string | undefined;
   let dirty = true;
 
   const markDirty = () => {
@@ -190,6 +193,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
     for (const directory of next.keys()) walked.push(directory);
     const skills = collectSkills([...next.values()].map((entry) => entry.result), id, diagnostics);
     if (watchEnabled && watching) syncWatchers(walked);
+    if (watchProblem) diagnostics.push({ severity: "info", code: "watch-unavailable", file: root, message: watchProblem, source: id });
 
     // Unchanged skills keep their cached entry object, so comparing entries is by identity.
     if (last && sameEntries(previous, next) && sameMessages(last.diagnostics, diagnostics)) return last;
@@ -211,8 +215,8 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
         const watcher = watch(directory, { persistent: false }, markDirty);
         watcher.on("error", stopWatching);
         watchers.set(directory, watcher);
-      } catch {
-        // Out of inotify watches or an unsupported filesystem: polling still works.
+      } catch (error) {
+        watchProblem = `Cannot watch ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}); re-scans compare file stamps instead`;
         stopWatching();
         return;
       }
@@ -243,7 +247,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
         await new Promise((done) => setImmediate(done));
         await new Promise((done) => setImmediate(done));
         if (!dirty && watching && last) return last;
-      } else if (watchEnabled && last) {
+      } else if (watchEnabled && !watchProblem && last) {
         // Second scan: start watching before polling, so nothing changes unseen in between.
         watching = true;
       }
