@@ -1,3 +1,4 @@
+import type * as fs from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 
@@ -7,7 +8,7 @@ const { watch } = vi.hoisted(() => ({
     throw Object.assign(new Error("watch limit reached"), { code: "ENOSPC" });
   }),
 }));
-vi.mock("node:fs", async (importOriginal) => ({ ...(await importOriginal<typeof import("node:fs")>()), watch }));
+vi.mock("node:fs", async (importOriginal) => ({ ...(await importOriginal<typeof fs>()), watch }));
 const { createLocalSource } = await import("./local-source.js");
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
