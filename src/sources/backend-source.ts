@@ -75,16 +75,15 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
       const next = new Map<string, { stamp: string; result: InspectSkillResult }>();
-      const toFetch: string[] = [];
-      for (const { path, stamp } of stamped) {
-        const cached = cache.get(path);
-        if (cached && stamp !== "" && cached.stamp === stamp) next.set(path, cached);
-        else toFetch.push(path);
+      const toFetch: Array<{ path: string; stamp: string }> = [];
+      for (const entry of stamped) {
+        const cached = cache.get(entry.path);
+        if (cached && entry.stamp !== "" && cached.stamp === entry.stamp) next.set(entry.path, cached);
+        else toFetch.push(entry);
       }
-      const fetched = toFetch.length > 0 ? await downloadAll(backend, toFetch) : new Map<string, Uint8Array | string>();
-      for (const path of toFetch) {
+      const fetched = toFetch.length > 0 ? await downloadAll(backend, toFetch.map((entry) => entry.path)) : new Map<string, Uint8Array | string>();
+      for (const { path, stamp } of toFetch) {
         const content = fetched.get(path);
-        const stamp = stamped.find((entry) => entry.path === path)!.stamp;
         next.set(path, { stamp: stamp || contentStamp(content), result: content === undefined ? readFailure(path, id) : inspectSkillFile(content, path, id) });
       }
       cache = next;
