@@ -12,7 +12,7 @@ import { processTerminal, type Terminal } from "./terminal.js";
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 /** Builds the `skillset` program; each action stores its exit code in `exit.code`. */
-export function buildProgram(terminal: Terminal, exit: { code: number }): Command {
+function buildProgram(terminal: Terminal, exit: { code: number }): Command {
   const program = new Command("skillset")
     .description("Find, validate and show Agent Skills.")
     .version(version)

@@ -17,7 +17,7 @@ export interface Colors {
 }
 
 /** Colour only on a terminal, never with `NO_COLOR` set (https://no-color.org) or `TERM=dumb`. */
-export function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Colors {
+function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Colors {
   const enabled = env.FORCE_COLOR ? env.FORCE_COLOR !== "0" : Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
   const style = (open: number, close: number) => (text: string) => (enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text);
   return { bold: style(1, 22), dim: style(2, 22), red: style(31, 39), green: style(32, 39), yellow: style(33, 39) };

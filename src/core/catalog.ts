@@ -45,7 +45,7 @@ export function createCatalog(sources: readonly SkillSource[]): Catalog {
 }
 
 /** Merges source scans in order; a later scan's skill replaces an earlier one of the same name. */
-export function mergeScans(scans: readonly SkillSourceScan[], version: string): CatalogSnapshot {
+function mergeScans(scans: readonly SkillSourceScan[], version: string): CatalogSnapshot {
   const winners = new Map<string, SkillMetadata>();
   const shadowed: SkillMetadata[] = [];
   const diagnostics: Diagnostic[] = [];

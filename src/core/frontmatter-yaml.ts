@@ -12,9 +12,9 @@ export type YamlMode =
 const MAX_ALIASES = 50;
 
 /** Largest frontmatter read, in characters; real ones are a few hundred. */
-export const MAX_FRONTMATTER_CHARS = 256 * 1024;
+const MAX_FRONTMATTER_CHARS = 256 * 1024;
 /** Deepest nesting handed to the YAML parser, which recurses per level. */
-export const MAX_YAML_DEPTH = 64;
+const MAX_YAML_DEPTH = 64;
 
 /**
  * Why text is too big or too deep to hand to the YAML parser, or `undefined`. Flow nesting

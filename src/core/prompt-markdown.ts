@@ -59,7 +59,7 @@ export function renderCatalogMarkdown(
  * Collapses whitespace, line breaks included, so a description stays one list item and
  * cannot start a heading or a new item of its own.
  */
-export function toOneLine(text: string): string {
+function toOneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 

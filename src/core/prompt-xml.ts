@@ -8,7 +8,7 @@ const NOT_XML = /[^\t\n\r\x20-\u{d7ff}\u{e000}-\u{fffd}\u{10000}-\u{10ffff}]/gu;
  * Python's `html.escape(text, quote=True)`, as the reference uses; beyond the reference,
  * characters XML forbids become U+FFFD so the catalog stays well-formed.
  */
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text
     .replace(NOT_XML, "\ufffd")
     .replace(/&/g, "&amp;")

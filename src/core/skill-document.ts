@@ -15,9 +15,9 @@ export type FrontmatterLocation =
   | { ok: true; yamlStart: number; yamlEnd: number; bodyStart: number }
   | { ok: false; error: SkillParseError };
 
-export const MISSING_FRONTMATTER = "SKILL.md must start with YAML frontmatter (---)";
-export const UNCLOSED_FRONTMATTER = "SKILL.md frontmatter not properly closed with ---";
-export const NOT_A_MAPPING = "SKILL.md frontmatter must be a YAML mapping";
+const MISSING_FRONTMATTER = "SKILL.md must start with YAML frontmatter (---)";
+const UNCLOSED_FRONTMATTER = "SKILL.md frontmatter not properly closed with ---";
+const NOT_A_MAPPING = "SKILL.md frontmatter must be a YAML mapping";
 
 const CLOSING_LINE = /^---[ \t]*\r?$/m;
 
@@ -26,7 +26,7 @@ const CLOSING_LINE = /^---[ \t]*\r?$/m;
  * `---` and the frontmatter ends at the next `---` anywhere (Python's `split("---", 2)`).
  * `"lenient"` wants `---` on lines of their own, so a `---` inside a value does not end it.
  */
-export function locateFrontmatter(text: string, mode: YamlMode): FrontmatterLocation {
+function locateFrontmatter(text: string, mode: YamlMode): FrontmatterLocation {
   if (!text.startsWith("---")) return failure("frontmatter-missing", MISSING_FRONTMATTER);
   if (mode === "strict") {
     const end = text.indexOf("---", 3);
@@ -59,7 +59,7 @@ export function parseSkillDocument(text: string, mode: YamlMode): SkillDocument 
 }
 
 /** `\r\n` and lone `\r` become `\n`, as in Python's universal-newline reading. */
-export function normalizeNewlines(text: string): string {
+function normalizeNewlines(text: string): string {
   return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 }
 

@@ -45,7 +45,7 @@ function operationsIn(update: SkillOperationUpdate): SkillOperation[] {
 }
 
 /** True for a well-formed {@link SkillOperation}. */
-export function isSkillOperation(value: unknown): value is SkillOperation {
+function isSkillOperation(value: unknown): value is SkillOperation {
   if (typeof value !== "object" || value === null) return false;
   const { kind, skill } = value as { kind?: unknown; skill?: unknown };
   if (kind === "reset") return true;

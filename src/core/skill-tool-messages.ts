@@ -20,7 +20,7 @@ export const MAX_LOAD_RESULT_CHARS = 60_000;
 const MAX_LISTED_NAMES = 100;
 
 /** Lists names, at most 100, as `a, b, c` (or `(none)`). */
-export function listNames(names: readonly string[]): string {
+function listNames(names: readonly string[]): string {
   if (names.length === 0) return "(none)";
   const shown = names.slice(0, MAX_LISTED_NAMES).join(", ");
   return names.length > MAX_LISTED_NAMES ? `${shown}, and ${names.length - MAX_LISTED_NAMES} more` : shown;
