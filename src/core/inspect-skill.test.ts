@@ -93,6 +93,14 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
     expect(inspect("---\nname: demo\ndescription: d\nargument-hint: [file]\n---\n").skill?.argumentHint).toBe("[file]");
   });
 
+  it("reads Claude Code's `arguments` as a list or a space-separated string of names", () => {
+    expect(inspect("---\nname: demo\ndescription: d\narguments: [issue, priority]\n---\n").skill!.argumentNames).toEqual(["issue", "priority"]);
+    expect(inspect("---\nname: demo\ndescription: d\narguments: issue priority\n---\n").skill!.argumentNames).toEqual(["issue", "priority"]);
+    const bad = inspect("---\nname: demo\ndescription: d\narguments: [a-b]\n---\n");
+    expect(bad.skill!.argumentNames).toBeUndefined();
+    expect(bad.diagnostics.map((d) => d.message)).toEqual(["Field 'arguments' must be a list of names (letters, digits, '_') or a space-separated string of them; it was ignored"]);
+  });
+
   it("ignores mistyped optional fields with a warning", () => {
     const { skill, diagnostics } = inspect("---\nname: demo\ndescription: d\nlicense:\n  - MIT\nuser-invocable: maybe\nmetadata:\n  ok: yes\n  nested:\n    a: b\n---\n");
     expect(skill?.license).toBeUndefined();

@@ -109,6 +109,11 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     else ignored(field, "true or false");
   }
   if ("hooks" in frontmatter) skill.hooks = frontmatter.hooks;
+  if ("arguments" in frontmatter) {
+    const names = argumentNames(frontmatter.arguments);
+    if (names) skill.argumentNames = names;
+    else ignored("arguments", "a list of names (letters, digits, '_') or a space-separated string of them");
+  }
   if ("allowed-tools" in frontmatter && !isToolList(frontmatter["allowed-tools"])) ignored("allowed-tools", "a string or a list of strings");
 
   const metadata = frontmatter.metadata;
@@ -184,6 +189,13 @@ function quoteInvalidValues(text: string): string {
     lines[i] = `${match[1]}: ${JSON.stringify(value)}`;
   }
   return changed > 0 ? lines.join("\n") : text;
+}
+
+// Claude Code's `arguments: [issue, priority]` (or `arguments: issue priority`) names `$issue`, `$priority`.
+function argumentNames(value: unknown): string[] | undefined {
+  const names = typeof value === "string" ? value.split(/[\s,]+/).filter(Boolean) : value;
+  if (!Array.isArray(names) || !names.every((name) => typeof name === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return undefined;
+  return names as string[];
 }
 
 function isToolList(value: unknown): boolean {

@@ -17,6 +17,8 @@ export interface SkillMetadata {
   allowedTools: string[];
   /** Claude Code's `argument-hint`. */
   argumentHint?: string;
+  /** Claude Code's `arguments`: names of positional arguments, so `$name` stands for one. */
+  argumentNames?: string[];
   /** Claude Code's `disable-model-invocation`: only a user may invoke the skill. */
   disableModelInvocation?: boolean;
   /** Claude Code's `user-invocable`: whether a user may invoke it as a command. */

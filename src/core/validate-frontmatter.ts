@@ -7,6 +7,7 @@ export const SPEC_FIELDS = ["allowed-tools", "compatibility", "description", "li
 export const CLAUDE_CODE_FIELDS = [
   "agent",
   "argument-hint",
+  "arguments",
   "context",
   "disable-model-invocation",
   "hooks",
