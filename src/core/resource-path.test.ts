@@ -24,6 +24,23 @@ describe("checkResourcePath", () => {
   ])("refuses %j", (path, reason) => {
     expect(checkResourcePath(path)).toEqual({ ok: false, reason });
   });
+
+  // Found by the traversal property test: the path given was safe in every form, but dropping
+  // `./` left a look-alike of `/` or of a drive letter at the start of the path returned.
+  it.each([
+    ["./\uff0f", "absolute paths are not allowed; give a path relative to the skill's folder"],
+    ["./\uff0fetc/passwd", "absolute paths are not allowed; give a path relative to the skill's folder"],
+    [".//\uff0fetc/passwd", "absolute paths are not allowed; give a path relative to the skill's folder"],
+    ["././\uff0f\uff0fsecret", "absolute paths are not allowed; give a path relative to the skill's folder"],
+    ["./\uff23\uff1a/x", "absolute paths are not allowed; give a path relative to the skill's folder"],
+  ])("refuses %j, whose returned path would start with a look-alike", (path, reason) => {
+    expect(checkResourcePath(path)).toEqual({ ok: false, reason });
+  });
+
+  it("keeps look-alikes that are harmless in every normal form", () => {
+    expect(checkResourcePath("a/\uff0fb")).toEqual({ ok: true, path: "a/\uff0fb" });
+    expect(checkResourcePath("./\u2026/x")).toEqual({ ok: true, path: "\u2026/x" });
+  });
 });
 
 describe("renderResourcePage", () => {

@@ -12,6 +12,7 @@ const sandbox = new Sandbox();
 afterEach(() => sandbox.cleanupAll());
 
 const SECRET = "TOPSECRET-7f3a9c";
+const NORMAL_FORMS = ["NFC", "NFD", "NFKC", "NFKD"] as const;
 const OUTSIDE_BODY = "OUTSIDE-SKILL-BODY-51be";
 
 /**
@@ -67,6 +68,11 @@ function refusedPaths(base: string): string[] {
     "references/\u2025/\u2025/secret.txt",
     "\uff0fetc\uff0fpasswd", // fullwidth absolute
     "\uff23\uff1a/x", // fullwidth drive letter
+    // look-alikes exposed only once `./` is dropped (found by the property test below)
+    "./\uff0f",
+    "./\uff0fetc/passwd",
+    ".//\uff0f\uff0fetc/passwd",
+    "./\uff23\uff1a/x",
     // NUL and other control / invisible characters
     "references/guide.md\u0000.png",
     "\u0000",
@@ -129,23 +135,23 @@ describe("checkResourcePath refuses traversal in every spelling", () => {
     for (const path of LITERAL_PATHS) {
       const checked = checkResourcePath(path);
       if (!checked.ok) continue;
-      for (const form of [checked.path, checked.path.normalize("NFKC")]) {
+      for (const form of [checked.path, ...NORMAL_FORMS.map((name) => checked.path.normalize(name))]) {
         expect(form.split("/")).not.toContain("..");
         expect(form.startsWith("/")).toBe(false);
       }
     }
   });
 
-  it("property: an accepted path is relative and clean, and its NFKC form has no `..` segment, no absolute start, no control characters", () => {
-    const fragments = fc.constantFrom("..", ".", "/", "\\", "a", "b.md", "\u2025", "\u2024", "\uff0e", "\uff0f", "\uff3c", "\ufe52", "%2e", "%2f", "\u0000", "\u200b", "C:", "~", "\u0301", " ");
+  it("property: an accepted path is relative and clean, and none of its normal forms has a `..` segment, an absolute start, a backslash or a control character", () => {
+    const fragments = fc.constantFrom("..", ".", "/", "\\", "a", "b.md", "\u2025", "\u2024", "\uff0e", "\uff0f", "\uff3c", "\ufe52", "\ufe68", "\uff23\uff1a", "%2e", "%2f", "\u0000", "\u200b", "C:", "~", "\u0301", " ");
     const paths = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.array(fragments, { maxLength: 12 }).map((parts) => parts.join("")));
     fc.assert(
       fc.property(paths, (path) => {
         const checked = checkResourcePath(path);
         if (!checked.ok) return;
         expect(checked.path.split("/").every((segment) => segment !== ".." && segment !== "." && segment !== "")).toBe(true);
-        expect(checked.path.includes("\\")).toBe(false);
-        for (const form of [checked.path, checked.path.normalize("NFKC")]) {
+        for (const form of [checked.path, ...NORMAL_FORMS.map((name) => checked.path.normalize(name))]) {
+          expect(form.includes("\\")).toBe(false);
           expect(form.startsWith("/")).toBe(false);
           expect(/^[A-Za-z]:/.test(form)).toBe(false);
           expect(form.split("/")).not.toContain("..");
