@@ -5,5 +5,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Property tests: one seed per file, from SKILLSET_FC_SEED or printed when a property fails.
+    setupFiles: ["test/helpers/fast-check-seed.ts"],
   },
 });
