@@ -86,11 +86,30 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
     });
   });
 
-  it("reads Claude Code's unquoted `argument-hint: [file] [mode]` after repairing it", () => {
-    const { skill, diagnostics } = inspect("---\nname: demo\ndescription: d\nargument-hint: [file] [mode]\n---\n");
-    expect(skill?.argumentHint).toBe("[file] [mode]");
-    expect(diagnostics.map((d) => d.code)).toEqual(["yaml-repaired"]);
-    expect(inspect("---\nname: demo\ndescription: d\nargument-hint: [file]\n---\n").skill?.argumentHint).toBe("[file]");
+  it.each([
+    { written: "[file] [mode]", hint: "[file] [mode]" },
+    { written: "[pr-number] [priority]", hint: "[pr-number] [priority]" },
+    { written: "[file]", hint: "[file]" },
+    { written: "[ file ]", hint: "[ file ]" },
+    { written: "[a, b]  # two of them", hint: "[a, b]" },
+  ])("reads Claude Code's unquoted `argument-hint: $written` as the text written, with a warning", ({ written, hint }) => {
+    const { skill, diagnostics } = inspect(`---\nname: demo\ndescription: d\nargument-hint: ${written}\n---\n`);
+    expect(skill?.argumentHint).toBe(hint);
+    expect(diagnostics).toEqual([
+      {
+        severity: "warning",
+        code: "argument-hint-text",
+        file,
+        source: "test",
+        message: `'argument-hint: ${hint}' was read as the text '${hint}'; YAML reads it as a list or not at all, so quote it: argument-hint: "${hint}"`,
+      },
+    ]);
+  });
+
+  it("reads a bracketed argument-hint in a CRLF file and leaves the other fields as they are", () => {
+    const { skill, diagnostics } = inspect("---\r\nname: demo\r\nargument-hint: [file]\r\ndescription: Use when: x\r\n---\r\nBody");
+    expect(skill).toMatchObject({ name: "demo", argumentHint: "[file]", description: "Use when: x" });
+    expect(diagnostics.map((d) => d.code)).toEqual(["argument-hint-text", "yaml-repaired"]);
   });
 
   it("reads Claude Code's `arguments` as a list or a space-separated string of names", () => {

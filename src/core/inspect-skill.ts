@@ -1,5 +1,6 @@
 import { parseDocument } from "yaml";
 import { parseAllowedTools } from "./allowed-tools.js";
+import { quoteBracketedArgumentHint } from "./bracketed-argument-hint.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { SkillsetError } from "./errors.js";
 import { pyStrip } from "./python-text.js";
@@ -49,6 +50,11 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   if (text.startsWith("\ufeff")) {
     text = text.slice(1);
     report("warning", "byte-order-mark", "SKILL.md starts with a byte-order mark; the reference validator rejects it");
+  }
+  const quotedHint = quoteBracketedArgumentHint(text);
+  if (quotedHint) {
+    text = quotedHint.text;
+    report("warning", "argument-hint-text", quotedHint.message);
   }
 
   const document = parseLeniently(text, report);
@@ -130,8 +136,8 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   return { skill, diagnostics };
 }
 
-// Optional string fields and where they go. `argument-hint: [file]` is a flow list to YAML
-// but means the literal text to its author, so a list is turned back into that text.
+// Optional string fields and where they go. A one-line `argument-hint: [file]` is read as
+// written (see quoteBracketedArgumentHint); a list over several lines is joined into text.
 const STRING_FIELDS = [
   ["license", "license"],
   ["compatibility", "compatibility"],

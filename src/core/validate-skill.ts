@@ -1,3 +1,4 @@
+import { quoteBracketedArgumentHint } from "./bracketed-argument-hint.js";
 import { SkillsetError } from "./errors.js";
 import { parseSkillDocument } from "./skill-document.js";
 import { CLAUDE_CODE_FIELDS, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
@@ -24,15 +25,18 @@ export interface SkillValidationOptions {
  * order, with the same messages. Parse failures are a single error, as in the reference.
  */
 export function validateSkillText(text: string, options: SkillValidationOptions = {}): ValidationReport {
+  const warnings: string[] = [];
+  // Accepting Claude Code's fields includes its way of writing `argument-hint: [file]`.
+  const quotedHint = options.allowClaudeCodeFields ? quoteBracketedArgumentHint(text) : undefined;
+  if (quotedHint) warnings.push(quotedHint.message);
   let frontmatter: Record<string, unknown>;
   try {
-    frontmatter = parseSkillDocument(text, "strict").frontmatter;
+    frontmatter = parseSkillDocument(quotedHint?.text ?? text, "strict").frontmatter;
   } catch (error) {
     if (!SkillsetError.isInstance(error)) throw error;
     return { valid: false, name: null, errors: [error.message], warnings: [] };
   }
   const errors = validateFrontmatter(frontmatter, options);
-  const warnings: string[] = [];
   if (options.allowClaudeCodeFields) {
     const extensions = CLAUDE_CODE_FIELDS.filter((field) => field in frontmatter);
     if (extensions.length > 0) {
