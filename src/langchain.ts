@@ -1,5 +1,5 @@
 // LangChain.js v1 / deepagents adapter.
 export { ALWAYS_ALLOWED_TOOLS, SKILLS_MIDDLEWARE_NAME, type SkillsMiddlewareOptions, createSkillsMiddleware } from "./langchain/skills-middleware.js";
 export { skillsStateSchema } from "./langchain/skills-state.js";
-export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./langchain/skills-logger.js";
-export { RESTORE_LIMITS } from "./langchain/restore-dropped-skills.js";
+export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
+export { RESTORE_LIMITS } from "./core/restore-dropped-skills.js";

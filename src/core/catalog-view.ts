@@ -1,5 +1,5 @@
-import type { CatalogSnapshot } from "../core/catalog.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { CatalogSnapshot } from "./catalog.js";
+import type { SkillMetadata } from "./skill-metadata.js";
 
 /** What the middleware derives from one catalog snapshot, computed once per snapshot. */
 export interface CatalogView {

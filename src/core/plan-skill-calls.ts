@@ -10,7 +10,6 @@ export type SkillCallDecision =
   | { outcome: "load" }
   | { outcome: "unload" }
   | { outcome: "not-found" }
-  | { outcome: "user-only" }
   | { outcome: "already-loaded"; inThisStep: boolean }
   | { outcome: "busy"; otherAction: "load" | "unload" }
   | { outcome: "budget"; loaded: string[]; takenInThisStep: string[] }
@@ -20,8 +19,8 @@ export type SkillCallDecision =
 export interface SkillCallContext {
   /** Loaded skills before this step, in load order. */
   loaded: readonly string[];
-  /** Whether a skill exists and whether the model may load it. */
-  lookup(skill: string): "available" | "user-only" | undefined;
+  /** Whether the model may load a skill: it exists and is not for users only. */
+  isAvailable(skill: string): boolean;
   maxLoaded: number;
 }
 
@@ -41,9 +40,7 @@ export function planSkillCalls(calls: readonly SkillCall[], context: SkillCallCo
     if (decisions.has(call.id)) continue;
     const other = touched.get(call.skill);
     if (call.action === "load") {
-      const availability = context.lookup(call.skill);
-      if (availability === undefined) decisions.set(call.id, { outcome: "not-found" });
-      else if (availability === "user-only") decisions.set(call.id, { outcome: "user-only" });
+      if (!context.isAvailable(call.skill)) decisions.set(call.id, { outcome: "not-found" });
       else if (other === "unload") decisions.set(call.id, { outcome: "busy", otherAction: "unload" });
       else if (loaded.includes(call.skill)) decisions.set(call.id, { outcome: "already-loaded", inThisStep: other === "load" });
       else if (loaded.length >= context.maxLoaded) {

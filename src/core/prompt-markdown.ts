@@ -36,11 +36,12 @@ export const DEFAULT_MAX_DESCRIPTION_LENGTH = 250;
 
 /**
  * The catalog as the model sees it: the guidance once, then one `- name: description` line
- * per skill in the order given (the catalog's stable, sorted order). Skills marked
+ * per skill in the order given (the catalog's stable, sorted order), with the skill's
+ * argument hint when it has one (`- name (arguments: [file]): description`). Skills marked
  * `disable-model-invocation` are left out: only a user may invoke them.
  */
 export function renderCatalogMarkdown(
-  skills: readonly Pick<SkillMetadata, "name" | "description" | "disableModelInvocation">[],
+  skills: readonly Pick<SkillMetadata, "name" | "description" | "disableModelInvocation" | "argumentHint">[],
   options: MarkdownCatalogOptions = {},
 ): string {
   const guidance = (options.guidance ?? CATALOG_GUIDANCE)
@@ -49,11 +50,19 @@ export function renderCatalogMarkdown(
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
   if (visible.length === 0) return `${guidance}\n\n(No skills are available.)`;
   const limit = options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
-  const list = visible.map((skill) => `- ${skill.name}: ${shortenText(toOneLine(skill.description), limit)}`).join("\n");
+  const list = visible.map((skill) => `- ${skill.name}${argumentHint(skill.argumentHint)}: ${shortenText(toOneLine(skill.description), limit)}`).join("\n");
   const scripts = options.scriptRunTool ? ` and run its scripts, from the skill's folder, with \`${options.scriptRunTool}\`` : "";
   const allowed = options.allowedToolsPolicy === "restrict" ? "its `allowed-tools` limit the tools you may use while it is loaded" : "its `allowed-tools` are recommendations";
   return `${guidance}\n\n${list}\nRead a loaded skill's resources with \`${options.resourceReadTool ?? "read_file"}\`${scripts}; ${allowed}.`;
 }
+
+// The model passes these as load_skill's `arguments`; the hint says what they are.
+function argumentHint(hint: string | undefined): string {
+  const text = hint === undefined ? "" : shortenText(toOneLine(hint), MAX_HINT_LENGTH);
+  return text === "" ? "" : ` (arguments: ${text})`;
+}
+
+const MAX_HINT_LENGTH = 80;
 
 /**
  * Collapses whitespace, line breaks included, so a description stays one list item and

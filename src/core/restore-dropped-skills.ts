@@ -1,6 +1,6 @@
-import type { SkillMetadata } from "../core/skill-metadata.js";
-import { quoteForPrompt } from "../core/safe-text.js";
-import { loadedSkillMarker } from "../core/skill-tool-messages.js";
+import type { SkillMetadata } from "./skill-metadata.js";
+import { quoteForPrompt } from "./safe-text.js";
+import { loadedSkillMarker } from "./skill-tool-messages.js";
 
 /** Bounds of what is re-attached, as other agents bound it: per skill and in total. */
 export const RESTORE_LIMITS = { perSkillChars: 20_000, totalChars: 50_000 } as const;
@@ -8,16 +8,17 @@ export const RESTORE_LIMITS = { perSkillChars: 20_000, totalChars: 50_000 } as c
 const MARKER = '<skill name="';
 
 /**
- * Decision 6: a skill that is still loaded but whose `load_skill` result is no longer among the
- * messages the model gets (summarization dropped it) has its instructions re-attached, most
- * recently loaded first, within {@link RESTORE_LIMITS}.
+ * A skill that is still loaded but whose instructions (a `load_skill` result, or a user's
+ * invocation) are no longer among the message texts the model gets — summarization dropped
+ * them — has its instructions re-attached, most recently loaded first, within
+ * {@link RESTORE_LIMITS}, so that "loaded" stays true after compaction.
  */
 export async function restoreDroppedSkills(
   loaded: readonly SkillMetadata[],
-  messages: readonly unknown[],
+  visibleTexts: readonly string[],
   read: (skill: SkillMetadata) => Promise<string | undefined>,
 ): Promise<{ text: string; skills: string[] }> {
-  const present = skillsInMessages(messages);
+  const present = skillsInTexts(visibleTexts);
   const dropped = loaded.filter((skill) => !present.has(skill.name)).reverse();
   if (dropped.length === 0) return { text: "", skills: [] };
   const blocks: string[] = [];
@@ -39,13 +40,12 @@ export async function restoreDroppedSkills(
   };
 }
 
-function skillsInMessages(messages: readonly unknown[]): Set<string> {
+function skillsInTexts(texts: readonly string[]): Set<string> {
   const present = new Set<string>();
-  for (const message of messages) {
-    const { type, content } = message as { type?: string; content?: unknown };
-    if (type !== "tool" || typeof content !== "string" || !content.startsWith(MARKER)) continue;
-    const end = content.indexOf('"', MARKER.length);
-    if (end !== -1) present.add(content.slice(MARKER.length, end));
+  for (const text of texts) {
+    if (!text.startsWith(MARKER)) continue;
+    const end = text.indexOf('"', MARKER.length);
+    if (end !== -1) present.add(text.slice(MARKER.length, end));
   }
   return present;
 }

@@ -58,6 +58,15 @@ export function parseSkillDocument(text: string, mode: YamlMode): SkillDocument 
   return { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
 }
 
+/**
+ * Splits a `SKILL.md` at the end of its frontmatter, as read at runtime, so that only the
+ * instructions are rendered; text without frontmatter is all instructions.
+ */
+export function splitAtBody(text: string): { head: string; body: string } {
+  const location = locateFrontmatter(text, "lenient");
+  return location.ok ? { head: text.slice(0, location.bodyStart), body: text.slice(location.bodyStart) } : { head: "", body: text };
+}
+
 /** `\r\n` and lone `\r` become `\n`, as in Python's universal-newline reading. */
 function normalizeNewlines(text: string): string {
   return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;

@@ -3,6 +3,7 @@ export type SkillsEventName =
   | "skills_discovered"
   | "skill_diagnostic"
   | "skill_loaded"
+  | "skill_invoked"
   | "skill_unloaded"
   | "skill_refused"
   | "skill_read_failed"
@@ -26,12 +27,8 @@ export interface SkillsLogEntry {
  */
 export type SkillsLogger = (entry: SkillsLogEntry) => void;
 
-/** Sends an entry to the logger and, when a LangGraph stream writer is there, as a `custom` stream event. */
-export function emitSkillsEvent(
-  logger: SkillsLogger | undefined,
-  writer: ((chunk: unknown) => void) | undefined,
-  entry: SkillsLogEntry,
-): void {
+/** Sends an entry to the logger and, unless it is a `debug` entry, to the request's own sink (e.g. a stream). */
+export function emitSkillsEvent(logger: SkillsLogger | undefined, sink: SkillsLogger | undefined, entry: SkillsLogEntry): void {
   logger?.(entry);
-  if (entry.level !== "debug") writer?.({ type: "skillset", ...entry });
+  if (entry.level !== "debug") sink?.(entry);
 }

@@ -38,8 +38,6 @@ export function refusalMessage(
       return undefined;
     case "not-found":
       return `Error: Skill '${skill}' not found. Available skills: ${listNames(context.available)}`;
-    case "user-only":
-      return `Error: Skill '${skill}' can only be invoked by the user (disable-model-invocation). Do not load it yourself.`;
     case "already-loaded":
       return decision.inThisStep
         ? `Skill '${skill}' is already being loaded by another load_skill call in this step.`
@@ -93,6 +91,16 @@ export function loadResultText(skill: SkillMetadata, content: string, discovery:
     body = `${shown}[… SKILL.md continues after line ${lines}: read ${quoteForPrompt(skill.path)} with \`${readTool}\` from line offset ${lines}.]`;
   }
   return `${opening}${body}\n${closing}`;
+}
+
+/**
+ * What the model gets in place of a user's `/name args`: the rendered skill, as `load_skill`
+ * returns it, then what the user asked for and, if a skill had to make room, which one.
+ */
+export function invocationResultText(loadResult: string, skill: string, args: string, evicted: string | undefined, maxLoaded: number): string {
+  const lines = [loadResult, `The user invoked this skill: /${skill}${args ? ` ${args}` : ""}`, "Follow its instructions now."];
+  if (evicted) lines.push(`(Skill '${evicted}' was unloaded to make room: at most ${maxLoaded} skills can be loaded at once.)`);
+  return lines.join("\n");
 }
 
 /** The `unload_skill` result. */

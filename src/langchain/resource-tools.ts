@@ -1,41 +1,22 @@
 import { tool, ToolMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
-import type { Catalog } from "../core/catalog.js";
-import { SkillsetError } from "../core/errors.js";
-import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "../core/read-resource.js";
-import { checkResourcePath } from "../core/resource-path.js";
-import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
-import type { SkillSource } from "../core/skill-source.js";
-import { isCommandAllowed } from "../exec/command-allow-list.js";
-import { parseCommand } from "../exec/parse-command.js";
-import { formatScriptResult, type ScriptExecutor } from "../exec/script-executor.js";
-import { emitSkillsEvent, type SkillsLogger } from "./skills-logger.js";
+import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
+import type { SkillEngine, SkillReply, SkillRequest } from "../core/skill-engine.js";
 import type { SkillsStateView } from "./skills-state.js";
 
-/** What the resource tools need from the middleware. */
-export interface ResourceToolContext {
-  catalogFor(runtime: unknown): Promise<Catalog>;
-  logger: SkillsLogger | undefined;
-}
-
-type Writer = ((chunk: unknown) => void) | undefined;
+type RequestFor = (state: SkillsStateView, runtime: object) => SkillRequest;
 
 /** `read_skill_resource`: a loaded skill's file, text paginated by lines, binary described. */
-export function createReadResourceTool(context: ResourceToolContext) {
+export function createReadResourceTool(engine: SkillEngine, requestFor: RequestFor) {
   return tool(
-    async ({ skill_name: name, path, offset, limit }: { skill_name: string; path: string; offset?: number | undefined; limit?: number | undefined }, runtime: ToolRuntime) => {
-      const found = await loadedSkill(name, runtime, context);
-      if ("error" in found) return refuse(found.error, runtime.toolCallId, "read_skill_resource");
-      const checked = checkResourcePath(path);
-      if (!checked.ok) return refuse(`Error: Cannot read '${path}': ${checked.reason}.`, runtime.toolCallId, "read_skill_resource");
-      if (!found.source.readFile) return refuse(`Error: The source of skill '${name}' cannot read resources.`, runtime.toolCallId, "read_skill_resource");
-      try {
-        const bytes = await found.source.readFile(found.skill, checked.path, MAX_RESOURCE_BYTES);
-        return renderResourcePage(checked.path, bytes, offset ?? 0, limit ?? DEFAULT_RESOURCE_LINES);
-      } catch (error) {
-        const message = SkillsetError.isInstance(error) ? error.message : String(error);
-        return refuse(`Error: Cannot read '${checked.path}' in skill '${name}': ${message}.`, runtime.toolCallId, "read_skill_resource");
-      }
+    async ({ skill_name: skill, path, offset, limit }: { skill_name: string; path: string; offset?: number | undefined; limit?: number | undefined }, runtime: ToolRuntime) => {
+      const reply = await engine.readResource(requestFor(runtime.state as SkillsStateView, runtime), {
+        skill,
+        path,
+        ...(offset !== undefined ? { offset } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
+      return toolReply(reply, runtime.toolCallId, "read_skill_resource");
     },
     {
       name: "read_skill_resource",
@@ -51,37 +32,10 @@ export function createReadResourceTool(context: ResourceToolContext) {
 }
 
 /** `run_skill_script`: runs a command in a loaded skill's folder, if its allow-list permits it. */
-export function createRunScriptTool(context: ResourceToolContext & { executor: ScriptExecutor; defaultAllowedCommands: readonly string[] }) {
+export function createRunScriptTool(engine: SkillEngine, requestFor: RequestFor) {
   return tool(
-    async ({ skill_name: name, command }: { skill_name: string; command: string }, runtime: ToolRuntime) => {
-      const writer = runtime.writer as Writer;
-      const found = await loadedSkill(name, runtime, context);
-      if ("error" in found) return refuse(found.error, runtime.toolCallId, "run_skill_script");
-      const refused = (reason: string) => {
-        emitSkillsEvent(context.logger, writer, { level: "warn", event: "script_refused", message: `run_skill_script refused for skill '${name}': ${reason}`, skill: name, command });
-        return refuse(`Error: Command refused: ${reason}.`, runtime.toolCallId, "run_skill_script");
-      };
-      const parsed = parseCommand(command);
-      if (!parsed.ok) return refused(parsed.reason);
-      const entries = found.skill.allowedTools.length > 0 ? found.skill.allowedTools : context.defaultAllowedCommands;
-      if (!isCommandAllowed(parsed.argv, entries)) {
-        return refused(`'${parsed.argv[0]}' is not allowed for skill '${name}' (allowed: ${entries.join(", ") || "nothing"})`);
-      }
-      const result = await context.executor.run({ argv: parsed.argv, cwd: skillDirectory(found.skill) });
-      const failed = result.timedOut || result.killedReason !== undefined || result.exitCode !== 0;
-      emitSkillsEvent(context.logger, writer, {
-        level: failed ? "warn" : "info",
-        event: "script_ran",
-        message: `Skill '${name}' ran '${parsed.argv[0]}': exit ${result.exitCode ?? result.signal}${result.timedOut ? " (timed out)" : ""}`,
-        skill: name,
-        argv: parsed.argv,
-        exitCode: result.exitCode,
-        timedOut: result.timedOut,
-        durationMs: Math.round(result.durationMs),
-      });
-      const text = formatScriptResult(command, result);
-      return failed ? refuse(text, runtime.toolCallId, "run_skill_script") : text;
-    },
+    async ({ skill_name: skill, command }: { skill_name: string; command: string }, runtime: ToolRuntime) =>
+      toolReply(await engine.runScript(requestFor(runtime.state as SkillsStateView, runtime), { skill, command }), runtime.toolCallId, "run_skill_script"),
     {
       name: "run_skill_script",
       description:
@@ -94,16 +48,6 @@ export function createRunScriptTool(context: ResourceToolContext & { executor: S
   );
 }
 
-async function loadedSkill(name: string, runtime: ToolRuntime, context: ResourceToolContext): Promise<{ skill: SkillMetadata; source: SkillSource } | { error: string }> {
-  const state = runtime.state as SkillsStateView;
-  if (!(state.skillsLoaded ?? []).includes(name)) return { error: `Error: Skill '${name}' is not loaded. Load it with load_skill first.` };
-  const skill = (state.skillsMetadata ?? []).find((entry) => entry.name === name);
-  const catalog = await context.catalogFor({ ...runtime, state });
-  const source = skill && catalog.sources.find((candidate) => candidate.id === skill.source);
-  if (!skill || !source) return { error: `Error: Skill '${name}' is no longer available from its source.` };
-  return { skill, source };
-}
-
-function refuse(content: string, toolCallId: string, name: string): ToolMessage {
-  return new ToolMessage({ content, tool_call_id: toolCallId, name, status: "error" });
+function toolReply(reply: SkillReply, toolCallId: string, name: string): string | ToolMessage {
+  return reply.ok ? reply.text : new ToolMessage({ content: reply.text, tool_call_id: toolCallId, name, status: "error" });
 }

@@ -7,7 +7,7 @@ import { load, runAgent, scriptedModel, skillFile, skillTree, systemPromptOf, to
 import { createMemorySource } from "../sources/memory-source.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { createSkillsMiddleware } from "./skills-middleware.js";
-import type { SkillsLogEntry } from "./skills-logger.js";
+import type { SkillsLogEntry } from "../core/skill-events.js";
 
 const trees: Array<{ cleanup(): void }> = [];
 afterEach(() => {
@@ -199,7 +199,7 @@ describe("load_skill (seed 001 §8.1, errors §7.2)", () => {
     const memory = createMemorySource({ files: { "/s/latin/SKILL.md": skillFile("latin") } });
     const latin: SkillSource = { ...memory, readSkill: async () => new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a]) };
     const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [latin] })], model: scriptedModel([[load("latin")]]) });
-    expect(toolResults(result.messages).get("load-latin")!.content).toMatch(/^Error: Failed to decode skill file: /);
+    expect(toolResults(result.messages).get("load-latin")!.content).toMatch(/^Error: Failed to decode skill file at \/s\/latin\/SKILL\.md: /);
     expect(result.skillsLoaded).toEqual([]);
   });
 
@@ -218,12 +218,12 @@ describe("load_skill (seed 001 §8.1, errors §7.2)", () => {
     expect(result.skillsLoaded).toEqual(["plain"]);
   });
 
-  it("refuses skills only a user may invoke (disable-model-invocation)", async () => {
-    const tree = skillTree({ "manual/SKILL.md": skillFile("manual", "Deploy.", "disable-model-invocation: true\n") });
+  it("treats skills only a user may invoke (disable-model-invocation) as unknown to the model", async () => {
+    const tree = skillTree({ "manual/SKILL.md": skillFile("manual", "Deploy.", "disable-model-invocation: true\n"), "plain/SKILL.md": skillFile("plain") });
     trees.push(tree);
-    const { result, agent } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [tree.root] })], model: scriptedModel([[load("manual")]]) });
-    expect(toolResults(result.messages).get("load-manual")!.content).toBe("Error: Skill 'manual' can only be invoked by the user (disable-model-invocation). Do not load it yourself.");
-    expect(agent).toBeDefined();
+    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [tree.root] })], model: scriptedModel([[load("manual")]]) });
+    expect(toolResults(result.messages).get("load-manual")).toEqual({ content: "Error: Skill 'manual' not found. Available skills: plain", status: "error" });
+    expect(result.skillsLoaded).toEqual([]);
   });
 });
 

@@ -1,31 +1,20 @@
-import { Command } from "@langchain/langgraph";
-import { createMiddleware, tool, ToolMessage, type ToolRuntime } from "langchain";
+import { Command, getConfig } from "@langchain/langgraph";
+import { createMiddleware, HumanMessage, tool, ToolMessage, type BaseMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
-import { planSkillCalls, type SkillCall } from "../core/plan-skill-calls.js";
-import { DEFAULT_MAX_DESCRIPTION_LENGTH, renderCatalogMarkdown } from "../core/prompt-markdown.js";
-import { renderLoadedSkills } from "../core/prompt-loaded.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
-import type { SkillOperation } from "../core/skill-operations.js";
-import { DEFAULT_RESOURCE_LIMITS, discoverResources } from "../core/skill-resources.js";
-import { MAX_SKILL_FILE_BYTES, type SkillSource } from "../core/skill-source.js";
-import {
-  LOAD_SKILL_DESCRIPTION,
-  UNLOAD_SKILL_DESCRIPTION,
-  loadResultText,
-  refusalMessage,
-  unloadResultText,
-} from "../core/skill-tool-messages.js";
-import { allowedToolUnion, isToolAllowed, restrictedToolMessage } from "../core/tool-policy.js";
+import type { SkillCall } from "../core/plan-skill-calls.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
+import { createSkillEngine, type SkillRequest, type SkillStep, type SkillThreadState } from "../core/skill-engine.js";
+import type { SkillsLogger } from "../core/skill-events.js";
+import { applyToLoaded, applyToResources, type SkillOperation } from "../core/skill-operations.js";
+import type { SkillSource } from "../core/skill-source.js";
+import { LOAD_SKILL_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
-import { catalogView } from "./catalog-view.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
-import { restoreDroppedSkills } from "./restore-dropped-skills.js";
-import { emitSkillsEvent, type SkillsLogger } from "./skills-logger.js";
 import { skillsStateSchema, type SkillsStateView } from "./skills-state.js";
 
 /** The middleware's name. deepagents merges middleware by name, so this replaces its built-in one. */
@@ -36,6 +25,8 @@ export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_t
 
 // `never` accepts every factory signature, e.g. deepagents' `(runtime: BackendRuntime) => backend`.
 type BackendFactory = (runtime: never) => SkillsBackend;
+
+const executorSchema = z.custom<ScriptExecutor>((value) => typeof value === "object" && value !== null && typeof (value as ScriptExecutor).run === "function", "a ScriptExecutor");
 
 const optionsSchema = z.object({
   /** Skill sources, lowest precedence first; strings are local folders, or paths on `backend`. */
@@ -67,7 +58,25 @@ const optionsSchema = z.object({
    */
   runScripts: z
     .object({
-      executor: z.custom<ScriptExecutor>((value) => typeof value === "object" && value !== null && typeof (value as ScriptExecutor).run === "function", "a ScriptExecutor"),
+      executor: executorSchema,
+      defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]),
+    })
+    .optional(),
+  /**
+   * A user's message that starts with `/<skill-name>` (a skill the user may invoke) invokes that
+   * skill: the model gets its rendered instructions in place of the command, and it counts as loaded.
+   * @default true
+   */
+  userInvocation: z.boolean().default(true),
+  /**
+   * Run the `` !`command` `` and ```` ```! ```` blocks of a skill's instructions through
+   * `executor` when the skill is loaded or invoked, under the script rules (the skill's
+   * `allowed-tools` as allow-list, else `defaultAllowedCommands`). Off by default: the model
+   * then reads that the command was not run.
+   */
+  dynamicContext: z
+    .object({
+      executor: executorSchema,
       defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]),
     })
     .optional(),
@@ -98,10 +107,20 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     throw new SkillsetError("invalid-options", `createSkillsMiddleware: ${z.prettifyError(parsed.error)}`);
   }
   const settings = parsed.data;
-  const { maxLoadedSkills: maxLoaded, logger } = settings;
   const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? "read_skill_resource" : "read_file");
   const runTool = settings.scriptRunTool ?? (settings.runScripts ? "run_skill_script" : undefined);
   const alwaysAllowed = new Set<string>(["load_skill", "unload_skill", ...ALWAYS_ALLOWED_TOOLS, ...settings.alwaysAllowedTools]);
+  const engine = createSkillEngine({
+    maxLoadedSkills: settings.maxLoadedSkills,
+    allowedToolsPolicy: settings.allowedToolsPolicy,
+    maxDescriptionLength: settings.maxDescriptionLength,
+    resourceReadTool: readTool,
+    ...(runTool ? { scriptRunTool: runTool } : {}),
+    ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}),
+    ...(settings.runScripts ? { scripts: settings.runScripts } : {}),
+    ...(settings.dynamicContext ? { dynamicContext: settings.dynamicContext } : {}),
+    ...(settings.logger ? { logger: settings.logger } : {}),
+  });
 
   // Sources over a fixed backend or local folders are shared by every thread: they hold only
   // what they read from the skills. A backend factory is bound to one run, so it gets fresh ones.
@@ -113,112 +132,40 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     return sharedCatalog;
   };
 
-  // Derived from the catalog only, keyed by its content hash: safe to share between threads.
-  const catalogCache = new Map<string, { text: string; byName: Map<string, SkillMetadata> }>();
-  const renderCatalog = (skills: readonly SkillMetadata[]) => ({
-    text: renderCatalogMarkdown(skills, {
-      maxDescriptionLength: settings.maxDescriptionLength,
-      resourceReadTool: readTool,
-      allowedToolsPolicy: settings.allowedToolsPolicy,
-      ...(runTool ? { scriptRunTool: runTool } : {}),
-      ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}),
-    }),
-    byName: new Map(skills.map((skill) => [skill.name, skill])),
-  });
-  const catalogFromState = (version: string | undefined, skills: readonly SkillMetadata[]) => {
-    // A catalog this middleware did not write has no version: render it, but do not cache it.
-    if (!version) return renderCatalog(skills);
-    let cached = catalogCache.get(version);
-    if (cached === undefined) {
-      cached = renderCatalog(skills);
-      if (catalogCache.size >= 16) catalogCache.delete(catalogCache.keys().next().value!);
-      catalogCache.set(version, cached);
-    }
-    return cached;
+  // LangChain's state and runtime, as the engine sees a request.
+  const requestFor = (state: SkillsStateView, runtime: object): SkillRequest => {
+    const writer = (runtime as { writer?: (chunk: unknown) => void }).writer;
+    const sessionId = threadId();
+    return {
+      state: threadState(state),
+      sources: async () => (await catalogFor({ ...runtime, state: stateForBackend(state) })).sources,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(writer ? { emit: (entry) => writer({ type: "skillset", ...entry }) } : {}),
+    };
   };
-  const lastLogged = new WeakSet<object>();
 
   const loadSkill = tool(
-    async ({ skill_name: name }: { skill_name: string }, runtime: ToolRuntime) => {
+    async ({ skill_name: skill, arguments: args }: { skill_name: string; arguments?: string | undefined }, runtime: ToolRuntime) => {
       const state = runtime.state as SkillsStateView;
-      const writer = runtime.writer as ((chunk: unknown) => void) | undefined;
-      const callId = runtime.toolCallId;
-      const skills = state.skillsMetadata ?? [];
-      const skill = skills.find((entry) => entry.name === name);
-      const decision = planFor(state, callId, { action: "load", skill: name }, skills, maxLoaded);
-      const refusal = refusalMessage(name, decision, { available: skills.filter((entry) => !entry.disableModelInvocation).map((entry) => entry.name), maxLoaded });
-      if (refusal || !skill) {
-        emitSkillsEvent(logger, writer, { level: "warn", event: "skill_refused", message: `load_skill('${name}') refused: ${decision.outcome}`, skill: name, reason: decision.outcome });
-        return errorMessage(refusal ?? `Error: Skill '${name}' not found.`, callId, "load_skill");
-      }
-
-      const catalog = await catalogFor({ ...runtime, state });
-      const source = catalog.sources.find((candidate) => candidate.id === skill.source);
-      let content: string;
-      try {
-        if (!source) throw new SkillsetError("read-failed", `its source '${skill.source}' is not configured in this agent`);
-        const bytes = await source.readSkill(skill);
-        if (bytes.byteLength > MAX_SKILL_FILE_BYTES) throw new SkillsetError("too-large", "");
-        content = decodeSkill(bytes);
-      } catch (error) {
-        const message = loadFailureMessage(skill.path, error);
-        emitSkillsEvent(logger, writer, { level: "error", event: "skill_read_failed", message, skill: name, path: skill.path });
-        return errorMessage(message, callId, "load_skill");
-      }
-      const discovery = await discoverResources(source, skill, DEFAULT_RESOURCE_LIMITS);
-      if (discovery.error) {
-        emitSkillsEvent(logger, writer, { level: "warn", event: "resource_discovery_failed", message: `Failed to list resources for skill '${name}': ${discovery.error}`, skill: name });
-      }
-      const operation: SkillOperation = { kind: "load", skill: name, resources: discovery.resources, ...(discovery.truncated ? { resourcesTruncated: true } : {}) };
-      const loadedCount = (state.skillsLoaded ?? []).length + 1;
-      emitSkillsEvent(logger, writer, {
-        level: "info",
-        event: "skill_loaded",
-        message: `Skill '${name}' loaded (${discovery.resources.length} resources discovered)`,
-        skill: name,
-        resources: discovery.resources.length,
-        slotsUsed: loadedCount,
-        maxLoaded,
-      });
-      return new Command({
-        update: {
-          skillsLoaded: [operation],
-          skillResources: [operation],
-          messages: [new ToolMessage({ content: loadResultText(skill, content, discovery, readTool, settings.allowedToolsPolicy), tool_call_id: callId, name: "load_skill" })],
-        },
-      });
+      const id = runtime.toolCallId;
+      const step = await engine.load(requestFor(state, runtime), { skill, id, ...(args !== undefined ? { arguments: args } : {}) }, siblingSkillCalls(state.messages ?? [], id));
+      return toolResult(step, id, "load_skill");
     },
-    { name: "load_skill", description: LOAD_SKILL_DESCRIPTION, schema: z.object({ skill_name: z.string().describe("Name of the skill to load, from the skills list.") }) },
+    {
+      name: "load_skill",
+      description: LOAD_SKILL_DESCRIPTION,
+      schema: z.object({
+        skill_name: z.string().describe("Name of the skill to load, from the skills list."),
+        arguments: z.string().optional().describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
+      }),
+    },
   );
 
   const unloadSkill = tool(
-    async ({ skill_name: name }: { skill_name: string }, runtime: ToolRuntime) => {
+    async ({ skill_name: skill }: { skill_name: string }, runtime: ToolRuntime) => {
       const state = runtime.state as SkillsStateView;
-      const writer = runtime.writer as ((chunk: unknown) => void) | undefined;
-      const skills = state.skillsMetadata ?? [];
-      const decision = planFor(state, runtime.toolCallId, { action: "unload", skill: name }, skills, maxLoaded);
-      const refusal = refusalMessage(name, decision, { available: [], maxLoaded });
-      if (refusal) {
-        emitSkillsEvent(logger, writer, { level: "warn", event: "skill_refused", message: `unload_skill('${name}') refused: ${decision.outcome}`, skill: name, reason: decision.outcome });
-        return errorMessage(refusal, runtime.toolCallId, "unload_skill");
-      }
-      const stillLoaded = (state.skillsLoaded ?? []).filter((loaded) => loaded !== name);
-      emitSkillsEvent(logger, writer, {
-        level: "info",
-        event: "skill_unloaded",
-        message: `Skill '${name}' unloaded (${maxLoaded - stillLoaded.length}/${maxLoaded} slots available)`,
-        skill: name,
-        slotsUsed: stillLoaded.length,
-        maxLoaded,
-      });
-      const operation: SkillOperation = { kind: "unload", skill: name };
-      return new Command({
-        update: {
-          skillsLoaded: [operation],
-          skillResources: [operation],
-          messages: [new ToolMessage({ content: unloadResultText(name, stillLoaded, maxLoaded), tool_call_id: runtime.toolCallId, name: "unload_skill" })],
-        },
-      });
+      const id = runtime.toolCallId;
+      return toolResult(engine.unload(requestFor(state, runtime), { skill, id }, siblingSkillCalls(state.messages ?? [], id)), id, "unload_skill");
     },
     { name: "unload_skill", description: UNLOAD_SKILL_DESCRIPTION, schema: z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") }) },
   );
@@ -226,8 +173,8 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   const tools = [
     loadSkill,
     unloadSkill,
-    ...(settings.readResourceTool ? [createReadResourceTool({ catalogFor, logger })] : []),
-    ...(settings.runScripts ? [createRunScriptTool({ catalogFor, logger, ...settings.runScripts })] : []),
+    ...(settings.readResourceTool ? [createReadResourceTool(engine, requestFor)] : []),
+    ...(settings.runScripts ? [createRunScriptTool(engine, requestFor)] : []),
   ];
 
   return createMiddleware({
@@ -235,100 +182,107 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     stateSchema: skillsStateSchema,
     tools,
 
-    // Decision 4: refresh the catalog once per invocation; write it only when it changed.
+    // Refresh the catalog once per invocation and write it only when it changed (an unchanged
+    // re-scan is cheap), then turn a user's `/name args` into the skill's instructions.
     beforeAgent: async (state, runtime) => {
       const view = state as SkillsStateView;
-      const writer = (runtime as { writer?: (chunk: unknown) => void }).writer;
+      const request = requestFor(view, runtime);
       const catalog = await catalogFor({ ...runtime, state: stateForBackend(state) });
-      const snapshot = await catalog.refresh();
-      const { skills, version } = catalogView(snapshot);
-      if (!lastLogged.has(snapshot)) {
-        lastLogged.add(snapshot);
-        emitSkillsEvent(logger, undefined, { level: "info", event: "skills_discovered", message: `Discovered ${skills.length} skills from ${catalog.sources.length} sources`, skills: skills.length, sources: catalog.sources.length });
-        for (const diagnostic of snapshot.diagnostics) {
-          if (diagnostic.severity === "info") continue;
-          const { message, ...fields } = diagnostic;
-          emitSkillsEvent(logger, undefined, { ...fields, level: diagnostic.severity === "error" ? "error" : "warn", event: "skill_diagnostic", message: `${diagnostic.file}: ${message}` });
-        }
+      const refreshed = await engine.refresh(catalog, request.state, request.emit);
+      const operations: SkillOperation[] = refreshed?.operations ?? [];
+      const update: Record<string, unknown> = refreshed ? { skillsMetadata: refreshed.skills, _skillsCatalogVersion: refreshed.version } : {};
+      if (settings.userInvocation) {
+        const current = refreshed ? { ...request.state, skills: refreshed.skills, catalogVersion: refreshed.version } : request.state;
+        const invoked = await invokeUserCommands({ ...request, state: applyOperations(current, operations) }, (view.messages ?? []) as BaseMessage[]);
+        operations.push(...invoked.operations);
+        if (invoked.messages.length > 0) update.messages = invoked.messages;
       }
-      if (view._skillsCatalogVersion === version) return undefined;
-      const gone = (view.skillsLoaded ?? []).filter((name) => !snapshot.get(name));
-      const removals: SkillOperation[] = gone.map((skill) => ({ kind: "unload", skill }));
-      for (const skill of gone) {
-        emitSkillsEvent(logger, writer, { level: "warn", event: "skill_unloaded", message: `Skill '${skill}' unloaded: it is no longer in any source`, skill });
-      }
-      return {
-        skillsMetadata: skills,
-        _skillsCatalogVersion: version,
-        ...(removals.length > 0 ? { skillsLoaded: removals, skillResources: removals } : {}),
-      };
+      if (operations.length > 0) Object.assign(update, { skillsLoaded: operations, skillResources: operations });
+      return Object.keys(update).length > 0 ? update : undefined;
     },
 
-    // Decision 5: the stable catalog first, then what loads and unloads change.
+    // The stable catalog first, then what loads and unloads change, so provider prompt caches
+    // keep the longest prefix.
     wrapModelCall: async (request, handler) => {
-      const state = request.state as SkillsStateView;
-      const catalog = catalogFromState(state._skillsCatalogVersion, state.skillsMetadata ?? []);
-      const loadedNames = state.skillsLoaded ?? [];
-      const loaded = loadedNames.flatMap((name) => catalog.byName.get(name) ?? []);
-      const union = settings.allowedToolsPolicy === "restrict" ? allowedToolUnion(loaded) : undefined;
-      const dynamic = renderLoadedSkills({ loaded, resources: state.skillResources ?? {}, maxLoaded, policy: settings.allowedToolsPolicy, ...(union ? { allowedTools: union } : {}) });
-      // `+` keeps the large, cached catalog text shared instead of copying it on every call.
-      let section = "\n\n" + catalog.text + "\n\n" + dynamic;
-      if (loaded.length > 0) {
-        const messages = messagesAfterSummarization(request.messages);
-        const restored = await restoreDroppedSkills(loaded, messages, (skill) => readForRestore(skill, request));
-        if (restored.text) {
-          section += "\n\n" + restored.text;
-          for (const skill of restored.skills) {
-            emitSkillsEvent(logger, undefined, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its load result left the context`, skill });
-          }
-        }
-      }
-      return handler({ ...request, systemMessage: request.systemMessage.concat(section) });
+      const skills = requestFor(request.state as SkillsStateView, request.runtime);
+      const section = await engine.systemPrompt(skills, () => messageTexts(messagesAfterSummarization(request.messages)));
+      return handler({ ...request, systemMessage: request.systemMessage.concat("\n\n" + section) });
     },
 
     wrapToolCall:
       settings.allowedToolsPolicy === "restrict"
         ? async (request, handler) => {
-            const state = request.state as SkillsStateView;
-            const catalog = catalogFromState(state._skillsCatalogVersion, state.skillsMetadata ?? []);
-            const loadedNames = state.skillsLoaded ?? [];
-            const union = allowedToolUnion(loadedNames.flatMap((name) => catalog.byName.get(name) ?? []));
             const name = request.toolCall.name;
-            if (isToolAllowed(name, union, alwaysAllowed)) return handler(request);
-            const message = restrictedToolMessage(name, union!, loadedNames);
-            emitSkillsEvent(logger, (request.runtime as { writer?: (chunk: unknown) => void }).writer, { level: "warn", event: "tool_restricted", message, tool: name });
-            return errorMessage(message, request.toolCall.id ?? "", name);
+            const refusal = engine.toolRefusal(requestFor(request.state as SkillsStateView, request.runtime), name, alwaysAllowed);
+            return refusal === undefined ? handler(request) : errorMessage(refusal, request.toolCall.id ?? "", name);
           }
         : undefined,
   });
 
-  async function readForRestore(skill: SkillMetadata, request: { state: unknown; runtime: unknown }): Promise<string | undefined> {
-    try {
-      const catalog = await catalogFor({ ...(request.runtime as object), state: stateForBackend(request.state as object) });
-      const source = catalog.sources.find((candidate) => candidate.id === skill.source);
-      return source ? decodeSkill(await source.readSkill(skill)) : undefined;
-    } catch {
-      return undefined;
+  // The user's trailing messages (those after the last answer) that start with `/name`.
+  async function invokeUserCommands(request: SkillRequest, messages: readonly BaseMessage[]): Promise<{ operations: SkillOperation[]; messages: BaseMessage[] }> {
+    const operations: SkillOperation[] = [];
+    const replaced: BaseMessage[] = [];
+    let state = request.state;
+    let first = messages.length;
+    while (first > 0 && messages[first - 1]!.type === "human") first--;
+    for (const message of messages.slice(first)) {
+      const text = firstText(message.content);
+      const command = text === undefined ? undefined : engine.parseCommand(text, state);
+      if (!command) continue;
+      const step = await engine.invoke({ ...request, state }, command);
+      const content = step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`;
+      replaced.push(
+        new HumanMessage({
+          ...(message.id !== undefined ? { id: message.id } : {}),
+          content: replaceFirstText(message.content, content),
+          additional_kwargs: { ...message.additional_kwargs, skillset_command: { text, skill: command.skill.name, arguments: command.arguments } },
+        }),
+      );
+      if (step.ok) {
+        operations.push(...step.operations);
+        state = applyOperations(state, step.operations);
+      }
     }
+    return { operations, messages: replaced };
   }
 }
 
-function planFor(state: SkillsStateView, callId: string, own: Omit<SkillCall, "id">, skills: readonly SkillMetadata[], maxLoaded: number) {
-  const calls = siblingSkillCalls(state.messages ?? [], callId);
-  const plan = planSkillCalls(calls.some((call) => call.id === callId) ? calls : [{ id: callId, ...own }], {
+function threadState(state: SkillsStateView): SkillThreadState {
+  return {
+    skills: state.skillsMetadata ?? [],
+    ...(state._skillsCatalogVersion ? { catalogVersion: state._skillsCatalogVersion } : {}),
     loaded: state.skillsLoaded ?? [],
-    maxLoaded,
-    lookup: (name) => {
-      const skill = skills.find((entry) => entry.name === name);
-      return skill ? (skill.disableModelInvocation ? "user-only" : "available") : undefined;
+    resources: state.skillResources ?? {},
+  };
+}
+
+function applyOperations(state: SkillThreadState, operations: readonly SkillOperation[]): SkillThreadState {
+  return operations.length === 0 ? state : { ...state, loaded: applyToLoaded(state.loaded, operations), resources: applyToResources(state.resources as never, operations) };
+}
+
+function threadId(): string | undefined {
+  try {
+    const id = getConfig()?.configurable?.thread_id;
+    return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toolResult(step: SkillStep, toolCallId: string, name: string): Command | ToolMessage {
+  if (!step.ok) return errorMessage(step.text, toolCallId, name);
+  return new Command({
+    update: {
+      skillsLoaded: step.operations,
+      skillResources: step.operations,
+      messages: [new ToolMessage({ content: step.text, tool_call_id: toolCallId, name })],
     },
   });
-  return plan.get(callId)!;
 }
 
 // The skill calls of the AI message that made this call, in the message's order: every call of
-// one step sees the same message, so all of them plan the same way (decision 2).
+// one step sees the same message, so all of them plan the same way.
 function siblingSkillCalls(messages: readonly unknown[], callId: string): SkillCall[] {
   for (let index = messages.length - 1; index >= 0; index--) {
     const toolCalls = (messages[index] as { tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }> }).tool_calls;
@@ -342,20 +296,34 @@ function siblingSkillCalls(messages: readonly unknown[], callId: string): SkillC
   return [];
 }
 
+// What the model reads of the tool results and user messages, where skill instructions arrive.
+function messageTexts(messages: readonly unknown[]): string[] {
+  return messages.flatMap((message) => {
+    const { type, content } = message as { type?: string; content?: unknown };
+    const text = type === "tool" || type === "human" ? firstText(content) : undefined;
+    return text === undefined ? [] : [text];
+  });
+}
+
+function firstText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const block = content.find((entry: { type?: string; text?: unknown }) => entry?.type === "text" && typeof entry.text === "string") as { text: string } | undefined;
+  return block?.text;
+}
+
+function replaceFirstText(content: BaseMessage["content"], text: string): BaseMessage["content"] {
+  if (typeof content === "string") return text;
+  let done = false;
+  return content.map((block) => {
+    if (done || block.type !== "text") return block;
+    done = true;
+    return { ...block, text };
+  }) as BaseMessage["content"];
+}
+
 function errorMessage(content: string, toolCallId: string, name: string): ToolMessage {
   return new ToolMessage({ content, tool_call_id: toolCallId, name, status: "error" });
-}
-
-function decodeSkill(bytes: Uint8Array): string {
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-}
-
-// The seed's error strings (§7.2): read failure, size limit, decode error.
-function loadFailureMessage(path: string, error: unknown): string {
-  if (SkillsetError.isInstance(error) && error.code === "too-large") return `Error: Skill file at ${path} exceeds maximum size (${MAX_SKILL_FILE_BYTES} bytes)`;
-  if (error instanceof TypeError && /encoded data|decode/i.test(error.message)) return `Error: Failed to decode skill file: ${error.message}`;
-  const reason = error instanceof Error ? error.message : String(error);
-  return `Error: Failed to read skill file at ${path}: ${reason}`;
 }
 
 function isSkillSource(value: unknown): value is SkillSource {

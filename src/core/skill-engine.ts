@@ -1,0 +1,399 @@
+import type { Catalog } from "./catalog.js";
+import { catalogView } from "./catalog-view.js";
+import { SkillsetError } from "./errors.js";
+import { planSkillCalls, type SkillCall, type SkillCallDecision } from "./plan-skill-calls.js";
+import { renderLoadedSkills } from "./prompt-loaded.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH, renderCatalogMarkdown } from "./prompt-markdown.js";
+import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "./read-resource.js";
+import { renderInstructions } from "./render-instructions.js";
+import { checkResourcePath } from "./resource-path.js";
+import { restoreDroppedSkills } from "./restore-dropped-skills.js";
+import { isUserInvocable, parseSkillCommand, type SkillCommand } from "./skill-command.js";
+import { splitAtBody } from "./skill-document.js";
+import { emitSkillsEvent, type SkillsLogEntry, type SkillsLogger } from "./skill-events.js";
+import { skillDirectory, type SkillMetadata } from "./skill-metadata.js";
+import type { SkillOperation } from "./skill-operations.js";
+import { DEFAULT_RESOURCE_LIMITS, discoverResources, type SkillResource } from "./skill-resources.js";
+import { MAX_SKILL_FILE_BYTES, type SkillSource } from "./skill-source.js";
+import { invocationResultText, loadResultText, refusalMessage, unloadResultText } from "./skill-tool-messages.js";
+import { allowedToolUnion, isToolAllowed, restrictedToolMessage, type AllowedToolsPolicy } from "./tool-policy.js";
+import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
+import { runSkillCommand } from "../exec/run-skill-command.js";
+import { formatScriptResult, type ScriptExecutor } from "../exec/script-executor.js";
+
+/** Options of {@link createSkillEngine}. */
+export interface SkillEngineOptions {
+  /** How many skills may be loaded at once. @default 10 */
+  maxLoadedSkills?: number;
+  /** `"recommend"` shows `allowed-tools`; `"restrict"` also refuses other tools while skills declare them. @default "recommend" */
+  allowedToolsPolicy?: AllowedToolsPolicy;
+  /** Replaces the guidance before the catalog; `{load}` and `{unload}` become the tool names. */
+  guidance?: string;
+  /** Longest description in the catalog. @default 250 */
+  maxDescriptionLength?: number;
+  /** The tool the prompt and load results tell the model to read resources with. @default "read_file" */
+  resourceReadTool?: string;
+  /** The tool the prompt tells the model to run scripts with, if any. */
+  scriptRunTool?: string;
+  /** Runs {@link SkillEngine.runScript}; without it, scripts are refused. */
+  scripts?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
+  /**
+   * Runs the `` !`command` `` and ```` ```! ```` blocks of a skill's instructions when they are
+   * rendered, under the same rules as scripts. Off unless given: the text then says the command
+   * was not run.
+   */
+  dynamicContext?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
+  /** Receives structured log entries; nothing is logged without it. */
+  logger?: SkillsLogger;
+}
+
+/** What the engine reads of a thread. The host keeps it (graph state, messages, a store). */
+export interface SkillThreadState {
+  /** The catalog the model sees, in its stable order. */
+  skills: readonly SkillMetadata[];
+  /** The catalog's content hash, when the host has one: renderings are cached by it. */
+  catalogVersion?: string;
+  /** Loaded skills, in load order. */
+  loaded: readonly string[];
+  resources: Readonly<Record<string, readonly SkillResource[]>>;
+}
+
+/** One request to the engine: a thread's state and how to reach its sources. */
+export interface SkillRequest {
+  state: SkillThreadState;
+  /** The sources the catalog came from; only reads call it. */
+  sources(): Promise<readonly SkillSource[]>;
+  /** Becomes `${CLAUDE_SESSION_ID}` in instructions, e.g. the thread id. */
+  sessionId?: string;
+  /** Also receives this request's events (not `debug` ones), e.g. a stream writer. */
+  emit?: SkillsLogger;
+}
+
+/**
+ * The outcome of a state-changing call: on success the text for the model and the operations the
+ * host applies to its loaded-skills state; on refusal only the text, and nothing changes.
+ */
+export type SkillStep = { ok: true; text: string; operations: SkillOperation[] } | { ok: false; text: string };
+
+/** The outcome of a read-only call: the text for the model, and whether it is an error. */
+export interface SkillReply {
+  ok: boolean;
+  text: string;
+}
+
+/** The catalog to write to a thread, and the loaded skills that left it. */
+export interface CatalogRefresh {
+  skills: SkillMetadata[];
+  version: string;
+  /** Unloads of loaded skills that are no longer in any source. */
+  operations: SkillOperation[];
+}
+
+/**
+ * The skill lifecycle, free of any agent framework: plan calls against the budget, read and
+ * render skills, discover resources, read them, run scripts, build the prompt, and say which
+ * state operations follow. Hosts (the LangChain middleware, other adapters) translate their
+ * framework's state and tool calls to these calls and apply the operations they return. The
+ * engine holds no per-thread data, only caches derived from catalogs, so one engine serves
+ * every thread.
+ */
+export interface SkillEngine {
+  readonly maxLoaded: number;
+  /** Re-scans `catalog` and says what a thread whose catalog has `previousVersion` must change. */
+  refresh(catalog: Catalog, state: Pick<SkillThreadState, "loaded" | "catalogVersion">, emit?: SkillRequest["emit"]): Promise<CatalogRefresh | undefined>;
+  /**
+   * The skills section of the system prompt: the stable catalog, then the loaded skills, then
+   * the instructions of loaded skills whose text is no longer among `visibleTexts()` (the message
+   * texts the model gets; asked only while skills are loaded), re-attached.
+   */
+  systemPrompt(request: SkillRequest, visibleTexts?: () => readonly string[]): Promise<string>;
+  /** The model's `load_skill`. `calls` are every skill call of the same step, so parallel calls agree. */
+  load(request: SkillRequest, call: { skill: string; arguments?: string; id: string }, calls?: readonly SkillCall[]): Promise<SkillStep>;
+  /** The model's `unload_skill`. */
+  unload(request: SkillRequest, call: { skill: string; id: string }, calls?: readonly SkillCall[]): SkillStep;
+  /** Reads `/name args` in a user's message; `undefined` when it is not a skill the user may invoke. */
+  parseCommand(text: string, state: Pick<SkillThreadState, "skills" | "catalogVersion">): SkillCommand | undefined;
+  /**
+   * A user's `/name args`: the rendered instructions to give the model in place of the command.
+   * The skill counts as loaded; when every slot is taken, the least recently loaded skill is
+   * unloaded to make room and the text says so.
+   */
+  invoke(request: SkillRequest, command: SkillCommand): Promise<SkillStep>;
+  /** Reads a file of a loaded skill, a page of lines at a time. */
+  readResource(request: SkillRequest, input: { skill: string; path: string; offset?: number; limit?: number }): Promise<SkillReply>;
+  /** Runs a command in a loaded skill's folder, if its allow-list permits it. */
+  runScript(request: SkillRequest, input: { skill: string; command: string }): Promise<SkillReply>;
+  /** Under `"restrict"`, the refusal for a tool the loaded skills do not allow; else `undefined`. */
+  toolRefusal(request: Pick<SkillRequest, "state" | "emit">, tool: string, alwaysAllowed: ReadonlySet<string>): string | undefined;
+}
+
+/** Creates a {@link SkillEngine}. */
+export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine {
+  const maxLoaded = options.maxLoadedSkills ?? 10;
+  const policy = options.allowedToolsPolicy ?? "recommend";
+  const readTool = options.resourceReadTool ?? "read_file";
+  const logger = options.logger;
+  const logged = new WeakSet<object>();
+
+  // Derived from a catalog only, keyed by its content hash: safe to share between threads.
+  const renderings = new Map<string, Rendering>();
+  const render = (skills: readonly SkillMetadata[]): Rendering => ({
+    text: renderCatalogMarkdown(skills, {
+      maxDescriptionLength: options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH,
+      resourceReadTool: readTool,
+      allowedToolsPolicy: policy,
+      ...(options.scriptRunTool ? { scriptRunTool: options.scriptRunTool } : {}),
+      ...(options.guidance ? { guidance: options.guidance } : {}),
+    }),
+    byName: new Map(skills.map((skill) => [skill.name, skill])),
+  });
+  const renderingOf = (state: Pick<SkillThreadState, "skills" | "catalogVersion">): Rendering => {
+    // A catalog without a version was not written by skillset: render it, but do not cache it.
+    if (!state.catalogVersion) return render(state.skills);
+    let cached = renderings.get(state.catalogVersion);
+    if (cached === undefined) {
+      cached = render(state.skills);
+      if (renderings.size >= 16) renderings.delete(renderings.keys().next().value!);
+      renderings.set(state.catalogVersion, cached);
+    }
+    return cached;
+  };
+  const emit = (request: Pick<SkillRequest, "emit">, entry: SkillsLogEntry) => emitSkillsEvent(logger, request.emit, entry);
+  const loadedSkills = (state: SkillThreadState) => {
+    const { byName } = renderingOf(state);
+    return state.loaded.flatMap((name) => byName.get(name) ?? []);
+  };
+
+  async function sourceOf(request: SkillRequest, skill: SkillMetadata): Promise<SkillSource> {
+    const source = (await request.sources()).find((candidate) => candidate.id === skill.source);
+    if (!source) throw new SkillsetError("read-failed", `its source '${skill.source}' is not configured in this agent`);
+    return source;
+  }
+
+  async function readSkillText(request: SkillRequest, skill: SkillMetadata): Promise<string> {
+    const bytes = await (await sourceOf(request, skill)).readSkill(skill);
+    if (bytes.byteLength > MAX_SKILL_FILE_BYTES) throw new SkillsetError("too-large", `Skill file at ${skill.path} exceeds maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch (error) {
+      throw new SkillsetError("decode-failed", `Failed to decode skill file at ${skill.path}: ${(error as Error).message}`);
+    }
+  }
+
+  // Reads, renders and discovers one skill; a failure is the model-facing error text.
+  async function prepare(request: SkillRequest, skill: SkillMetadata, args: string | undefined): Promise<{ content: string; operation: SkillOperation; resources: number } | { error: string }> {
+    let text: string;
+    try {
+      text = await readSkillText(request, skill);
+    } catch (error) {
+      const message = readFailureMessage(skill.path, error);
+      emit(request, { level: "error", event: "skill_read_failed", message, skill: skill.name, path: skill.path });
+      return { error: message };
+    }
+    const { head, body } = splitAtBody(text);
+    const rendered = await renderInstructions(body, {
+      // Argument placeholders are filled only for skills written to take arguments, or when
+      // arguments were given: `awk '{print $1}'` in an ordinary skill must stay as written.
+      ...(args !== undefined || skill.argumentHint !== undefined || skill.argumentNames ? { arguments: args ?? "" } : {}),
+      ...(skill.argumentNames ? { argumentNames: skill.argumentNames } : {}),
+      skillDir: skillDirectory(skill),
+      ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
+      ...(options.dynamicContext ? { runCommand: (command: string) => runDynamicCommand(request, skill, command) } : {}),
+    });
+    const source = await sourceOf(request, skill).catch(() => undefined);
+    const discovery = source ? await discoverResources(source, skill, DEFAULT_RESOURCE_LIMITS) : { resources: [], truncated: false };
+    if (discovery.error) {
+      emit(request, { level: "warn", event: "resource_discovery_failed", message: `Failed to list resources for skill '${skill.name}': ${discovery.error}`, skill: skill.name });
+    }
+    return {
+      content: loadResultText(skill, head + rendered, discovery, readTool, policy),
+      operation: { kind: "load", skill: skill.name, resources: discovery.resources, ...(discovery.truncated ? { resourcesTruncated: true } : {}) },
+      resources: discovery.resources.length,
+    };
+  }
+
+  async function runDynamicCommand(request: SkillRequest, skill: SkillMetadata, command: string): Promise<{ ok: true; output: string } | { ok: false; reason: string }> {
+    const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = options.dynamicContext!;
+    const outcome = await runSkillCommand({ command, skillDir: skillDirectory(skill), allowedCommands: skill.allowedTools.length > 0 ? skill.allowedTools : defaultAllowedCommands, executor });
+    if (!outcome.ok) {
+      emit(request, { level: "warn", event: "script_refused", message: `Dynamic context of skill '${skill.name}' refused: ${outcome.reason}`, skill: skill.name, command });
+      return outcome;
+    }
+    const { result } = outcome;
+    emit(request, { level: "info", event: "script_ran", message: `Skill '${skill.name}' ran '${outcome.argv[0]}' for dynamic context: exit ${result.exitCode ?? result.signal}`, skill: skill.name, argv: outcome.argv, exitCode: result.exitCode, timedOut: result.timedOut });
+    const failed = result.timedOut || result.killedReason !== undefined || result.exitCode !== 0;
+    return failed ? { ok: false, reason: formatScriptResult(command, result) } : { ok: true, output: result.stdout };
+  }
+
+  function plan(state: SkillThreadState, own: SkillCall, calls: readonly SkillCall[] | undefined): SkillCallDecision {
+    const { byName } = renderingOf(state);
+    const step = calls?.some((call) => call.id === own.id) ? calls : [own];
+    return planSkillCalls(step, {
+      loaded: state.loaded,
+      maxLoaded,
+      // A skill only the user may invoke is unknown to the model.
+      isAvailable: (name) => byName.get(name)?.disableModelInvocation !== true && byName.has(name),
+    }).get(own.id)!;
+  }
+
+  function refuse(request: SkillRequest, tool: string, skill: string, decision: SkillCallDecision): SkillStep | undefined {
+    const text = refusalMessage(skill, decision, {
+      available: tool === "load_skill" ? request.state.skills.filter((entry) => !entry.disableModelInvocation).map((entry) => entry.name) : [],
+      maxLoaded,
+    });
+    if (text === undefined) return undefined;
+    emit(request, { level: "warn", event: "skill_refused", message: `${tool}('${skill}') refused: ${decision.outcome}`, skill, reason: decision.outcome });
+    return { ok: false, text };
+  }
+
+  async function loadedSkill(request: SkillRequest, name: string): Promise<{ skill: SkillMetadata; source: SkillSource } | { error: string }> {
+    if (!request.state.loaded.includes(name)) return { error: `Error: Skill '${name}' is not loaded. Load it with load_skill first.` };
+    const skill = renderingOf(request.state).byName.get(name);
+    const source = skill && (await sourceOf(request, skill).catch(() => undefined));
+    if (!skill || !source) return { error: `Error: Skill '${name}' is no longer available from its source.` };
+    return { skill, source };
+  }
+
+  return {
+    maxLoaded,
+
+    async refresh(catalog, state, sink) {
+      const snapshot = await catalog.refresh();
+      const { skills, version } = catalogView(snapshot);
+      if (!logged.has(snapshot)) {
+        logged.add(snapshot);
+        emitSkillsEvent(logger, undefined, { level: "info", event: "skills_discovered", message: `Discovered ${skills.length} skills from ${catalog.sources.length} sources`, skills: skills.length, sources: catalog.sources.length });
+        for (const diagnostic of snapshot.diagnostics) {
+          if (diagnostic.severity === "info") continue;
+          const { message, ...fields } = diagnostic;
+          emitSkillsEvent(logger, undefined, { ...fields, level: diagnostic.severity === "error" ? "error" : "warn", event: "skill_diagnostic", message: `${diagnostic.file}: ${message}` });
+        }
+      }
+      if (state.catalogVersion === version) return undefined;
+      const gone = state.loaded.filter((name) => !snapshot.get(name));
+      for (const skill of gone) emitSkillsEvent(logger, sink, { level: "warn", event: "skill_unloaded", message: `Skill '${skill}' unloaded: it is no longer in any source`, skill });
+      return { skills, version, operations: gone.map((skill) => ({ kind: "unload", skill })) };
+    },
+
+    async systemPrompt(request, visibleTexts) {
+      const { state } = request;
+      const loaded = loadedSkills(state);
+      const union = policy === "restrict" ? allowedToolUnion(loaded) : undefined;
+      const dynamic = renderLoadedSkills({ loaded, resources: state.resources, maxLoaded, policy, ...(union ? { allowedTools: union } : {}) });
+      // `+` keeps the large, cached catalog text shared instead of copying it on every call.
+      let section = renderingOf(state).text + "\n\n" + dynamic;
+      if (loaded.length > 0 && visibleTexts) {
+        const restored = await restoreDroppedSkills(loaded, visibleTexts(), (skill) => readSkillText(request, skill).catch(() => undefined));
+        if (restored.text) {
+          section += "\n\n" + restored.text;
+          for (const skill of restored.skills) emit(request, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its instructions left the context`, skill });
+        }
+      }
+      return section;
+    },
+
+    async load(request, call, calls) {
+      const decision = plan(request.state, { id: call.id, action: "load", skill: call.skill }, calls);
+      const skill = renderingOf(request.state).byName.get(call.skill);
+      const refusal = refuse(request, "load_skill", call.skill, decision);
+      if (refusal || !skill) return refusal ?? { ok: false, text: `Error: Skill '${call.skill}' not found.` };
+      const prepared = await prepare(request, skill, call.arguments);
+      if ("error" in prepared) return { ok: false, text: prepared.error };
+      const slotsUsed = request.state.loaded.length + 1;
+      emit(request, { level: "info", event: "skill_loaded", message: `Skill '${skill.name}' loaded (${prepared.resources} resources discovered)`, skill: skill.name, resources: prepared.resources, slotsUsed, maxLoaded });
+      return { ok: true, text: prepared.content, operations: [prepared.operation] };
+    },
+
+    unload(request, call, calls) {
+      const decision = plan(request.state, { id: call.id, action: "unload", skill: call.skill }, calls);
+      const refusal = refuse(request, "unload_skill", call.skill, decision);
+      if (refusal) return refusal;
+      const stillLoaded = request.state.loaded.filter((name) => name !== call.skill);
+      emit(request, { level: "info", event: "skill_unloaded", message: `Skill '${call.skill}' unloaded (${maxLoaded - stillLoaded.length}/${maxLoaded} slots available)`, skill: call.skill, slotsUsed: stillLoaded.length, maxLoaded });
+      return { ok: true, text: unloadResultText(call.skill, stillLoaded, maxLoaded), operations: [{ kind: "unload", skill: call.skill }] };
+    },
+
+    parseCommand(text, state) {
+      return parseSkillCommand(text, renderingOf(state).byName);
+    },
+
+    async invoke(request, command) {
+      const { skill } = command;
+      if (!isUserInvocable(skill)) return { ok: false, text: `Error: Skill '${skill.name}' cannot be invoked by the user (user-invocable: false).` };
+      const prepared = await prepare(request, skill, command.arguments);
+      if ("error" in prepared) return { ok: false, text: prepared.error };
+      const loaded = request.state.loaded;
+      const evicted = !loaded.includes(skill.name) && loaded.length >= maxLoaded ? loaded[0] : undefined;
+      const operations: SkillOperation[] = evicted ? [{ kind: "unload", skill: evicted }, prepared.operation] : [prepared.operation];
+      if (evicted) {
+        emit(request, { level: "info", event: "skill_unloaded", message: `Skill '${evicted}' unloaded to make room for the user's /${skill.name}`, skill: evicted, reason: "user-invocation" });
+      }
+      emit(request, { level: "info", event: "skill_invoked", message: `Skill '${skill.name}' invoked by the user (${prepared.resources} resources discovered)`, skill: skill.name, arguments: command.arguments });
+      return { ok: true, text: invocationResultText(prepared.content, skill.name, command.arguments, evicted, maxLoaded), operations };
+    },
+
+    async readResource(request, input) {
+      const found = await loadedSkill(request, input.skill);
+      if ("error" in found) return { ok: false, text: found.error };
+      const checked = checkResourcePath(input.path);
+      if (!checked.ok) return { ok: false, text: `Error: Cannot read '${input.path}': ${checked.reason}.` };
+      if (!found.source.readFile) return { ok: false, text: `Error: The source of skill '${input.skill}' cannot read resources.` };
+      try {
+        const bytes = await found.source.readFile(found.skill, checked.path, MAX_RESOURCE_BYTES);
+        return { ok: true, text: renderResourcePage(checked.path, bytes, input.offset ?? 0, input.limit ?? DEFAULT_RESOURCE_LINES) };
+      } catch (error) {
+        const message = SkillsetError.isInstance(error) ? error.message : String(error);
+        return { ok: false, text: `Error: Cannot read '${checked.path}' in skill '${input.skill}': ${message}.` };
+      }
+    },
+
+    async runScript(request, input) {
+      const { skill: name, command } = input;
+      if (!options.scripts) return { ok: false, text: "Error: Running scripts is not enabled for this agent." };
+      const found = await loadedSkill(request, name);
+      if ("error" in found) return { ok: false, text: found.error };
+      const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = options.scripts;
+      const allowedCommands = found.skill.allowedTools.length > 0 ? found.skill.allowedTools : defaultAllowedCommands;
+      const outcome = await runSkillCommand({ command, skillDir: skillDirectory(found.skill), allowedCommands, executor });
+      if (!outcome.ok) {
+        emit(request, { level: "warn", event: "script_refused", message: `run_skill_script refused for skill '${name}': ${outcome.reason}`, skill: name, command });
+        return { ok: false, text: `Error: Command refused: ${outcome.reason}.` };
+      }
+      const { result, argv } = outcome;
+      const failed = result.timedOut || result.killedReason !== undefined || result.exitCode !== 0;
+      emit(request, {
+        level: failed ? "warn" : "info",
+        event: "script_ran",
+        message: `Skill '${name}' ran '${argv[0]}': exit ${result.exitCode ?? result.signal}${result.timedOut ? " (timed out)" : ""}`,
+        skill: name,
+        argv,
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        durationMs: Math.round(result.durationMs),
+      });
+      return { ok: !failed, text: formatScriptResult(command, result) };
+    },
+
+    toolRefusal(request, tool, alwaysAllowed) {
+      if (policy !== "restrict") return undefined;
+      const { state } = request;
+      const union = allowedToolUnion(loadedSkills(state));
+      if (isToolAllowed(tool, union, alwaysAllowed)) return undefined;
+      const message = restrictedToolMessage(tool, union!, state.loaded);
+      emit(request, { level: "warn", event: "tool_restricted", message, tool });
+      return message;
+    },
+  };
+}
+
+interface Rendering {
+  text: string;
+  byName: Map<string, SkillMetadata>;
+}
+
+// The seed's error strings for a skill that cannot be read; each names the file.
+function readFailureMessage(path: string, error: unknown): string {
+  if (SkillsetError.isInstance(error) && (error.code === "too-large" || error.code === "decode-failed")) return `Error: ${error.message}`;
+  const reason = error instanceof Error ? error.message : String(error);
+  return `Error: Failed to read skill file at ${path}: ${reason}`;
+}
