@@ -1,10 +1,10 @@
 // End-to-end tests of the `skillset` CLI: every test runs the BUILT binary (dist/cli/main.js,
 // from `npm run build`) as a real Node process against real temporary folders.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 
@@ -289,12 +289,10 @@ describe("skillset validate", () => {
     });
   });
 
-  it("an unknown option is a usage error: exit 2, message on stderr", async () => {
+  it("an unknown option is a usage error: exit 2, one `skillset:` line on stderr naming the command's help", async () => {
     const result = await run(["validate", "--bogus"]);
 
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("error: unknown option '--bogus'");
+    expect(result).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '--bogus' (see `skillset validate --help`)\n" });
   });
 
   it("--allow-claude-code-fields turns argument-hint from an error into a warning", async () => {
@@ -450,16 +448,16 @@ describe("skillset list", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     const lines = result.stdout.split("\n");
-    expect(lines[0]).toMatch(/^NAME {4,}STATUS {4}SOURCE +DESCRIPTION$/);
-    // The SOURCE column is cut to 40 characters with an ellipsis (long temp folders, e.g. on macOS).
-    const column = (source: string) => (source.length <= 40 ? source : `${source.slice(0, 39).trimEnd()}…`);
+    expect(lines[0]).toMatch(/^NAME {4,}STATUS {4}PATH +DESCRIPTION$/);
+    // The PATH column is the skill's folder, cut at the start to 50 characters (long temp folders, e.g. on macOS).
+    const column = (folder: string) => (folder.length <= 50 ? folder : `…${folder.slice(folder.length - 49)}`);
     const rows = lines.slice(1, 6).map((line) => line.split(/\s{2,}/).filter(Boolean).slice(0, 3));
     expect(rows).toEqual([
-      ["alpha", "ok", column(`local:${s1}`)],
-      ["dup", "shadowed", column(`local:${s1}`)],
-      ["dup", "ok", column(`local:${s2}`)],
-      ["nodesc", "skipped", column(`local:${s2}`)],
-      ["other-name", "warning", column(`local:${s2}`)],
+      ["alpha", "ok", column(path.join(s1, "alpha"))],
+      ["dup", "shadowed", column(path.join(s1, "dup"))],
+      ["dup", "ok", column(path.join(s2, "dup"))],
+      ["nodesc", "skipped", column(path.join(s2, "nodesc"))],
+      ["other-name", "warning", column(path.join(s2, "mismatch-dir"))],
     ]);
     expect(lines.slice(6)).toEqual([
       "",
@@ -678,13 +676,13 @@ describe("skillset create", () => {
     ]);
   });
 
-  it("an invalid name exits 1, names the problem on stderr and writes nothing", async () => {
+  it("an invalid name is a usage error: exit 2, names the problem on stderr and writes nothing", async () => {
     const dir = tempDir();
 
     const result = await run(["create", "Bad--Name", "--dir", dir]);
 
     expect(result).toEqual({
-      code: 1,
+      code: 2,
       stdout: "",
       stderr: "skillset: Invalid skill name 'Bad--Name': Skill name 'Bad--Name' must be lowercase; Skill name cannot contain consecutive hyphens\n",
     });
@@ -928,5 +926,393 @@ describe("paths that are files, not folders", () => {
     const result = await run(["list", file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`skillset: Not a folder: ${file}\n`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// pipes closed early
+// ---------------------------------------------------------------------------------------------
+
+/** Runs the CLI with its stdout pipe closed before it writes anything, as `| head -0` would. */
+function runWithStdoutClosed(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: tempDir(), env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
+
+describe("a reader that stops reading", () => {
+  const examples = path.join(ROOT, "examples", "skills");
+
+  it.each([
+    ["list", ["list", examples]],
+    ["list --json", ["list", "--json", examples]],
+    ["prompt", ["prompt", examples]],
+    ["info", ["info", "csv-insights", examples]],
+  ])("`skillset %s` with stdout closed exits 0 quietly, no EPIPE stack trace", async (_name, args) => {
+    const result = await runWithStdoutClosed(args);
+
+    expect(result).toEqual({ code: 0, signal: null, stderr: "" });
+  });
+
+  it("validate keeps its verdict: exit 1 when a skill is invalid, the report still on stderr", async () => {
+    const dir = tempDir();
+    writeSkill(dir, "good", fields("good", "Fine."));
+    const bad = writeSkill(dir, "Bad", fields("Bad", "Uppercase."));
+
+    const result = await runWithStdoutClosed(["validate", "-r", dir]);
+
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`✗ ${bad} (Bad)\n  error: Skill name 'Bad' must be lowercase\n2 skills checked: 1 valid, 1 invalid\n`);
+  });
+
+  it("`skillset list … | head -1` under `set -o pipefail` prints the header and succeeds", async () => {
+    const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+    const { stdout, stderr } = await execFileAsync("bash", ["-c", `set -o pipefail; ${quote(process.execPath)} ${quote(CLI)} list ${quote(examples)} | head -1`], {
+      env: cliEnv(),
+      encoding: "utf8",
+    });
+
+    expect(stdout).toMatch(/^NAME +STATUS +PATH +DESCRIPTION\n$/);
+    expect(stderr).toBe("");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// --json failures
+// ---------------------------------------------------------------------------------------------
+
+interface ErrorJson {
+  error: { code: string; message: string };
+}
+
+describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exit code, the message on stderr", () => {
+  it.each([
+    {
+      what: "list of a missing folder",
+      args: (dir: string) => ["list", path.join(dir, "does-not-exist"), "--json"],
+      code: 1,
+      error: (dir: string) => ({ code: "no-such-folder", message: `No such folder: ${path.join(dir, "does-not-exist")}` }),
+    },
+    {
+      what: "list of a file",
+      args: (dir: string) => ["list", "--json", path.join(dir, "tool", "SKILL.md")],
+      code: 1,
+      error: (dir: string) => ({ code: "not-a-folder", message: `Not a folder: ${path.join(dir, "tool", "SKILL.md")}` }),
+    },
+    {
+      what: "info of an unknown skill",
+      args: (dir: string) => ["info", "nope", dir, "--json"],
+      code: 1,
+      error: () => ({ code: "not-found", message: "Skill 'nope' not found. Available skills: tool" }),
+    },
+    {
+      what: "info without a name",
+      args: () => ["info", "--json"],
+      code: 2,
+      error: () => ({ code: "usage", message: "missing required argument 'name' (see `skillset info --help`)" }),
+    },
+    {
+      what: "list with an unknown option",
+      args: (dir: string) => ["list", dir, "--json", "--bogus"],
+      code: 2,
+      error: () => ({ code: "usage", message: "unknown option '--bogus' (see `skillset list --help`)" }),
+    },
+    {
+      what: "validate with an unknown option",
+      args: (dir: string) => ["validate", "--json", "--bogus", dir],
+      code: 2,
+      error: () => ({ code: "usage", message: "unknown option '--bogus' (see `skillset validate --help`)" }),
+    },
+  ])("$what exits $code with the error as JSON", async ({ args, code, error }) => {
+    const { source } = infoFixture();
+
+    const result = await run(args(source));
+
+    expect(result.code).toBe(code);
+    const report = parseJson<ErrorJson>(result.stdout);
+    expect(report).toEqual({ error: error(source) });
+    expect(result.stderr).toBe(`skillset: ${report.error.message}\n`);
+  });
+
+  it("without default folders, list --json reports no-skills-folders", async () => {
+    const result = await run(["list", "--json"], { cwd: tempDir(), env: { HOME: tempDir() } });
+
+    expect(result.code).toBe(1);
+    expect(parseJson<ErrorJson>(result.stdout).error.code).toBe("no-skills-folders");
+  });
+
+  it("an option value that happens to be --json does not turn the output into JSON", async () => {
+    const result = await run(["validate", "--bogus", "--", "--json"]);
+
+    expect(result).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '--bogus' (see `skillset validate --help`)\n" });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// create: folders that cannot be made
+// ---------------------------------------------------------------------------------------------
+
+describe("skillset create --dir that cannot hold a new folder", () => {
+  // Node 20's mkdirSync(…, { recursive: true }) spins forever under /proc; the guard is the timeout.
+  it.runIf(process.platform === "linux" && existsSync("/proc/self"))("--dir /proc/nope fails at once, naming the folder", async () => {
+    const started = Date.now();
+    const result = await runWithTimeout(["create", "x", "--dir", "/proc/nope"], 10_000);
+
+    expect(result).toEqual({ code: 1, stdout: "", stderr: "skillset: Cannot create /proc/nope/x: /proc does not accept new folders (ENOENT)\n", timedOut: false });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("--dir below a file names the file", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "a-file");
+    writeFileSync(file, "");
+
+    const result = await run(["create", "x", "--dir", path.join(file, "deeper")]);
+
+    expect(result).toEqual({ code: 1, stdout: "", stderr: `skillset: Cannot create ${path.join(file, "deeper", "x")}: ${file} is not a folder\n` });
+  });
+
+  it.runIf(process.platform !== "win32" && process.getuid?.() !== 0)("--dir inside a read-only folder says it is not writable and writes nothing", async () => {
+    const dir = tempDir();
+    const locked = path.join(dir, "locked");
+    mkdirSync(locked, { mode: 0o555 });
+
+    const result = await run(["create", "x", "--dir", path.join(locked, "new")]);
+
+    expect(result).toEqual({ code: 1, stdout: "", stderr: `skillset: Cannot create ${path.join(locked, "new", "x")}: ${locked} is not writable\n` });
+    expect(readdirSync(locked)).toEqual([]);
+  });
+
+  it("--dir that does not exist yet is created with the skill", async () => {
+    const dir = tempDir();
+
+    const result = await run(["create", "deep-skill", "--dir", path.join(dir, "a", "b")]);
+
+    expect(result).toEqual({ code: 0, stdout: `Created ${path.join(dir, "a", "b", "deep-skill")}\n`, stderr: "" });
+    expect(readdirSync(path.join(dir, "a", "b", "deep-skill"))).toEqual(["SKILL.md"]);
+  });
+});
+
+/** Runs the built CLI, killing it after `timeoutMs`; `timedOut` says whether it had to. */
+function runWithTimeout(args: string[], timeoutMs: number): Promise<RunResult & { timedOut: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: tempDir(), env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr, timedOut });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// hints, plurals and the list table
+// ---------------------------------------------------------------------------------------------
+
+/** Runs a hint printed as `skillset …` in a shell, from `cwd`, with the built CLI as `skillset`. */
+async function runHint(command: string, cwd: string): Promise<RunResult> {
+  expect(command.startsWith("skillset ")).toBe(true);
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const shellLine = `${quote(process.execPath)} ${quote(CLI)} ${command.slice("skillset ".length)}`;
+  try {
+    const { stdout, stderr } = await execFileAsync("sh", ["-c", shellLine], { cwd, env: cliEnv(), encoding: "utf8" });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+describe("hints work as printed", () => {
+  it("prompt's skipped-skills hint names the same sources and --recursive, quoted for the shell", async () => {
+    const cwd = tempDir();
+    const odd = path.join(cwd, "it's a folder");
+    writeSkill(path.join(odd, "group"), "nodesc", ["name: nodesc"]);
+    writeSkill(path.join(cwd, "plain"), "fine", fields("fine", "Fine."));
+
+    const result = await run(["prompt", "-r", "plain", odd], { cwd });
+
+    expect(result.code).toBe(0);
+    const hint = /^1 skill was skipped; run `([^`]+)` to see why\.\n$/.exec(result.stderr);
+    expect(hint?.[1]).toBe(`skillset list --recursive plain '${odd.replaceAll("'", "'\\''")}'`);
+    const listed = await runHint(hint![1]!, cwd);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${path.join(odd, "group", "nodesc", "SKILL.md")}: error: Missing required field in frontmatter: description`);
+  });
+
+  it("validate of a folder of skills without --recursive hints at --recursive, with the same flags", async () => {
+    const cwd = tempDir();
+    writeSkill(path.join(cwd, "skills"), "one", fields("one", "One."));
+    writeSkill(path.join(cwd, "skills"), "two", fields("two", "Two."));
+
+    const [human, json] = await Promise.all([run(["validate", "skills"], { cwd }), run(["validate", "--json", "skills"], { cwd })]);
+
+    expect(human).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "✗ skills\n  error: Missing required file: SKILL.md\n" +
+        "  warning: skills holds no SKILL.md, but 2 folders in it do: to validate them, run `skillset validate --recursive skills`\n" +
+        "1 skill checked: 0 valid, 1 invalid\n",
+    });
+    const report = parseJson<ValidateJson>(json.stdout);
+    expect(report.skills[0]!.errors).toEqual(["Missing required file: SKILL.md"]);
+    const hint = /run `([^`]+)`$/.exec(report.skills[0]!.warnings[0]!)![1]!;
+    expect(hint).toBe("skillset validate --recursive --json skills");
+    const followed = await runHint(hint, cwd);
+    expect(followed.code).toBe(0);
+    expect(parseJson<ValidateJson>(followed.stdout).skills.map((skill) => skill.name)).toEqual(["one", "two"]);
+  });
+
+  it("validate of an empty folder has no --recursive hint", async () => {
+    const dir = tempDir();
+
+    const result = await run(["validate", "--json", dir]);
+
+    expect(parseJson<ValidateJson>(result.stdout).skills[0]!.warnings).toEqual([]);
+  });
+});
+
+describe("counts read as English", () => {
+  it("one skill: `1 skill available`, `over 1 skill`, `1 skill checked`", async () => {
+    const dir = tempDir();
+    const skill = writeSkill(dir, "only", fields("only", "The only one."));
+
+    const [listed, prompted, validated] = await Promise.all([run(["list", dir]), run(["prompt", "--tokens", dir]), run(["validate", skill])]);
+
+    expect(listed.stdout).toContain("\n1 skill available (0 with warnings); 0 shadowed, 0 skipped\n");
+    expect(prompted.stderr).toMatch(/ per skill on average over 1 skill\n$/);
+    expect(validated.stdout).toContain("1 skill checked: 1 valid, 0 invalid\n");
+  });
+});
+
+describe("the list table tells rows apart", () => {
+  it("shows each skill's folder relative to the working folder, and names skipped skills by their folder", async () => {
+    const cwd = tempDir();
+    writeSkill(path.join(cwd, "team"), "dup", fields("dup", "Team copy."));
+    writeSkill(path.join(cwd, "mine"), "dup", fields("dup", "My copy."));
+    writeSkill(path.join(cwd, "mine"), "nameless", ["description: No name in the frontmatter."]);
+
+    const result = await run(["list", "team", "mine"], { cwd });
+
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n").slice(0, 4)).toEqual([
+      "NAME      STATUS    PATH           DESCRIPTION",
+      "dup       ok        mine/dup       My copy.",
+      "dup       shadowed  team/dup       Team copy.",
+      "nameless  skipped   mine/nameless  ",
+    ]);
+  });
+
+  it("info on a skipped skill says why it was skipped", async () => {
+    const dir = tempDir();
+    writeSkill(dir, "fine", fields("fine", "Fine."));
+    writeSkill(dir, "broken", ["name: broken"]);
+
+    const result = await run(["info", "broken", dir]);
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `skillset: Skill 'broken' was skipped: ${path.join(dir, "broken", "SKILL.md")}: error: Missing required field in frontmatter: description. Available skills: fine\n`,
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code's argument-hint, as its documentation writes it
+// ---------------------------------------------------------------------------------------------
+
+describe("argument-hint: [file] and argument-hint: [pr-number] [priority]", () => {
+  const hintWarning = (hint: string) =>
+    `'argument-hint: ${hint}' was read as the text '${hint}'; YAML reads it as a list or not at all, so quote it: argument-hint: "${hint}"`;
+
+  it.each(["[file]", "[pr-number] [priority]"])("`argument-hint: %s` loads with the text written and a warning (info, list)", async (hint) => {
+    const dir = tempDir();
+    const skill = writeSkill(dir, "hinted", [...fields("hinted", "Takes arguments."), `argument-hint: ${hint}`]);
+
+    const [info, human, listed] = await Promise.all([run(["info", "hinted", dir, "--json"]), run(["info", "hinted", dir]), run(["list", "--json", dir])]);
+
+    expect(info.code).toBe(0);
+    const report = parseJson<InfoJson & { skill: { argumentHint?: string } }>(info.stdout);
+    expect(report.skill.argumentHint).toBe(hint);
+    expect(report.diagnostics).toEqual([
+      { severity: "warning", code: "argument-hint-text", file: path.join(skill, "SKILL.md"), source: `local:${dir}`, message: hintWarning(hint) },
+    ]);
+    expect(human.stdout).toContain(`Argument hint:    ${hint}\n`);
+    expect(parseJson<ListJson>(listed.stdout).skills.map((row) => row.status)).toEqual(["warning"]);
+  });
+
+  it.each(["[file]", "[pr-number] [priority]"])("validate keeps the reference's error for `argument-hint: %s`; --allow-claude-code-fields accepts it with warnings", async (hint) => {
+    const skill = writeSkill(tempDir(), "hinted", [...fields("hinted", "Takes arguments."), `argument-hint: ${hint}`]);
+
+    const [strict, allowed] = await Promise.all([run(["validate", "--json", skill]), run(["validate", "--json", "--allow-claude-code-fields", skill])]);
+
+    expect(strict.code).toBe(1);
+    expect(parseJson<ValidateJson>(strict.stdout).skills[0]!.errors).toEqual([expect.stringMatching(/^Invalid YAML in frontmatter: /)]);
+    expect(allowed.code).toBe(0);
+    expect(parseJson<ValidateJson>(allowed.stdout)).toEqual({
+      skills: [
+        {
+          path: skill,
+          name: "hinted",
+          valid: true,
+          errors: [],
+          warnings: [hintWarning(hint), "Claude Code fields accepted: argument-hint. Other Agent Skills clients ignore or reject them."],
+        },
+      ],
+      valid: true,
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// progress on a terminal
+// ---------------------------------------------------------------------------------------------
+
+describe("progress line on a terminal", () => {
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  /** What the CLI writes to a pseudo-terminal (util-linux `script`) while its stdout goes to /dev/null. */
+  async function stderrOnTerminal(args: string[]): Promise<string> {
+    const command = `${[process.execPath, CLI, ...args].map(quote).join(" ")} >/dev/null`;
+    const { stdout } = await execFileAsync("/usr/bin/script", ["-qec", command, "/dev/null"], { env: cliEnv({ TERM: "xterm" }), encoding: "utf8", timeout: 120_000 });
+    return stdout;
+  }
+  const onLinuxWithScript = it.runIf(process.platform === "linux" && existsSync("/usr/bin/script"));
+
+  onLinuxWithScript("a quick scan shows no progress line", async () => {
+    const dir = tempDir();
+    writeSkill(dir, "quick", fields("quick", "Quick."));
+
+    expect(await stderrOnTerminal(["list", dir])).toBe("");
+  });
+
+  // Needs discovery that yields to the event loop (src/sources/local-source.ts): while a scan
+  // runs synchronously, the 300 ms timer cannot fire. A cold scan of 10,000 skills takes
+  // well over 300 ms in a fresh process (about 650 ms on the 2-core development machine).
+  onLinuxWithScript("a scan of 10,000 skills shows `Scanning 1 skills folder…`, then erases it", { timeout: 180_000 }, async () => {
+    const generator = pathToFileURL(path.join(ROOT, "bench", "generate-library.mjs")).href;
+    const { ensureLibrary } = (await import(generator)) as { ensureLibrary(count: number): string };
+    const library = ensureLibrary(10_000);
+
+    expect(await stderrOnTerminal(["list", library])).toBe("Scanning 1 skills folder…\r\x1b[K");
   });
 });

@@ -1,10 +1,27 @@
-/** A failure the CLI reports on stderr and turns into an exit code: 1 for user errors, 2 for usage errors. */
+/**
+ * Why a command failed, as `--json` reports it in `{"error":{"code","message"}}`. `usage` (a
+ * command used wrongly) exits 2; every other code exits 1.
+ */
+export type CliErrorCode =
+  | "usage"
+  | "no-skills-folders"
+  | "no-such-folder"
+  | "not-a-folder"
+  | "not-found"
+  | "already-exists"
+  | "cannot-create"
+  | "read-failed"
+  | "internal";
+
+/** A failure the CLI reports as `skillset: <message>` on stderr and turns into an exit code. */
 export class CliError extends Error {
+  readonly code: CliErrorCode;
   readonly exitCode: 1 | 2;
 
-  constructor(message: string, exitCode: 1 | 2 = 1) {
+  constructor(code: CliErrorCode, message: string) {
     super(message);
     this.name = "CliError";
-    this.exitCode = exitCode;
+    this.code = code;
+    this.exitCode = code === "usage" ? 2 : 1;
   }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { CliError } from "./cli-error.js";
+import { CliError, type CliErrorCode } from "./cli-error.js";
 import { createCommand } from "./commands/create.js";
 import { infoCommand } from "./commands/info.js";
 import { listCommand } from "./commands/list.js";
@@ -17,8 +17,8 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .description("Find, validate and show Agent Skills.")
     .version(version)
     .exitOverride()
-    .configureOutput({ writeOut: (text) => terminal.out(text), writeErr: (text) => terminal.err(text) })
-    .showHelpAfterError("(run with --help for usage)");
+    // Help goes where commander sends it; its error messages are printed by main() instead.
+    .configureOutput({ writeOut: (text) => terminal.out(text), writeErr: (text) => terminal.err(text), outputError: () => {} });
 
   const run = (action: () => Promise<number>) => async () => {
     exit.code = await action();
@@ -72,25 +72,55 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
   return program;
 }
 
+/** Why a run failed, as `--json` prints it and with the exit code it gets. */
+interface Failure {
+  code: CliErrorCode;
+  message: string;
+  exitCode: 1 | 2;
+}
+
 /** Runs the CLI; the only place that decides the process's exit code. */
 export async function main(argv: string[] = process.argv): Promise<number> {
   const terminal = processTerminal();
   const exit = { code: 0 };
+  const program = buildProgram(terminal, exit);
+  let failure: Failure;
   try {
-    await buildProgram(terminal, exit).parseAsync(argv);
+    await program.parseAsync(argv);
     return exit.code;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Help and version exit 0; every other commander error is a usage error.
-      return error.exitCode === 0 ? 0 : 2;
+      // Help and version exit 0; help shown because no command was given is a usage error.
+      if (error.exitCode === 0) return 0;
+      if (error.code === "commander.help") return 2;
+      const command = commandOf(program, argv);
+      const message = `${error.message.replace(/^error: /, "")} (see \`skillset ${command ? `${command} ` : ""}--help\`)`;
+      failure = { code: "usage", message, exitCode: 2 };
+    } else if (error instanceof CliError) {
+      failure = { code: error.code, message: error.message, exitCode: error.exitCode };
+    } else {
+      terminal.err(`skillset: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      failure = { code: "internal", message: error instanceof Error ? error.message : String(error), exitCode: 1 };
     }
-    if (error instanceof CliError) {
-      terminal.err(`skillset: ${error.message}`);
-      return error.exitCode;
-    }
-    terminal.err(`skillset: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return 1;
   }
+  if (failure.code !== "internal") terminal.err(`skillset: ${failure.message}`);
+  // With --json a failure is JSON on stdout too, one shape for every command: scripts read
+  // stdout and the exit code; people read stderr.
+  if (jsonRequested(argv)) terminal.out(JSON.stringify({ error: { code: failure.code, message: failure.message } }, null, 2));
+  return failure.exitCode;
+}
+
+/** Whether `--json` is among the options (before a `--` that ends them). */
+function jsonRequested(argv: string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).includes("--json");
+}
+
+/** The subcommand named on the command line, if any, for the usage hint. */
+function commandOf(program: Command, argv: string[]): string | undefined {
+  const names = new Set(program.commands.map((command) => command.name()));
+  return argv.slice(2).find((arg) => names.has(arg));
 }
 
 process.exitCode = await main();

@@ -4,6 +4,7 @@ import { createCatalog, type CatalogSnapshot } from "../core/catalog.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
 import { createLocalSource } from "../sources/local-source.js";
 import { CliError } from "./cli-error.js";
+import { plural } from "./plural.js";
 import { withProgress, type Terminal } from "./terminal.js";
 
 /** Options shared by the commands that read skills from sources. */
@@ -20,19 +21,19 @@ export async function scanSources(paths: string[], options: SourceOptions, termi
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
     if (locations.length === 0) {
-      throw new CliError(`No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass a folder, e.g. \`skillset list ./skills\`.`);
+      throw new CliError("no-skills-folders", `No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass the skills folders to read as arguments.`);
     }
   } else {
     const missing = locations.filter((path) => !existsSync(path));
-    if (missing.length > 0) throw new CliError(`No such folder: ${missing.join(", ")}`);
+    if (missing.length > 0) throw new CliError("no-such-folder", `No such folder: ${missing.join(", ")}`);
     const files = locations.filter((path) => !statSync(path).isDirectory());
-    if (files.length > 0) throw new CliError(`Not a folder: ${files.join(", ")}`);
+    if (files.length > 0) throw new CliError("not-a-folder", `Not a folder: ${files.join(", ")}`);
   }
   // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.
   locations = locations.filter((path, index) => locations.findIndex((other) => resolve(other) === resolve(path)) === index);
   const catalog = createCatalog(locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false })));
   try {
-    return await withProgress(terminal, `Scanning ${locations.length} skills folder${locations.length === 1 ? "" : "s"}`, () => catalog.refresh());
+    return await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh());
   } finally {
     catalog.close();
   }

@@ -1,3 +1,5 @@
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, relative, sep } from "node:path";
 import type { CatalogSnapshot } from "../core/catalog.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { printable } from "../core/safe-text.js";
@@ -40,7 +42,29 @@ export function skillRows(snapshot: CatalogSnapshot): SkillRow[] {
     if (seen.has(file) || !diagnostics.some((diagnostic) => diagnostic.severity === "error")) continue;
     add({ name: diagnostics.find((diagnostic) => diagnostic.skill)?.skill ?? null, description: null, path: file, source: diagnostics[0]!.source ?? "", status: "skipped" });
   }
-  return rows.sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff") || a.path.localeCompare(b.path));
+  return rows.sort((a, b) => rowName(a).localeCompare(rowName(b)) || a.path.localeCompare(b.path));
+}
+
+/** The name to show for a row: the skill's, or its folder's when the frontmatter has none. */
+export function rowName(row: SkillRow): string {
+  return row.name ?? basename(dirname(row.path));
+}
+
+/**
+ * The skill's folder as a user would type it: relative to the working folder when inside it,
+ * `~/…` under the home folder, absolute otherwise.
+ */
+export function displayFolder(file: string, cwd = process.cwd(), home = homedir()): string {
+  const folder = dirname(file);
+  const inside = (root: string) => {
+    const path = relative(root, folder);
+    return path === "" || (!path.startsWith(`..${sep}`) && path !== ".." && !isAbsolute(path)) ? path : undefined;
+  };
+  const fromCwd = inside(cwd);
+  if (fromCwd !== undefined) return fromCwd === "" ? "." : fromCwd;
+  const fromHome = home ? inside(home) : undefined;
+  if (fromHome !== undefined) return fromHome === "" ? "~" : `~${sep}${fromHome}`;
+  return folder;
 }
 
 /** Diagnostics that belong to no listed file (a source folder that cannot be read, a scan limit). */
@@ -53,4 +77,10 @@ export function sourceDiagnostics(snapshot: CatalogSnapshot, rows: SkillRow[]): 
 export function shorten(text: string, width: number): string {
   const line = printable(text.replace(/\s+/g, " ").trim());
   return line.length <= width ? line : `${line.slice(0, width - 1).trimEnd()}…`;
+}
+
+/** Shortens a path to `width` characters by cutting its start, where paths of one list agree. */
+export function shortenStart(text: string, width: number): string {
+  const line = printable(text);
+  return line.length <= width ? line : `…${line.slice(line.length - width + 1)}`;
 }

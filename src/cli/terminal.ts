@@ -1,7 +1,11 @@
 /** Where a command writes: stdout for results, stderr for diagnostics and progress. */
 export interface Terminal {
+  /** Writes a result line (a newline is added when missing). */
   out(text: string): void;
+  /** Writes a diagnostic line (a newline is added when missing). */
   err(text: string): void;
+  /** Writes to stderr as is: a progress line and the escape code that clears it. */
+  status(text: string): void;
   /** True when stderr is an interactive terminal (progress is shown only then). */
   interactive: boolean;
   color: Colors;
@@ -23,11 +27,35 @@ function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process
   return { bold: style(1, 22), dim: style(2, 22), red: style(31, 39), green: style(32, 39), yellow: style(33, 39) };
 }
 
+/**
+ * A writer for `stream` that goes quiet once the reader has gone (`skillset list | head -1`).
+ * Node ignores SIGPIPE, so a write to a closed pipe fails with EPIPE, reported later as an
+ * `error` event that would crash the process with a stack trace. Instead, the rest of the
+ * output is dropped and the command ends with the status it would have had: the reader took
+ * what it wanted, which is not a failure (so `set -o pipefail` scripts pass), and
+ * `skillset validate … | head` still exits 1 when a skill is invalid.
+ */
+function pipeWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    closed = true;
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+    // Any other write failure (a full disk, say) means the output is incomplete.
+    process.exitCode = 1;
+  });
+  return (text) => {
+    if (!closed && !stream.destroyed) stream.write(text);
+  };
+}
+
 /** The process's own terminal. */
 export function processTerminal(): Terminal {
+  const writeOut = pipeWriter(process.stdout);
+  const writeErr = pipeWriter(process.stderr);
   return {
-    out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+    out: (text) => writeOut(text.endsWith("\n") ? text : `${text}\n`),
+    err: (text) => writeErr(text.endsWith("\n") ? text : `${text}\n`),
+    status: writeErr,
     interactive: Boolean(process.stderr.isTTY),
     color: colorsFor(process.stdout),
   };
@@ -35,19 +63,21 @@ export function processTerminal(): Terminal {
 
 /**
  * Runs `work`, showing `label` on stderr only if it takes longer than `delayMs` and stderr is
- * a terminal, so quick scans and pipes stay silent.
+ * a terminal, so quick scans and pipes stay silent. The timer can fire only while `work`
+ * waits, so it relies on discovery yielding to the event loop.
  */
 export async function withProgress<T>(terminal: Terminal, label: string, work: () => Promise<T>, delayMs = 300): Promise<T> {
   if (!terminal.interactive) return work();
   let shown = false;
   const timer = setTimeout(() => {
     shown = true;
-    process.stderr.write(`${label}…`);
+    terminal.status(`${label}…`);
   }, delayMs);
   try {
     return await work();
   } finally {
     clearTimeout(timer);
-    if (shown) process.stderr.write("\r\x1b[K");
+    // Back to the start of the line and erase it, so the results print where the label was.
+    if (shown) terminal.status("\r\x1b[K");
   }
 }

@@ -1,8 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { validateFrontmatter } from "../../core/validate-frontmatter.js";
 import { validateSkillText } from "../../core/validate-skill.js";
 import { CliError } from "../cli-error.js";
+import { createFolders, foldersToCreate } from "../create-folders.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset create`. */
@@ -31,24 +32,18 @@ const PLACEHOLDERS: Record<ResourceFolder, { file: string; content: string; exec
  */
 export async function createCommand(name: string, options: CreateOptions, terminal: Terminal): Promise<number> {
   const nameErrors = validateFrontmatter({ name, description: "x" });
-  if (nameErrors.length > 0) throw new CliError(`Invalid skill name '${name}': ${nameErrors.join("; ")}`);
+  if (nameErrors.length > 0) throw new CliError("usage", `Invalid skill name '${name}': ${nameErrors.join("; ")}`);
   const folders = parseResources(options.resources);
   const description = options.description ?? `Describe what ${name} does and when to use it.`;
-  const parent = resolve(options.dir ?? ".");
-  if (existsSync(parent) && !statSync(parent).isDirectory()) throw new CliError(`${parent} is not a folder`);
-  const directory = resolve(parent, name);
-  if (existsSync(directory)) throw new CliError(`${directory} already exists; choose another name or --dir`);
+  const directory = resolve(options.dir ?? ".", name);
+  if (existsSync(directory)) throw new CliError("already-exists", `${directory} already exists; choose another name or --dir`);
+  const missing = foldersToCreate(directory);
 
   const content = skillTemplate(name, description, folders);
   const report = validateSkillText(content, { directoryName: name });
-  if (!report.valid) throw new CliError(`Cannot create ${name}: ${report.errors.join("; ")}`);
+  if (!report.valid) throw new CliError("usage", `Cannot create ${name}: ${report.errors.join("; ")}`);
 
-  try {
-    mkdirSync(parent, { recursive: true });
-    mkdirSync(directory);
-  } catch (error) {
-    throw new CliError(`Cannot create ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+  createFolders(missing, directory);
   writeFileSync(join(directory, "SKILL.md"), content);
   for (const folder of folders) {
     const placeholder = PLACEHOLDERS[folder];
@@ -65,7 +60,7 @@ function parseResources(value: string | undefined): ResourceFolder[] {
   if (value === undefined || value.trim() === "") return [];
   const requested = value.split(",").map((item) => item.trim()).filter(Boolean);
   const unknown = requested.filter((item) => !(RESOURCE_FOLDERS as readonly string[]).includes(item));
-  if (unknown.length > 0) throw new CliError(`Unknown resource folder: ${unknown.join(", ")}. Use any of ${RESOURCE_FOLDERS.join(", ")}.`, 2);
+  if (unknown.length > 0) throw new CliError("usage", `Unknown resource folder: ${unknown.join(", ")}. Use any of ${RESOURCE_FOLDERS.join(", ")}.`);
   return RESOURCE_FOLDERS.filter((folder) => requested.includes(folder));
 }
 

@@ -5,6 +5,7 @@ import { createLocalSource } from "../../sources/local-source.js";
 import { skillDirectory } from "../../core/skill-metadata.js";
 import { CliError } from "../cli-error.js";
 import { scanSources, type SourceOptions } from "../open-catalog.js";
+import { rowName, skillRows } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset info`. */
@@ -20,7 +21,10 @@ export async function infoCommand(name: string, paths: string[], options: InfoOp
   const skill = snapshot.get(name);
   if (!skill) {
     const available = snapshot.skills.map((entry) => entry.name).join(", ") || "(none)";
-    throw new CliError(`Skill '${name}' not found. Available skills: ${available}`);
+    const skipped = skillRows(snapshot).find((row) => row.status === "skipped" && rowName(row) === name);
+    const reason = skipped?.diagnostics.find((diagnostic) => diagnostic.severity === "error");
+    if (skipped && reason) throw new CliError("not-found", `Skill '${name}' was skipped: ${formatDiagnostic(reason)}. Available skills: ${available}`);
+    throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${available}`);
   }
   const discovery = await discoverResources(createLocalSource({ path: skillDirectory(skill), watch: false }), skill);
   const diagnostics = snapshot.diagnostics.filter((diagnostic) => diagnostic.skill === name || diagnostic.file === skill.path);

@@ -1,6 +1,7 @@
 import { formatDiagnostic } from "../../core/diagnostic.js";
 import { scanSources, type SourceOptions } from "../open-catalog.js";
-import { shorten, skillRows, sourceDiagnostics, type SkillStatus } from "../skill-rows.js";
+import { plural } from "../plural.js";
+import { displayFolder, rowName, shorten, shortenStart, skillRows, sourceDiagnostics, type SkillStatus } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset list`. */
@@ -19,18 +20,18 @@ export async function listCommand(paths: string[], options: ListOptions, termina
   }
   const { color } = terminal;
   const paint: Record<SkillStatus, (text: string) => string> = { ok: color.green, warning: color.yellow, shadowed: color.dim, skipped: color.red };
-  const nameWidth = Math.min(40, Math.max(4, ...rows.map((row) => (row.name ?? "-").length)));
-  const sourceWidth = Math.min(40, Math.max(6, ...rows.map((row) => row.source.length)));
-  terminal.out(color.bold(`${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${"SOURCE".padEnd(sourceWidth)}  DESCRIPTION`));
-  for (const row of rows) {
-    const name = shorten(row.name ?? "-", nameWidth).padEnd(nameWidth);
+  // The path column tells apart rows of the same name (a shadowed skill and its winner).
+  const table = rows.map((row) => ({ row, name: rowName(row), folder: displayFolder(row.path) }));
+  const nameWidth = Math.min(40, Math.max(4, ...table.map((entry) => entry.name.length)));
+  const pathWidth = Math.min(50, Math.max(4, ...table.map((entry) => entry.folder.length)));
+  terminal.out(color.bold(`${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${"PATH".padEnd(pathWidth)}  DESCRIPTION`));
+  for (const { row, name, folder } of table) {
     const status = paint[row.status](row.status.padEnd(8));
-    const source = shorten(row.source, sourceWidth).padEnd(sourceWidth);
-    terminal.out(`${name}  ${status}  ${source}  ${shorten(row.description ?? "", 60)}`);
+    terminal.out(`${shorten(name, nameWidth).padEnd(nameWidth)}  ${status}  ${shortenStart(folder, pathWidth).padEnd(pathWidth)}  ${shorten(row.description ?? "", 60)}`);
   }
   const counts = (status: SkillStatus) => rows.filter((row) => row.status === status).length;
   terminal.out(
-    `\n${snapshot.skills.length} skills available (${counts("warning")} with warnings); ${counts("shadowed")} shadowed, ${counts("skipped")} skipped`,
+    `\n${plural(snapshot.skills.length, "skill")} available (${counts("warning")} with warnings); ${counts("shadowed")} shadowed, ${counts("skipped")} skipped`,
   );
   const diagnostics = [...rows.flatMap((row) => row.diagnostics), ...general];
   if (diagnostics.length > 0) {

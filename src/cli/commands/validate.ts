@@ -1,8 +1,10 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { printable } from "../../core/safe-text.js";
 import { findSkillDirectories } from "../../node/find-skill-directories.js";
 import { validateSkillDirectory, type DirectoryValidationReport } from "../../node/validate-skill-directory.js";
+import { plural } from "../plural.js";
+import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset validate`. */
@@ -21,7 +23,9 @@ export async function validateCommand(paths: string[], options: ValidateOptions,
   const validationOptions = { allowClaudeCodeFields: options.allowClaudeCodeFields ?? false };
   for (const path of paths.length > 0 ? paths : ["."]) {
     if (!options.recursive || holdsSkill(path)) {
-      reports.push(validateSkillDirectory(path, validationOptions));
+      const report = validateSkillDirectory(path, validationOptions);
+      if (!options.recursive && !holdsSkill(path)) hintRecursive(report, options);
+      reports.push(report);
       continue;
     }
     if (!existsSync(path) || !statSync(path).isDirectory()) {
@@ -44,6 +48,20 @@ export async function validateCommand(paths: string[], options: ValidateOptions,
     printReports(reports, terminal);
   }
   return valid ? 0 : 1;
+}
+
+/** A folder of skills given without --recursive: say which command validates them. */
+function hintRecursive(report: DirectoryValidationReport, options: ValidateOptions): void {
+  let entries;
+  try {
+    entries = readdirSync(report.path, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const skills = entries.filter((entry) => entry.isDirectory() && holdsSkill(join(report.path, entry.name))).length;
+  if (skills === 0) return;
+  const flags = ["validate", "--recursive", ...(options.json ? ["--json"] : []), ...(options.allowClaudeCodeFields ? ["--allow-claude-code-fields"] : [])];
+  report.warnings.push(`${report.path} holds no SKILL.md, but ${plural(skills, "folder")} in it ${skills === 1 ? "does" : "do"}: to validate them, run \`${shellCommand(flags, [report.path])}\``);
 }
 
 function holdsSkill(path: string): boolean {
@@ -69,7 +87,7 @@ function printReports(reports: DirectoryValidationReport[], terminal: Terminal):
     else terminal.err(text);
   }
   const invalid = reports.filter((report) => !report.valid).length;
-  const summary = `${reports.length} skill${reports.length === 1 ? "" : "s"} checked: ${reports.length - invalid} valid, ${invalid} invalid`;
+  const summary = `${plural(reports.length, "skill")} checked: ${reports.length - invalid} valid, ${invalid} invalid`;
   if (invalid === 0) terminal.out(color.bold(summary));
   else terminal.err(color.bold(summary));
 }
