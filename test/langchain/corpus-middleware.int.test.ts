@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { AIMessage, createAgent } from "langchain";
@@ -7,16 +7,15 @@ import { describe, expect, it } from "vitest";
 import { createCatalog, type SkillMetadata } from "../../src/index.js";
 import { createSkillsMiddleware } from "../../src/langchain.js";
 import { createLocalSource } from "../../src/node.js";
+import { corpusRepositories, SHARED_CORPUS as corpus, useSharedCorpus } from "../helpers/test-environment.js";
 import { expectedSkillBody } from "./helpers.js";
 
 // Every skill of the shared real-skills corpus, loaded through the middleware in a real
 // createAgent loop: one recursive local source per repository folder, as a user would set it up.
 
-const corpus = resolve(import.meta.dirname, "../../../shared/corpus");
-const repoFolders = readdirSync(corpus)
-  .filter((name) => name.includes("+"))
-  .sort()
-  .map((name) => join(corpus, name));
+// Without ../shared/corpus these tests skip, except under CI=true.
+const withCorpus = useSharedCorpus();
+const repoFolders = withCorpus ? corpusRepositories() : [];
 
 const BATCH = 10; // parallel load_skill calls per AI message
 const MAX_LOAD_RESULT_CHARS = 60_000;
@@ -38,7 +37,7 @@ function expectedLoadResult(skill: SkillMetadata, resources: ReadonlyArray<{ typ
   return `${opening}${body}\n${closing}`;
 }
 
-describe("the real-skills corpus through createSkillsMiddleware in a createAgent loop", () => {
+describe.skipIf(!withCorpus)("the real-skills corpus through createSkillsMiddleware in a createAgent loop", () => {
   it("loads all 174 skills with batches of parallel load_skill calls; every load succeeds and is recorded in call order", async () => {
     expect(repoFolders.map((folder) => folder.slice(corpus.length + 1))).toEqual([
       "K-Dense-AI+claude-scientific-skills",

@@ -4,8 +4,8 @@
 //
 // Every agent runs the real `createAgent` loop with `fakeModel()`. The cross-process cases run
 // test/langchain/fixtures/agent-worker.mjs (over the BUILT package: `npm run build` first) with
-// `process.execPath`. PostgreSQL is required (not skipped): set SKILLSET_TEST_PG_URL to point
-// elsewhere than postgresql://postgres@127.0.0.1:5432/test.
+// `process.execPath`. The PostgreSQL tests use postgresql://postgres@127.0.0.1:5432/test, or
+// SKILLSET_TEST_PG_URL; without a server there they skip, except under CI=true where they fail.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -20,13 +20,14 @@ import { createAgent } from "langchain";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createSkillsMiddleware } from "../../src/langchain.js";
+import { TEST_PG_URL, usePostgres } from "../helpers/test-environment.js";
 import { inWorker, WorkerProcess, type CheckpointerSpec, type Turn, type TurnMessage } from "./fixtures/worker-process.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLES = path.join(ROOT, "examples", "skills");
 const CSV_DIR = path.join(EXAMPLES, "csv-insights");
 const CSV_SKILL_MD = path.join(CSV_DIR, "SKILL.md");
-const PG_URL = process.env.SKILLSET_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const PG_URL = TEST_PG_URL;
 
 const NONE_LOADED = "Loaded skills: none (10 slots free).";
 const CSV_LOADED = "Loaded skills (1/10, 9 slots free):\n- csv-insights (1 script, 1 reference, 2 assets; recommended tools: python3, Read)";
@@ -142,7 +143,7 @@ describe("SQLite checkpointer: one thread continued by separate processes", () =
 });
 
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL (cases 2 and 3): required, never skipped
+// PostgreSQL (cases 2 and 3): skipped without a server, except under CI=true
 // ---------------------------------------------------------------------------------------------
 
 async function withPg<T>(body: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -159,8 +160,8 @@ function uniqueSchema(): string {
   return `skillset_test_${randomBytes(6).toString("hex")}`;
 }
 
-// Checked once, inside each PostgreSQL test, so that without a server every one of them FAILS
-// with this message (a failing beforeAll would report them as skipped).
+// Checked once, inside each PostgreSQL test, so that under CI=true without a server every one of
+// them FAILS with this message (a failing beforeAll would report them as skipped).
 let postgresCheck: Promise<void> | undefined;
 function requirePostgres(): Promise<void> {
   postgresCheck ??= withPg((client) => client.query("SELECT 1")).then(
@@ -168,14 +169,14 @@ function requirePostgres(): Promise<void> {
     (error: unknown) => {
       throw new Error(
         `PostgreSQL is not reachable at ${PG_URL} (${error instanceof Error ? error.message : String(error)}). ` +
-          "These integration tests require a running PostgreSQL server; set SKILLSET_TEST_PG_URL to use another one.",
+          "Start a PostgreSQL server there or set SKILLSET_TEST_PG_URL to use another one; under CI=true these tests must run.",
       );
     },
   );
   return postgresCheck;
 }
 
-describe("PostgreSQL", () => {
+describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
   const schemas: string[] = [];
 
   afterAll(async () => {
