@@ -24,7 +24,7 @@ export interface ScriptResult {
 }
 
 /**
- * Runs skill scripts (seed 002). Implementations: the local executor in `skillset/node`, and a
+ * Runs skill scripts. Implementations: the local executor in `skillset/node`, and a
  * deepagents sandbox executor. An executor never uses a shell.
  */
 export interface ScriptExecutor {
