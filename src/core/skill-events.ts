@@ -1,4 +1,4 @@
-/** The events skillset reports (seed 001 §11.5). */
+/** The events skillset reports to a logger (and, from the middleware, as stream events). */
 export type SkillsEventName =
   | "skills_discovered"
   | "skill_diagnostic"
