@@ -13,7 +13,7 @@ export interface SkillMetadata {
   compatibility?: string;
   /** The `metadata` mapping; values are strings. */
   metadata: Record<string, string>;
-  /** `allowed-tools`, split into entries (decision 9). */
+  /** `allowed-tools`, split into entries, whether written as a space- or comma-separated string or a YAML list. */
   allowedTools: string[];
   /** Claude Code's `argument-hint`. */
   argumentHint?: string;
