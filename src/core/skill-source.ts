@@ -1,7 +1,7 @@
 import type { Diagnostic } from "./diagnostic.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 
-/** Largest `SKILL.md` skillset reads, as in the seeds: 10 MiB. */
+/** Largest `SKILL.md` skillset reads: 10 MiB, far beyond any real skill, so a huge file cannot exhaust memory. */
 export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024;
 
 /** What a source found: its skills' metadata and the problems, with a version that changes when they do. */
