@@ -1,6 +1,6 @@
 import type { SkillMetadata } from "./skill-metadata.js";
 
-/** How `allowed-tools` is used: shown to the model, or also enforced (seed 000 §3.4). */
+/** How `allowed-tools` is used: `"recommend"` shows it to the model; `"restrict"` also refuses calls to other tools. */
 export type AllowedToolsPolicy = "recommend" | "restrict";
 
 /** The tool a tool entry names: `Bash(git:*)` names `Bash`. */
