@@ -40,8 +40,8 @@ export function classifyResource(relativePath: string): ResourceType | undefined
 }
 
 /**
- * Lists a skill's resources on demand (seed 001 §3.2, without its one-level limit). A source
- * that fails to list yields no resources and an `error`, never an exception (§7.1).
+ * Lists a skill's resources on demand, at any depth up to the limits. A source that fails to
+ * list yields no resources and an `error`, never an exception, so one broken skill cannot stop a run.
  */
 export async function discoverResources(
   source: SkillSource,
