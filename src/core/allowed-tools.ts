@@ -1,5 +1,5 @@
 /**
- * Reads `allowed-tools` in every form real skills use (decision 9): the spec's
+ * Reads `allowed-tools` in every form real skills use: the spec's
  * space-separated string, comma-separated strings and YAML lists. Parentheses group, so
  * Claude Code's `Bash(git add:*)` stays one entry even though it contains a space.
  */
