@@ -17,7 +17,7 @@ export interface LoadedSkillsView {
 /**
  * The part of the skills prompt that changes with loads and unloads: the loaded skills with
  * their resource summary and recommended tools, and the slots left. It goes after the stable
- * catalog so the prompt's unchanged prefix stays as long as possible (decision 5).
+ * catalog so the prompt's unchanged prefix, which provider prompt caches reuse, stays as long as possible.
  */
 export function renderLoadedSkills(view: LoadedSkillsView): string {
   const free = view.maxLoaded - view.loaded.length;
