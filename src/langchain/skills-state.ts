@@ -24,8 +24,8 @@ const operationUpdate = z.custom<SkillOperationUpdate>(() => true).optional();
 /**
  * The middleware's graph state. `skillsMetadata` is the catalog in deepagents' shape (so its
  * subagent handling, which leaves the key out, keeps working); `skillsLoaded` and
- * `skillResources` change only through skill operations, so parallel tool calls merge
- * (decision 2) and loads do not flow between an agent and its subagents.
+ * `skillResources` change only through skill operations, so parallel tool calls in one step
+ * merge instead of conflicting, and loads do not flow between an agent and its subagents.
  */
 export const skillsStateSchema = new StateSchema({
   skillsMetadata: z.array(skillMetadataEntry).nullish(),
