@@ -33,10 +33,10 @@ const UNSAFE_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>&"'`\\/\s]/u;
 const MAX_LENIENT_NAME_LENGTH = 128;
 
 /**
- * Reads a skill for runtime use, leniently, as the Agent Skills client guide recommends: a skill whose frontmatter cannot be
- * parsed, or without a usable name or description, is skipped with an `error` diagnostic;
- * anything cosmetic (name/folder mismatch, long description, unknown fields) loads with a
- * `warning` that uses the reference validator's wording.
+ * Reads a skill for runtime use, leniently, as the Agent Skills client guide recommends: a
+ * skill whose frontmatter cannot be parsed, or without a usable name or description, is
+ * skipped with an `error` diagnostic; anything cosmetic (name/folder mismatch, long
+ * description, unknown fields) loads with a `warning` that uses the reference validator's wording.
  */
 export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   const diagnostics: Diagnostic[] = [];
