@@ -119,6 +119,14 @@ describe("renderInstructions: dynamic context", () => {
       "id",
       "```",
       "````",
+      "1. Step",
+      "",
+      "       ```bash",
+      "       !`git status`",
+      "       ```",
+      "\t~~~",
+      "\t!`ls`",
+      "\t~~~",
       "Write `` !`cmd` `` or `!`x`. Also !``y`` and !` ` stay.",
     ].join("\n");
     expect(await render(body, { runCommand })).toBe(body);

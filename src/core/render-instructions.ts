@@ -60,7 +60,8 @@ type Segment =
  *   (there is no shell), and the outputs, in order, joined by line breaks, replace the block.
  *   A block that is never closed runs nothing; a note says so and its text stays as written.
  * - inside an ordinary fenced block (```` ``` ```` or `~~~`) nothing runs, so a skill can show
- *   the syntax. Indented code blocks are not recognised: fence examples instead.
+ *   the syntax. Fences count at any indentation (inside list items too); indented code blocks
+ *   without a fence are not recognised, so fence examples instead.
  *
  * Security: there is one pass. Commands are found in the skill's own text, before anything is
  * substituted, and substituted values and command outputs are never scanned again, so an argument
@@ -123,9 +124,10 @@ export async function renderInstructions(body: string, context: RenderInstructio
 // ---------------------------------------------------------------------------------------------
 // Tokenizing: lines, fences, code spans, placeholders
 
-const BACKTICK_FENCE = /^ {0,3}(`{3,})([^`]*)$/;
-const TILDE_FENCE = /^ {0,3}(~{3,})(.*)$/;
-const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+// Unlike CommonMark, a fence may be indented any amount, so fences nested in list items count.
+const BACKTICK_FENCE = /^[ \t]*(`{3,})([^`]*)$/;
+const TILDE_FENCE = /^[ \t]*(~{3,})(.*)$/;
+const CLOSING_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
 // What may stand right before the `!` of an inline command.
 const COMMAND_LEAD = /[\s([{]/;
 
