@@ -25,7 +25,18 @@ describe("renderInstructions: placeholders", () => {
 
   it("makes out-of-range arguments and missing arguments empty", async () => {
     expect(await render("[$0] [$ARGUMENTS[5]] [$9]", { arguments: "one" })).toBe("[one] [] []");
-    expect(await render("[$ARGUMENTS] [$0]")).toBe("[] []");
+    expect(await render("[$ARGUMENTS] [$0] [$name]", { arguments: "", argumentNames: ["name"] })).toBe("[] [] []");
+  });
+
+  it("leaves argument placeholders as written when no arguments are given, but fills the variables", async () => {
+    const body = "awk '{print $1}' / $ARGUMENTS / $name / ${CLAUDE_SKILL_DIR}";
+    expect(await render(body, { argumentNames: ["name"] })).toBe("awk '{print $1}' / $ARGUMENTS / $name / /skills/demo");
+  });
+
+  it("runs a command with $-forms as written when no arguments are given", async () => {
+    const { calls, runCommand } = recorder();
+    expect(await render("!`awk '{print $1}' data.txt`", { runCommand })).toBe("out(awk '{print $1}' data.txt)");
+    expect(calls).toEqual(["awk '{print $1}' data.txt"]);
   });
 
   it("substitutes declared names by position, longest name first, whole identifiers only", async () => {

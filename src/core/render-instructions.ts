@@ -14,7 +14,10 @@ export type DynamicCommandRunner = (command: string) => Promise<DynamicCommandRe
 
 /** What {@link renderInstructions} fills in. */
 export interface RenderInstructionsContext {
-  /** The argument string as typed; none means empty. */
+  /**
+   * The argument string as typed. When absent, argument placeholders stay as written (so
+   * `awk '{print $1}'` in a skill that takes no arguments is untouched); pass `""` to empty them.
+   */
   arguments?: string;
   /** The frontmatter's `arguments` names, in order: `$<name>` is the argument at its position. */
   argumentNames?: readonly string[];
@@ -44,10 +47,10 @@ type Segment =
  * Renders a skill's instructions (the SKILL.md body, without frontmatter).
  *
  * Placeholders, everywhere in the text (code blocks and code spans included, as in Claude Code):
- * `$ARGUMENTS` → the argument string as typed; `$ARGUMENTS[N]`, `$N` and declared `$name` → the
- * N-th argument (0-based, split like a shell, see `splitArguments`), empty when out of range;
  * `${CLAUDE_SKILL_DIR}` / `${SKILL_DIR}` → `skillDir`; `${CLAUDE_SESSION_ID}` → `sessionId` or
- * empty. Other `$…` stays literal. When the arguments are not blank and the text has no argument
+ * empty. When `arguments` is given (even `""`): `$ARGUMENTS` → the argument string as typed;
+ * `$ARGUMENTS[N]`, `$N` and declared `$name` → the N-th argument (0-based, split like a shell,
+ * see `splitArguments`), empty when out of range. Other `$…` stays literal. When the arguments are not blank and the text has no argument
  * placeholder at all (neither `$ARGUMENTS` nor `$ARGUMENTS[N]`, `$N` or a declared `$name`;
  * placeholders inside commands do not count), `\n\nARGUMENTS: <arguments as typed>` is appended.
  *
@@ -67,7 +70,7 @@ type Segment =
  * substituted, and substituted values and command outputs are never scanned again, so an argument
  * or an output containing `` !`…` ``, ```` ```! ````, `$ARGUMENTS` or `${CLAUDE_SKILL_DIR}` stays
  * literal. Arguments are never substituted into a command: a command containing an argument
- * placeholder or `${CLAUDE_SESSION_ID}` is not run and a note says why. `${CLAUDE_SKILL_DIR}` and
+ * placeholder (when `arguments` is given) or `${CLAUDE_SESSION_ID}` is not run and a note says why. `${CLAUDE_SKILL_DIR}` and
  * `${SKILL_DIR}` in a command become `.`, since commands run in the skill's folder
  * (`` !`python3 ${CLAUDE_SKILL_DIR}/scripts/x.py` `` runs `python3 ./scripts/x.py`).
  *
@@ -79,7 +82,14 @@ type Segment =
  * exception from `runCommand` becomes a note.
  */
 export async function renderInstructions(body: string, context: RenderInstructionsContext): Promise<string> {
-  const matcher = createPlaceholderMatcher(context.argumentNames);
+  const allPlaceholders = createPlaceholderMatcher(context.argumentNames);
+  const matcher: PlaceholderMatcher =
+    context.arguments === undefined
+      ? (text, index) => {
+          const match = allPlaceholders(text, index);
+          return match?.placeholder.kind === "variable" ? match : undefined;
+        }
+      : allPlaceholders;
   const typed = context.arguments ?? "";
   let split: string[] | undefined;
   const runner = new CommandRunner(context.runCommand, matcher);
