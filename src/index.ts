@@ -37,6 +37,22 @@ export {
 } from "./core/skill-resources.js";
 export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } from "./core/prompt-markdown.js";
 export { renderCatalogXml } from "./core/prompt-xml.js";
+export {
+  type SkillEngine,
+  type SkillEngineOptions,
+  type SkillThreadState,
+  type SkillRequest,
+  type SkillStep,
+  type SkillReply,
+  type CatalogRefresh,
+  createSkillEngine,
+} from "./core/skill-engine.js";
+export { type InvocableSkill, type SkillCommand, listInvocableSkills, parseSkillCommand } from "./core/skill-command.js";
+export { type SkillOperation, applyToLoaded, applyToResources } from "./core/skill-operations.js";
+export type { SkillCall } from "./core/plan-skill-calls.js";
+export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
+export { type RenderInstructionsContext, type DynamicCommandResult, type DynamicCommandRunner, renderInstructions } from "./core/render-instructions.js";
+export { splitArguments } from "./core/skill-arguments.js";
 export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";
 export { countTokens } from "./core/count-tokens.js";
 export { type BackendSourceOptions, type SkillsBackend, type BackendFileInfo, createBackendSource } from "./sources/backend-source.js";

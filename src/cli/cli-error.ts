@@ -10,6 +10,7 @@ export type CliErrorCode =
   | "not-found"
   | "already-exists"
   | "cannot-create"
+  | "cannot-read"
   | "read-failed"
   | "internal";
 

@@ -6,6 +6,7 @@ import { createCommand } from "./commands/create.js";
 import { infoCommand } from "./commands/info.js";
 import { listCommand } from "./commands/list.js";
 import { promptCommand } from "./commands/prompt.js";
+import { renderCommand } from "./commands/render.js";
 import { validateCommand } from "./commands/validate.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 
@@ -68,6 +69,16 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .option("--format <format>", "markdown or xml", "markdown")
     .option("--tokens", "count tokens (o200k_base) and print the counts on stderr")
     .action((sources: string[], options) => run(() => promptCommand(sources, options, terminal))());
+
+  program
+    .command("render")
+    .description("Print exactly what the model receives when a user invokes a skill with /name args")
+    .argument("<name>", "the skill's name")
+    .argument("[sources...]", sourcesHelp, [])
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--args <text>", "the arguments, as a user types them after /name")
+    .option("--dynamic", "run the skill's !`command` blocks with the local executor (script rules apply)")
+    .action((name: string, sources: string[], options) => run(() => renderCommand(name, sources, options, terminal))());
 
   return program;
 }

@@ -5,7 +5,7 @@ import { planSkillCalls, type SkillCall, type SkillCallDecision } from "./plan-s
 import { renderLoadedSkills } from "./prompt-loaded.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH, renderCatalogMarkdown } from "./prompt-markdown.js";
 import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "./read-resource.js";
-import { renderInstructions } from "./render-instructions.js";
+import { renderInstructions, type DynamicCommandRunner } from "./render-instructions.js";
 import { checkResourcePath } from "./resource-path.js";
 import { restoreDroppedSkills } from "./restore-dropped-skills.js";
 import { isUserInvocable, parseSkillCommand, type SkillCommand } from "./skill-command.js";
@@ -18,7 +18,7 @@ import { MAX_SKILL_FILE_BYTES, type SkillSource } from "./skill-source.js";
 import { invocationResultText, loadResultText, refusalMessage, unloadResultText } from "./skill-tool-messages.js";
 import { allowedToolUnion, isToolAllowed, restrictedToolMessage, type AllowedToolsPolicy } from "./tool-policy.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
-import { runSkillCommand } from "../exec/run-skill-command.js";
+import { createSkillCommandRunner, runSkillCommand } from "../exec/run-skill-command.js";
 import { formatScriptResult, type ScriptExecutor } from "../exec/script-executor.js";
 
 /** Options of {@link createSkillEngine}. */
@@ -191,6 +191,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       return { error: message };
     }
     const { head, body } = splitAtBody(text);
+    const runCommand = dynamicRunner(request, skill);
     const rendered = await renderInstructions(body, {
       // Argument placeholders are filled only for skills written to take arguments, or when
       // arguments were given: `awk '{print $1}'` in an ordinary skill must stay as written.
@@ -198,7 +199,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       ...(skill.argumentNames ? { argumentNames: skill.argumentNames } : {}),
       skillDir: skillDirectory(skill),
       ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
-      ...(options.dynamicContext ? { runCommand: (command: string) => runDynamicCommand(request, skill, command) } : {}),
+      ...(runCommand ? { runCommand } : {}),
     });
     const source = await sourceOf(request, skill).catch(() => undefined);
     const discovery = source ? await discoverResources(source, skill, DEFAULT_RESOURCE_LIMITS) : { resources: [], truncated: false };
@@ -212,17 +213,17 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     };
   }
 
-  async function runDynamicCommand(request: SkillRequest, skill: SkillMetadata, command: string): Promise<{ ok: true; output: string } | { ok: false; reason: string }> {
-    const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = options.dynamicContext!;
-    const outcome = await runSkillCommand({ command, skillDir: skillDirectory(skill), allowedCommands: skill.allowedTools.length > 0 ? skill.allowedTools : defaultAllowedCommands, executor });
-    if (!outcome.ok) {
-      emit(request, { level: "warn", event: "script_refused", message: `Dynamic context of skill '${skill.name}' refused: ${outcome.reason}`, skill: skill.name, command });
-      return outcome;
-    }
-    const { result } = outcome;
-    emit(request, { level: "info", event: "script_ran", message: `Skill '${skill.name}' ran '${outcome.argv[0]}' for dynamic context: exit ${result.exitCode ?? result.signal}`, skill: skill.name, argv: outcome.argv, exitCode: result.exitCode, timedOut: result.timedOut });
-    const failed = result.timedOut || result.killedReason !== undefined || result.exitCode !== 0;
-    return failed ? { ok: false, reason: formatScriptResult(command, result) } : { ok: true, output: result.stdout };
+  // Dynamic context goes through the script rules; each run or refusal is an event.
+  function dynamicRunner(request: SkillRequest, skill: SkillMetadata): DynamicCommandRunner | undefined {
+    if (!options.dynamicContext) return undefined;
+    const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = options.dynamicContext;
+    const run = createSkillCommandRunner({ skillDir: skillDirectory(skill), allowedCommands: allowedCommandsOf(skill, defaultAllowedCommands), executor, skillName: skill.name });
+    return async (command) => {
+      const result = await run(command);
+      const outcome = result.ok ? "ran" : result.ran ? `failed: ${result.reason}` : result.reason;
+      emit(request, { level: result.ok ? "info" : "warn", event: "dynamic_context", message: `Dynamic context of skill '${skill.name}': \`${command}\` ${outcome}`, skill: skill.name, command, ok: result.ok });
+      return result;
+    };
   }
 
   function plan(state: SkillThreadState, own: SkillCall, calls: readonly SkillCall[] | undefined): SkillCallDecision {
@@ -353,8 +354,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       const found = await loadedSkill(request, name);
       if ("error" in found) return { ok: false, text: found.error };
       const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = options.scripts;
-      const allowedCommands = found.skill.allowedTools.length > 0 ? found.skill.allowedTools : defaultAllowedCommands;
-      const outcome = await runSkillCommand({ command, skillDir: skillDirectory(found.skill), allowedCommands, executor });
+      const outcome = await runSkillCommand({ command, skillDir: skillDirectory(found.skill), allowedCommands: allowedCommandsOf(found.skill, defaultAllowedCommands), executor, skillName: name });
       if (!outcome.ok) {
         emit(request, { level: "warn", event: "script_refused", message: `run_skill_script refused for skill '${name}': ${outcome.reason}`, skill: name, command });
         return { ok: false, text: `Error: Command refused: ${outcome.reason}.` };
@@ -384,6 +384,11 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       return message;
     },
   };
+}
+
+// A skill's `allowed-tools` read as a command allow-list; a skill that declares none gets the default.
+function allowedCommandsOf(skill: SkillMetadata, defaults: readonly string[]): readonly string[] {
+  return skill.allowedTools.length > 0 ? skill.allowedTools : defaults;
 }
 
 interface Rendering {

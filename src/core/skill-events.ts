@@ -11,7 +11,8 @@ export type SkillsEventName =
   | "skill_restored"
   | "tool_restricted"
   | "script_ran"
-  | "script_refused";
+  | "script_refused"
+  | "dynamic_context";
 
 /** One structured log entry. */
 export interface SkillsLogEntry {

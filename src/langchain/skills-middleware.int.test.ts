@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
@@ -183,15 +182,11 @@ describe("load_skill (seed 001 §8.1, errors §7.2)", () => {
     expect(result.skillsLoaded).toEqual([]);
   });
 
-  it("test_load_skill_file_size_exceeded: a SKILL.md over 10 MiB is refused", async () => {
-    const tree = skillTree({ "huge/SKILL.md": skillFile("huge") });
-    trees.push(tree);
-    execFileSync("truncate", ["-s", "11M", join(tree.root, "huge", "SKILL.md")]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [tree.root] })], model: scriptedModel([[load("huge")]]) });
-    expect(toolResults(result.messages).get("load-huge")).toEqual({
-      content: `Error: Skill file at ${join(tree.root, "huge", "SKILL.md")} exceeds maximum size (10485760 bytes)`,
-      status: "error",
-    });
+  it("test_load_skill_file_size_exceeded: a SKILL.md that has grown over 10 MiB since discovery is refused, naming the file", async () => {
+    const memory = createMemorySource({ files: { "/s/huge/SKILL.md": skillFile("huge") } });
+    const huge: SkillSource = { ...memory, readSkill: async () => new Uint8Array(10 * 1024 * 1024 + 1) };
+    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [huge] })], model: scriptedModel([[load("huge")]]) });
+    expect(toolResults(result.messages).get("load-huge")).toEqual({ content: "Error: Skill file at /s/huge/SKILL.md exceeds maximum size (10485760 bytes)", status: "error" });
     expect(result.skillsLoaded).toEqual([]);
   });
 

@@ -1,0 +1,45 @@
+import { createCatalog } from "../../core/catalog.js";
+import { createSkillEngine } from "../../core/skill-engine.js";
+import { skillDirectory } from "../../core/skill-metadata.js";
+import { createLocalExecutor } from "../../exec/local-executor.js";
+import { createLocalSource } from "../../sources/local-source.js";
+import { CliError } from "../cli-error.js";
+import { scanSources, type SourceOptions } from "../open-catalog.js";
+import type { Terminal } from "../terminal.js";
+
+/** Options of `skillset render`. */
+export interface RenderOptions extends SourceOptions {
+  args?: string;
+  dynamic?: boolean;
+}
+
+/**
+ * `skillset render <name> [sources...]`: prints exactly what the model receives when a user
+ * types `/name args` (or, for a skill users may not invoke, when the model loads it with those
+ * arguments). With `--dynamic`, the skill's `` !`command` `` blocks run with the local executor
+ * under the script rules; without it they are shown as not run, as in an agent without
+ * `dynamicContext`.
+ */
+export async function renderCommand(name: string, paths: string[], options: RenderOptions, terminal: Terminal): Promise<number> {
+  const snapshot = await scanSources(paths, options, terminal);
+  const found = snapshot.get(name);
+  if (!found) throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${snapshot.skills.map((skill) => skill.name).join(", ") || "(none)"}`);
+  // The winning skill's own folder as the only source, so reads go through the engine as in an agent.
+  const catalog = createCatalog([createLocalSource({ path: skillDirectory(found), watch: false })]);
+  try {
+    const engine = createSkillEngine(options.dynamic ? { dynamicContext: { executor: createLocalExecutor() } } : {});
+    const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
+    const request = { state: { skills: refreshed.skills, catalogVersion: refreshed.version, loaded: [], resources: {} }, sources: async () => catalog.sources };
+    const skill = refreshed.skills.find((entry) => entry.name === name);
+    if (!skill) throw new CliError("cannot-read", `Skill '${name}' could not be read again from ${found.path}`);
+    const args = options.args ?? "";
+    const command = engine.parseCommand(`/${name} ${args}`, request.state);
+    if (!command) terminal.err(`Skill '${name}' cannot be invoked by a user (user-invocable: false); showing what the model gets when it loads it.`);
+    const step = command ? await engine.invoke(request, command) : await engine.load(request, { skill: name, id: "render", ...(options.args !== undefined ? { arguments: args } : {}) });
+    if (!step.ok) throw new CliError("cannot-read", step.text.replace(/^Error: /, ""));
+    terminal.out(step.text);
+    return 0;
+  } finally {
+    catalog.close();
+  }
+}

@@ -1,0 +1,70 @@
+// `skillset render`: the built CLI prints exactly what the model receives for `/name args`.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { skillFile, skillTree } from "./langchain/helpers.js";
+
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const execFileAsync = promisify(execFile);
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: "1" } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const trees: Array<{ cleanup(): void }> = [];
+afterEach(() => {
+  for (const tree of trees.splice(0)) tree.cleanup();
+});
+
+describe("skillset render", () => {
+  it("prints the invocation with arguments substituted, and the dynamic context as not run without --dynamic", async () => {
+    const tree = skillTree({ "fix/SKILL.md": skillFile("fix", "Fix an issue.", "argument-hint: '[issue]'\nallowed-tools: echo\n", "Fix issue $0 ($ARGUMENTS).\nStatus: !`echo fine`") });
+    trees.push(tree);
+    const file = join(tree.root, "fix", "SKILL.md");
+    const result = await cli("render", "fix", tree.root, "--args", '12 "two words"');
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        `<skill name="fix" path="${file}">\n---\nname: fix\ndescription: Fix an issue.\nargument-hint: '[issue]'\nallowed-tools: echo\n---\n\n` +
+        'Fix issue 12 (12 "two words").\nStatus: [dynamic context not run: `echo fine` — dynamic context is off for this agent]\n\n</skill>\n' +
+        'Recommended tools while this skill is active: echo\nThe user invoked this skill: /fix 12 "two words"\nFollow its instructions now.\n',
+      stderr: "",
+    });
+    const dynamic = await cli("render", "fix", tree.root, "--args", "1", "--dynamic");
+    expect(dynamic.stdout).toContain("Fix issue 1 (1).\nStatus: fine\n");
+  });
+
+  it("refuses a forbidden command under --dynamic and runs nothing", async () => {
+    const tree = skillTree({ "bad/SKILL.md": skillFile("bad", "Bad.", "", "Now: !`touch pwned`") });
+    trees.push(tree);
+    const result = await cli("render", "bad", tree.root, "--dynamic");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Now: [dynamic context not run: `touch pwned` — refused: 'touch' is not allowed for skill 'bad' (allowed: scripts/*)]");
+    expect(existsSync(join(tree.root, "bad", "pwned"))).toBe(false);
+  });
+
+  it("says so on stderr for a skill users may not invoke, and shows what the model gets when it loads it", async () => {
+    const tree = skillTree({ "inner/SKILL.md": skillFile("inner", "Inner.", "user-invocable: false\n", "Inner steps.") });
+    trees.push(tree);
+    const result = await cli("render", "inner", tree.root);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("Skill 'inner' cannot be invoked by a user (user-invocable: false); showing what the model gets when it loads it.\n");
+    expect(result.stdout.endsWith("Inner steps.\n\n</skill>\n")).toBe(true);
+  });
+
+  it("fails with exit 1 and names the available skills for an unknown name", async () => {
+    const tree = skillTree({ "a/SKILL.md": skillFile("a") });
+    trees.push(tree);
+    const result = await cli("render", "nope", tree.root);
+    expect(result).toEqual({ code: 1, stdout: "", stderr: "skillset: Skill 'nope' not found. Available skills: a\n" });
+  });
+});
