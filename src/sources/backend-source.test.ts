@@ -94,3 +94,53 @@ describe("createBackendSource over deepagents backends", () => {
     expect((await createBackendSource({ backend: sneaky, path: "/skills/" }).scan()).skills).toEqual([]);
   });
 });
+
+describe("createBackendSource: SKILL.md files that cannot be loaded are skipped at discovery", () => {
+  const backendOf = (files: Record<string, Uint8Array | string>, listedSize?: (path: string) => number) => {
+    const downloaded: string[] = [];
+    const backend: SkillsBackend = {
+      ls: (path) => ({
+        files: Object.keys(files)
+          .filter((file) => file.startsWith(path) && file !== path)
+          .map((file) => {
+            const rest = file.slice(path.length);
+            const child = rest.includes("/") ? `${path}${rest.slice(0, rest.indexOf("/") + 1)}` : file;
+            return child.endsWith("/") ? { path: child, is_dir: true } : { path: child, size: listedSize?.(child) ?? 0, modified_at: "2026-01-01T00:00:00Z" };
+          }),
+      }),
+      downloadFiles: (paths) => {
+        downloaded.push(...paths);
+        return paths.map((path) => ({ path, content: files[path] as Uint8Array, error: null }));
+      },
+    };
+    return { backend, downloaded };
+  };
+
+  it("skips a SKILL.md the listing says is over 10 MiB, naming it, without downloading it", async () => {
+    const { backend, downloaded } = backendOf({ "/s/big/SKILL.md": new Uint8Array(0), "/s/ok/SKILL.md": new TextEncoder().encode(skillText("ok")) }, (path) =>
+      path === "/s/big/SKILL.md" ? 10 * 1024 * 1024 + 1 : 10,
+    );
+    const scan = await createBackendSource({ backend, path: "/s/" }).scan();
+    expect(scan.skills.map((skill) => skill.name)).toEqual(["ok"]);
+    expect(scan.diagnostics).toEqual([
+      { severity: "error", code: "too-large", file: "/s/big/SKILL.md", source: "backend:/s/", message: "/s/big/SKILL.md exceeds the maximum size (10485760 bytes)" },
+    ]);
+    expect(downloaded).toEqual(["/s/ok/SKILL.md"]);
+  });
+
+  it("skips downloaded text over 10 MiB counted in UTF-8 bytes, though under 10 Mi characters", async () => {
+    const text = skillText("wide") + "é".repeat(6 * 1024 * 1024);
+    const { backend } = backendOf({ "/s/wide/SKILL.md": text });
+    const scan = await createBackendSource({ backend, path: "/s/" }).scan();
+    expect(scan.skills).toEqual([]);
+    expect(scan.diagnostics.map((d) => [d.code, d.file])).toEqual([["too-large", "/s/wide/SKILL.md"]]);
+  });
+
+  it("skips a SKILL.md whose body is not valid UTF-8, naming it", async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode(skillText("latin")), 0x63, 0x61, 0x66, 0xe9, 0x0a]);
+    const { backend } = backendOf({ "/s/latin/SKILL.md": bytes });
+    const scan = await createBackendSource({ backend, path: "/s/" }).scan();
+    expect(scan.skills).toEqual([]);
+    expect(scan.diagnostics).toEqual([{ severity: "error", code: "not-utf8", file: "/s/latin/SKILL.md", source: "backend:/s/", message: "/s/latin/SKILL.md is not valid UTF-8" }]);
+  });
+});

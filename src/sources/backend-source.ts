@@ -71,7 +71,7 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
       }
       const stamped = entries
         .filter((entry) => isContained(entry.path, root))
-        .map((entry) => ({ path: entry.path, stamp: entry.size !== undefined && entry.modified_at ? `${entry.modified_at}:${entry.size}` : "" }))
+        .map((entry) => ({ path: entry.path, size: entry.size, stamp: entry.size !== undefined && entry.modified_at ? `${entry.modified_at}:${entry.size}` : "" }))
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
       const next = new Map<string, { stamp: string; result: InspectSkillResult }>();
@@ -79,12 +79,15 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
       for (const entry of stamped) {
         const cached = cache.get(entry.path);
         if (cached && entry.stamp !== "" && cached.stamp === entry.stamp) next.set(entry.path, cached);
+        // The listing already says it is too large: skip it without downloading it.
+        else if (entry.size !== undefined && entry.size > MAX_SKILL_FILE_BYTES) next.set(entry.path, { stamp: entry.stamp, result: tooLarge(entry.path, id) });
         else toFetch.push(entry);
       }
       const fetched = toFetch.length > 0 ? await downloadAll(backend, toFetch.map((entry) => entry.path)) : new Map<string, Uint8Array | string>();
       for (const { path, stamp } of toFetch) {
         const content = fetched.get(path);
-        next.set(path, { stamp: stamp || contentStamp(content), result: content === undefined ? readFailure(path, id) : inspectSkillFile(content, path, id) });
+        const result = content === undefined ? readFailure(path, id) : overSizeLimit(content) ? tooLarge(path, id) : inspectSkillFile(content, path, id);
+        next.set(path, { stamp: stamp || contentStamp(content), result });
       }
       cache = next;
 
@@ -201,6 +204,16 @@ async function readOne(backend: SkillsBackend, path: string): Promise<string | U
   if (typeof read === "string") return read.startsWith("Error:") ? undefined : read;
   const text = (read as { content?: unknown; error?: string }).content;
   return typeof text === "string" || text instanceof Uint8Array ? text : undefined;
+}
+
+function tooLarge(path: string, source: string): InspectSkillResult {
+  return { diagnostics: [{ severity: "error", code: "too-large", file: path, message: `${path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`, source }] };
+}
+
+// Text from a backend counts in UTF-8 bytes, as the file would; it is encoded only when it might be over.
+function overSizeLimit(content: Uint8Array | string): boolean {
+  if (typeof content !== "string") return content.byteLength > MAX_SKILL_FILE_BYTES;
+  return content.length * 3 > MAX_SKILL_FILE_BYTES && new TextEncoder().encode(content).byteLength > MAX_SKILL_FILE_BYTES;
 }
 
 function readFailure(path: string, source: string): InspectSkillResult {

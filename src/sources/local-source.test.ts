@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
+import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
 import { createLocalSource } from "./local-source.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
@@ -95,18 +96,200 @@ describe("createLocalSource: discovery", () => {
     expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "lowercase-file", severity: "warning" })]);
   });
 
-  it("reads only the frontmatter of a large SKILL.md", async () => {
+  it("accepts a large SKILL.md whose frontmatter comes first", async () => {
     const t = tree();
     t.write("big/SKILL.md", `---\nname: big\ndescription: d\n---\n${"x".repeat(5_000_000)}\n\xff`);
     const scan = await createLocalSource({ path: t.root, watch: false }).scan();
     expect(scan.skills.map((skill) => skill.name)).toEqual(["big"]);
+    expect(scan.diagnostics).toEqual([]);
+  });
+});
+
+describe("createLocalSource: source folders that cannot be scanned", () => {
+  it("warns, naming the folder, when it does not exist", async () => {
+    const t = tree();
+    const missing = join(t.root, "nope");
+    const scan = await createLocalSource({ path: missing, watch: false }).scan();
+    expect(scan.skills).toEqual([]);
+    expect(scan.diagnostics).toEqual([
+      { severity: "warning", code: "source-missing", file: missing, source: `local:${missing}`, message: `Skills folder ${missing} does not exist` },
+    ]);
   });
 
-  it("reports a missing source folder as info, not an exception", async () => {
+  it("warns when the path is a file", async () => {
     const t = tree();
-    const scan = await createLocalSource({ path: join(t.root, "nope"), watch: false }).scan();
+    const file = t.write("notes.txt", "hello");
+    const scan = await createLocalSource({ path: file, watch: false }).scan();
+    expect(scan.diagnostics.map((d) => [d.severity, d.code, d.file, d.message])).toEqual([["warning", "source-not-a-folder", file, `Skills folder ${file} is not a folder`]]);
+  });
+
+  it.skipIf(process.getuid?.() === 0)("warns when the folder cannot be read", async () => {
+    const t = tree();
+    const locked = join(t.root, "locked");
+    mkdirSync(locked, { mode: 0o000 });
+    try {
+      const scan = await createLocalSource({ path: locked, watch: false }).scan();
+      expect(scan.diagnostics.map((d) => [d.severity, d.code, d.message])).toEqual([["warning", "source-unreadable", `Cannot read skills folder ${locked}: EACCES`]]);
+    } finally {
+      chmodSync(locked, 0o755);
+    }
+  });
+
+  for (const watch of [false, true]) {
+    it(`returns the same scan while the folder stays missing, and finds its skills once it appears (watch: ${watch})`, async () => {
+      const t = tree();
+      const later = join(t.root, "later");
+      const source = createLocalSource({ path: later, watch });
+      try {
+        const first = await source.scan();
+        expect(await source.scan()).toBe(first);
+        expect(await source.scan()).toBe(first);
+        t.skill("later/arrived");
+        const found = await source.scan();
+        expect(found.skills.map((skill) => skill.name)).toEqual(["arrived"]);
+        expect(found.diagnostics).toEqual([]);
+      } finally {
+        source.close?.();
+      }
+    });
+  }
+});
+
+describe("createLocalSource: SKILL.md files that cannot be loaded are skipped at discovery", () => {
+  it("skips a SKILL.md over 10 MiB even when its frontmatter is valid, naming the file", async () => {
+    const t = tree();
+    const file = t.skill("huge");
+    truncateSync(file, MAX_SKILL_FILE_BYTES + 1);
+    const scan = await createLocalSource({ path: t.root, watch: false }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "source-missing", severity: "info" })]);
+    expect(scan.diagnostics).toEqual([
+      { severity: "error", code: "too-large", file, source: `local:${t.root}`, message: `${file} exceeds the maximum size (10485760 bytes)` },
+    ]);
+  });
+
+  it("accepts a SKILL.md of exactly 10 MiB", async () => {
+    const t = tree();
+    const file = t.skill("limit");
+    truncateSync(file, MAX_SKILL_FILE_BYTES);
+    const scan = await createLocalSource({ path: t.root, watch: false }).scan();
+    expect(scan.skills.map((skill) => skill.name)).toEqual(["limit"]);
+  });
+
+  it("skips a SKILL.md whose body is not valid UTF-8, naming the file", async () => {
+    const t = tree();
+    const file = t.skill("latin1");
+    appendFileSync(file, Buffer.from("caf\xe9\n", "latin1"));
+    const good = t.skill("fine");
+    appendFileSync(good, "café ☕ 𝄞\n");
+    const scan = await createLocalSource({ path: t.root, watch: false }).scan();
+    expect(scan.skills.map((skill) => skill.name)).toEqual(["fine"]);
+    expect(scan.diagnostics).toEqual([{ severity: "error", code: "not-utf8", file, source: `local:${t.root}`, message: `${file} is not valid UTF-8` }]);
+  });
+
+  it("notices on a re-scan that a listed skill's body became invalid UTF-8", async () => {
+    const t = tree();
+    const file = t.skill("edited");
+    const source = createLocalSource({ path: t.root, watch: false });
+    expect((await source.scan()).skills).toHaveLength(1);
+    appendFileSync(file, Buffer.from([0xc3, 0x28]));
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    const rescan = await source.scan();
+    expect(rescan.skills).toEqual([]);
+    expect(rescan.diagnostics.map((d) => [d.code, d.file])).toEqual([["not-utf8", file]]);
+  });
+});
+
+describe("createLocalSource: ~ is the home folder", () => {
+  let savedHome: string | undefined;
+  afterEach(() => {
+    if (savedHome === undefined) delete process.env.HOME;
+    else process.env.HOME = savedHome;
+  });
+  const useHome = (folder: string) => {
+    savedHome = process.env.HOME;
+    process.env.HOME = folder;
+  };
+
+  it("expands ~/ and ~ in path, naming the source by the real folder", async () => {
+    const h = tree();
+    useHome(h.root);
+    h.skill(".agents/skills/mine");
+    const skills = join(h.root, ".agents", "skills");
+    const scan = await createLocalSource({ path: "~/.agents/skills", watch: false }).scan();
+    expect(scan.skills.map((skill) => [skill.name, skill.path, skill.source])).toEqual([["mine", join(skills, "mine", "SKILL.md"), `local:${skills}`]]);
+    expect(scan.diagnostics).toEqual([]);
+    const whole = await createLocalSource({ path: "~", recursive: true, watch: false }).scan();
+    expect(whole.skills.map((skill) => skill.name)).toEqual(["mine"]);
+  });
+
+  it("expands ~/ in allowedRoots", async () => {
+    const h = tree();
+    const t = tree();
+    useHome(h.root);
+    h.skill("shared/linked-skill");
+    symlinkSync(join(h.root, "shared", "linked-skill"), join(t.root, "linked-skill"));
+    const refused = await createLocalSource({ path: t.root, watch: false }).scan();
+    expect(refused.skills).toEqual([]);
+    const allowed = await createLocalSource({ path: t.root, allowedRoots: [t.root, "~/shared"], watch: false }).scan();
+    expect(allowed.skills.map((skill) => skill.name)).toEqual(["linked-skill"]);
+  });
+
+  it("refuses ~user/ with a warning and never reads a folder named ~user", async () => {
+    const t = tree();
+    t.skill("~other/skills/decoy");
+    const cwd = process.cwd();
+    process.chdir(t.root);
+    try {
+      const source = createLocalSource({ path: "~other/skills", recursive: true, watch: false });
+      const scan = await source.scan();
+      expect(scan.skills).toEqual([]);
+      expect(scan.diagnostics).toEqual([
+        {
+          severity: "warning",
+          code: "unsupported-path",
+          file: "~other/skills",
+          source: "local:~other/skills",
+          message: "Cannot use ~other/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
+        },
+      ]);
+      expect(await source.scan()).toBe(scan);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
+describe("createLocalSource: the event loop keeps running during a scan", () => {
+  it("pauses between slices of work, letting other callbacks run", async () => {
+    const t = tree();
+    for (let i = 0; i < 40; i++) t.skill(`s${String(i).padStart(2, "0")}`);
+    // Every clock reading is 4 ms later, so a 10 ms slice ends every few skills.
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => (now += 4));
+    let ticks = 0;
+    let scanning = true;
+    const tick = () => {
+      ticks++;
+      if (scanning) setImmediate(tick);
+    };
+    try {
+      setImmediate(tick);
+      const scan = await createLocalSource({ path: t.root, watch: false }).scan();
+      scanning = false;
+      expect(scan.skills).toHaveLength(40);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(ticks).toBeGreaterThanOrEqual(10);
+  });
+
+  it("gives calls made while a scan runs that scan's result", async () => {
+    const t = tree();
+    t.skill("one");
+    const source = createLocalSource({ path: t.root, watch: false });
+    const [a, b] = await Promise.all([source.scan(), source.scan()]);
+    expect(b).toBe(a);
+    expect(a.skills.map((skill) => skill.name)).toEqual(["one"]);
   });
 });
 

@@ -1,49 +1,48 @@
+import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
 
-const FIRST_READ = 4096;
 // O_NONBLOCK: opening a FIFO named SKILL.md must not wait for a writer (decision 11).
 // O_NOFOLLOW: a symlinked SKILL.md fails with ELOOP so the caller can check where it points.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /**
- * Reads a `SKILL.md` up to the end of its frontmatter. The file is `fstat`ed only when needed:
- * for a `stamp`, or when the first read does not hold a complete frontmatter (which is also how
- * FIFOs, devices and huge files are recognised). Throws {@link SkillsetError} with codes
- * `not-found`, `symlink`, `not-a-file`, `too-large`, `not-utf8`.
+ * Reads a `SKILL.md` for discovery and returns its frontmatter text (up to the closing `---`
+ * line; the whole file when there is none), with its stamp (`mtime:size:inode`) when
+ * `withStamp`. The whole file is read and must be valid UTF-8, so that a skill the catalog
+ * lists can also be loaded, but only the frontmatter is decoded. Throws {@link SkillsetError}
+ * with codes `not-found`, `symlink`, `not-a-file`, `too-large`, `not-utf8`, `read-failed`.
  */
 export function readSkillHead(file: string, withStamp: boolean): { text: string; stamp?: string } {
   const fd = openSkillFile(file);
   try {
-    let length = 0;
+    let length = -1;
     try {
-      length = readSync(fd, scratch, 0, FIRST_READ, 0);
+      length = readToEnd(fd, scratch, 0);
     } catch {
-      // EAGAIN from a FIFO without data: the fstat below names the problem.
+      // EAGAIN from a FIFO with a writer: the fstat below names the problem.
     }
-    const end = frontmatterEnd(scratch.subarray(0, length));
-    if (end !== -1 && !withStamp) return { text: decodeUtf8(scratch.subarray(0, end), file) };
-    const stat = checkedStat(fd, file);
-    const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-    if (end !== -1) return { text: decodeUtf8(scratch.subarray(0, end), file), stamp };
-    if (length < FIRST_READ || stat.size <= FIRST_READ) return { text: decodeUtf8(scratch.subarray(0, length), file), stamp };
-    // A frontmatter longer than the first read: read on, growing the buffer, until it ends.
-    let buffer = scratch;
-    for (;;) {
-      const larger = new Uint8Array(Math.min(stat.size, buffer.length * 4));
-      larger.set(buffer.subarray(0, length));
-      buffer = larger;
-      while (length < buffer.length) {
-        const read = readSync(fd, buffer, length, buffer.length - length, length);
-        if (read === 0) break;
-        length += read;
+    let bytes = scratch.subarray(0, Math.max(length, 0));
+    let end = frontmatterEnd(bytes);
+    let stamp: string | undefined;
+    // An fstat costs more than the reads, so the usual case (a file that fits the buffer, read
+    // to its end, whose frontmatter closes) skips it; a full buffer, no data or no closing line
+    // is how large files, FIFOs and devices are recognised.
+    if (withStamp || length < 0 || length === scratch.length || end === -1) {
+      const stat = checkedStat(fd, file);
+      stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+      if (length < 0) throw new SkillsetError("read-failed", `Cannot read ${file}`);
+      if (length === scratch.length) {
+        const whole = new Uint8Array(Math.max(stat.size, scratch.length));
+        whole.set(scratch);
+        bytes = whole.subarray(0, readToEnd(fd, whole, scratch.length));
+        end = frontmatterEnd(bytes);
       }
-      const bytes = buffer.subarray(0, length);
-      const found = frontmatterEnd(bytes);
-      if (found !== -1) return { text: decodeUtf8(bytes.subarray(0, found), file), stamp };
-      if (length >= stat.size || length < buffer.length) return { text: decodeUtf8(bytes, file, true), stamp };
     }
+    if (!isUtf8(bytes)) throw new SkillsetError("not-utf8", `${file} is not valid UTF-8`);
+    const text = utf8.decode(end === -1 ? bytes : bytes.subarray(0, end));
+    return stamp === undefined ? { text } : { text, stamp };
   } finally {
     closeSync(fd);
   }
@@ -55,13 +54,7 @@ export function readSkillFile(file: string, maxBytes = MAX_SKILL_FILE_BYTES): Ui
   try {
     const stat = checkedStat(fd, file, maxBytes);
     const bytes = new Uint8Array(stat.size);
-    let length = 0;
-    while (length < bytes.length) {
-      const read = readSync(fd, bytes, length, bytes.length - length, length);
-      if (read === 0) break;
-      length += read;
-    }
-    return bytes.subarray(0, length);
+    return bytes.subarray(0, readToEnd(fd, bytes, 0));
   } finally {
     closeSync(fd);
   }
@@ -87,8 +80,20 @@ function checkedStat(fd: number, file: string, maxBytes = MAX_SKILL_FILE_BYTES) 
   return stat;
 }
 
-// Heads are read into one shared buffer: reads are synchronous, so it is never used twice at once.
-const scratch = new Uint8Array(FIRST_READ);
+// Reads from offset `from` until the end of the file or of `buffer`; returns the length read.
+function readToEnd(fd: number, buffer: Uint8Array, from: number): number {
+  let length = from;
+  while (length < buffer.length) {
+    const read = readSync(fd, buffer, length, buffer.length - length, length);
+    if (read === 0) break;
+    length += read;
+  }
+  return length;
+}
+
+// Skill files are read into one shared buffer (reads are synchronous, so it is never used twice
+// at once); it holds nearly every real SKILL.md, larger ones get their own.
+const scratch = new Uint8Array(64 * 1024);
 
 // Offset just past the line break of the first closing `---` line, or -1. Works on bytes so
 // that only the frontmatter is ever decoded.
@@ -105,23 +110,11 @@ function frontmatterEnd(bytes: Uint8Array): number {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Strict UTF-8 decoding; when `partial`, a multi-byte character cut off at the end is dropped. */
-export function decodeUtf8(bytes: Uint8Array, file: string, partial = false): string {
+/** Strict UTF-8 decoding of a whole file's bytes; invalid input is a `not-utf8` error naming `file`. */
+export function decodeUtf8(bytes: Uint8Array, file: string): string {
   try {
-    return utf8.decode(partial ? bytes.subarray(0, completeLength(bytes)) : bytes);
+    return utf8.decode(bytes);
   } catch (error) {
     throw new SkillsetError("not-utf8", `${file} is not valid UTF-8`, { cause: error });
   }
-}
-
-// Length of `bytes` without a trailing, incomplete UTF-8 sequence.
-function completeLength(bytes: Uint8Array): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back]!;
-    if ((byte & 0xc0) !== 0x80) {
-      const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-      return needed > back ? bytes.length - back : bytes.length;
-    }
-  }
-  return bytes.length;
 }

@@ -203,16 +203,19 @@ describe("a 1 GB sparse SKILL.md", () => {
     expect(value.errors[0]).toMatch(/maximum size/);
   });
 
-  it("with a valid frontmatter it is discovered from its head, but load_skill refuses to read 1 GB", async () => {
+  it("with a valid frontmatter it is still skipped at discovery, naming the file, so load_skill never reads it", async () => {
     const root = sandbox.folder();
-    sparse(`${root}/huge/SKILL.md`, GIB, skillMd("huge"));
+    const file = sparse(`${root}/huge/SKILL.md`, GIB, skillMd("huge"));
     const before = process.memoryUsage().rss;
+    const { value: scanned } = await scan(root);
+    expect(scanned.skills).toEqual([]);
+    expect(scanned.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["too-large", file]]);
     const { value, ms } = await timed(() => runSkillsAgent({ root, steps: [[load("huge")]] }));
     expect(ms).toBeLessThan(4000);
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
     const output = value.outputs.find((candidate) => candidate.id === "load-huge")!;
     expect(output.status).toBe("error");
-    expect(output.content).toMatch(/exceeds maximum size/);
+    expect(output.content).toMatch(/'huge' not found/);
   });
 
   it("an unclosed frontmatter just under the size cap is refused in bounded time", async () => {
@@ -266,14 +269,17 @@ describe("binary content and invalid UTF-8", () => {
     for (const skill of value.skills) expect(controlCharacters(skill.description), skill.name).toEqual([]);
   });
 
-  it("load_skill refuses a SKILL.md whose body is not UTF-8, without dumping it", async () => {
+  it("a SKILL.md whose body is not UTF-8 is skipped at discovery, naming the file, and never dumped", async () => {
     const root = sandbox.folder();
-    put(root, "body/SKILL.md", Buffer.concat([Buffer.from(skillMd("body", "Valid head.", "", "BODY-MARKER-11")), INVALID]));
-    const { outputs } = await runSkillsAgent({ root, steps: [[load("body")]] });
+    const file = put(root, "body/SKILL.md", Buffer.concat([Buffer.from(skillMd("body", "Valid head.", "", "BODY-MARKER-11")), INVALID]));
+    const { value } = await scan(root);
+    expect(value.skills).toEqual([]);
+    expect(value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([["not-utf8", `${file} is not valid UTF-8`]]);
+    const { outputs, seen } = await runSkillsAgent({ root, steps: [[load("body")]] });
     const output = outputs.find((candidate) => candidate.id === "load-body")!;
     expect(output.status).toBe("error");
-    expect(output.content).toMatch(/decode/i);
-    expect(output.content).not.toContain("BODY-MARKER-11");
+    expect(output.content).toMatch(/'body' not found/);
+    expect(seen).not.toContain("BODY-MARKER-11");
   });
 
   it("read_skill_resource describes binary resources (PNG as an image) instead of dumping them", async () => {
