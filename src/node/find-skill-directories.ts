@@ -1,11 +1,13 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { expandHome } from "./expand-home.js";
 
 const SKIPPED = new Set([".git", ".hg", ".svn", "node_modules", "__pycache__"]);
 
 /**
  * Every folder below `root` (itself included), at any depth, that holds a `SKILL.md` or
- * `skill.md`, in sorted order. Symlinked folders are not entered, so loops cannot occur.
+ * `skill.md`, in sorted order. Symlinked folders are not entered, so loops cannot occur. A
+ * leading `~` or `~/` in `root` is the home folder (see {@link expandHome}, which throws for `~user`).
  */
 export function findSkillDirectories(root: string): string[] {
   const found: string[] = [];
@@ -21,6 +23,6 @@ export function findSkillDirectories(root: string): string[] {
       if (entry.isDirectory() && !SKIPPED.has(entry.name)) visit(join(directory, entry.name));
     }
   };
-  visit(root);
+  visit(expandHome(root));
   return found;
 }

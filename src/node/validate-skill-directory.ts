@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
 import { validateSkillText, type SkillValidationOptions, type ValidationReport } from "../core/validate-skill.js";
 import { decodeUtf8, readSkillFile } from "../sources/read-skill-head.js";
+import { expandHome } from "./expand-home.js";
 
 /** A {@link ValidationReport} for one skill folder on disk. */
 export interface DirectoryValidationReport extends ValidationReport {
@@ -12,14 +13,22 @@ export interface DirectoryValidationReport extends ValidationReport {
 
 /**
  * Validates a skill folder the way the reference's `skills-ref validate` does; a path to a
- * `SKILL.md` means its folder. Besides the reference's checks, a `SKILL.md` that is not a
- * regular file, larger than 10 MiB or not UTF-8 is an error instead of a crash or a hang.
+ * `SKILL.md` means its folder, and a leading `~` or `~/` the home folder. Besides the
+ * reference's checks, a `SKILL.md` that is not a regular file, larger than 10 MiB or not UTF-8
+ * is an error instead of a crash or a hang.
  */
 export function validateSkillDirectory(
   path: string,
   options: Omit<SkillValidationOptions, "directoryName"> = {},
 ): DirectoryValidationReport {
-  const given = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  let expanded: string;
+  try {
+    expanded = expandHome(path);
+  } catch (error) {
+    if (!SkillsetError.isInstance(error)) throw error;
+    return { path, valid: false, name: null, errors: [error.message], warnings: [] };
+  }
+  const given = expanded.length > 1 ? expanded.replace(/\/+$/, "") : expanded;
   const directory = /(^|\/)skill\.md$/i.test(given) && statKind(given) === "file" ? dirname(given) : given;
   const fail = (message: string): DirectoryValidationReport => ({ path: directory, valid: false, name: null, errors: [message], warnings: [] });
 
