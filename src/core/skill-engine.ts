@@ -99,7 +99,11 @@ export interface CatalogRefresh {
  */
 export interface SkillEngine {
   readonly maxLoaded: number;
-  /** Re-scans `catalog` and says what a thread whose catalog has `previousVersion` must change. */
+  /**
+   * Re-scans `catalog`; `undefined` when the thread already has this catalog (its
+   * `catalogVersion`), else the catalog to write and the unloads of loaded skills that left it.
+   * Diagnostics are logged once per catalog snapshot, not once per thread.
+   */
   refresh(catalog: Catalog, state: Pick<SkillThreadState, "loaded" | "catalogVersion">, emit?: SkillRequest["emit"]): Promise<CatalogRefresh | undefined>;
   /**
    * The skills section of the system prompt: the stable catalog, then the loaded skills, then
@@ -170,8 +174,8 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     return source;
   }
 
-  async function readSkillText(request: SkillRequest, skill: SkillMetadata): Promise<string> {
-    const bytes = await (await sourceOf(request, skill)).readSkill(skill);
+  async function readSkillText(source: SkillSource, skill: SkillMetadata): Promise<string> {
+    const bytes = await source.readSkill(skill);
     if (bytes.byteLength > MAX_SKILL_FILE_BYTES) throw new SkillsetError("too-large", `Skill file at ${skill.path} exceeds maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
     try {
       return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -182,9 +186,11 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
 
   // Reads, renders and discovers one skill; a failure is the model-facing error text.
   async function prepare(request: SkillRequest, skill: SkillMetadata, args: string | undefined): Promise<{ content: string; operation: SkillOperation; resources: number } | { error: string }> {
+    let source: SkillSource;
     let text: string;
     try {
-      text = await readSkillText(request, skill);
+      source = await sourceOf(request, skill);
+      text = await readSkillText(source, skill);
     } catch (error) {
       const message = readFailureMessage(skill.path, error);
       emit(request, { level: "error", event: "skill_read_failed", message, skill: skill.name, path: skill.path });
@@ -201,8 +207,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
       ...(runCommand ? { runCommand } : {}),
     });
-    const source = await sourceOf(request, skill).catch(() => undefined);
-    const discovery = source ? await discoverResources(source, skill, DEFAULT_RESOURCE_LIMITS) : { resources: [], truncated: false };
+    const discovery = await discoverResources(source, skill, DEFAULT_RESOURCE_LIMITS);
     if (discovery.error) {
       emit(request, { level: "warn", event: "resource_discovery_failed", message: `Failed to list resources for skill '${skill.name}': ${discovery.error}`, skill: skill.name });
     }
@@ -284,7 +289,8 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       // `+` keeps the large, cached catalog text shared instead of copying it on every call.
       let section = renderingOf(state).text + "\n\n" + dynamic;
       if (loaded.length > 0 && visibleTexts) {
-        const restored = await restoreDroppedSkills(loaded, visibleTexts(), (skill) => readSkillText(request, skill).catch(() => undefined));
+        const read = (skill: SkillMetadata) => sourceOf(request, skill).then((source) => readSkillText(source, skill)).catch(() => undefined);
+        const restored = await restoreDroppedSkills(loaded, visibleTexts(), read);
         if (restored.text) {
           section += "\n\n" + restored.text;
           for (const skill of restored.skills) emit(request, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its instructions left the context`, skill });
