@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
 
-// O_NONBLOCK: opening a FIFO named SKILL.md must not wait for a writer (decision 11).
+// O_NONBLOCK: opening a FIFO named SKILL.md must not wait for a writer (skill folders are untrusted).
 // O_NOFOLLOW: a symlinked SKILL.md fails with ELOOP so the caller can check where it points.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
