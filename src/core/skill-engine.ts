@@ -402,7 +402,7 @@ interface Rendering {
   byName: Map<string, SkillMetadata>;
 }
 
-// load_skill's error strings for a skill that cannot be read; each names the file.
+// Model-facing error strings for a skill that cannot be read; each names the file.
 function readFailureMessage(path: string, error: unknown): string {
   if (SkillsetError.isInstance(error) && (error.code === "too-large" || error.code === "decode-failed")) return `Error: ${error.message}`;
   const reason = error instanceof Error ? error.message : String(error);
