@@ -4,6 +4,7 @@ import { createCatalog, type CatalogSnapshot } from "../core/catalog.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
 import { createLocalSource } from "../sources/local-source.js";
 import { CliError } from "./cli-error.js";
+import { homePath } from "./home-path.js";
 import { plural } from "./plural.js";
 import { withProgress, type Terminal } from "./terminal.js";
 
@@ -17,7 +18,7 @@ export interface SourceOptions {
  * (only those that exist). A folder given explicitly that does not exist is an error.
  */
 export async function scanSources(paths: string[], options: SourceOptions, terminal: Terminal): Promise<CatalogSnapshot> {
-  let locations = paths;
+  let locations = paths.map(homePath);
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
     if (locations.length === 0) {

@@ -4,6 +4,7 @@ import { validateFrontmatter } from "../../core/validate-frontmatter.js";
 import { validateSkillText } from "../../core/validate-skill.js";
 import { CliError } from "../cli-error.js";
 import { createFolders, foldersToCreate } from "../create-folders.js";
+import { homePath } from "../home-path.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset create`. */
@@ -35,7 +36,7 @@ export async function createCommand(name: string, options: CreateOptions, termin
   if (nameErrors.length > 0) throw new CliError("usage", `Invalid skill name '${name}': ${nameErrors.join("; ")}`);
   const folders = parseResources(options.resources);
   const description = options.description ?? `Describe what ${name} does and when to use it.`;
-  const directory = resolve(options.dir ?? ".", name);
+  const directory = resolve(homePath(options.dir ?? "."), name);
   if (existsSync(directory)) throw new CliError("already-exists", `${directory} already exists; choose another name or --dir`);
   const missing = foldersToCreate(directory);
 

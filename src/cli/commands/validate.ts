@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { printable } from "../../core/safe-text.js";
 import { findSkillDirectories } from "../../node/find-skill-directories.js";
 import { validateSkillDirectory, type DirectoryValidationReport } from "../../node/validate-skill-directory.js";
+import { homePath } from "../home-path.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
@@ -21,7 +22,7 @@ export interface ValidateOptions {
 export async function validateCommand(paths: string[], options: ValidateOptions, terminal: Terminal): Promise<number> {
   const reports: DirectoryValidationReport[] = [];
   const validationOptions = { allowClaudeCodeFields: options.allowClaudeCodeFields ?? false };
-  for (const path of paths.length > 0 ? paths : ["."]) {
+  for (const path of (paths.length > 0 ? paths : ["."]).map(homePath)) {
     if (!options.recursive || holdsSkill(path)) {
       const report = validateSkillDirectory(path, validationOptions);
       if (!options.recursive && !holdsSkill(path)) hintRecursive(report, options);
