@@ -293,7 +293,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
         const restored = await restoreDroppedSkills(loaded, visibleTexts(), read);
         if (restored.text) {
           section += "\n\n" + restored.text;
-          for (const skill of restored.skills) emit(request, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its instructions left the context`, skill });
+          for (const skill of restored.skills) emit(request, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its load result left the context`, skill });
         }
       }
       return section;
