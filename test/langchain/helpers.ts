@@ -1,6 +1,7 @@
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { AIMessage, createAgent, type BaseMessage } from "langchain";
+import { EventEmitter, setMaxListeners } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -21,11 +22,16 @@ export interface ScriptedCall {
   id: string;
 }
 
+// The most tool calls a scripted model sends in one message, for runAgent's listener limit.
+const widestStep = new WeakMap<object, number>();
+
 /** A fake model answering with the given AI messages (arrays are tool calls), then "done". */
 export function scriptedModel(steps: Array<ScriptedCall[] | string>) {
   let model = fakeModel();
   for (const step of steps) model = typeof step === "string" ? model.respond(new AIMessage(step)) : model.respondWithTools(step);
-  return model.respond(new AIMessage("done"));
+  const scripted = model.respond(new AIMessage("done"));
+  widestStep.set(scripted, Math.max(0, ...steps.map((step) => (typeof step === "string" ? 0 : step.length))));
+  return scripted;
 }
 
 /** `load_skill` / `unload_skill` calls with predictable ids. */
@@ -76,8 +82,16 @@ export async function runAgent(options: {
   const checkpointer = options.checkpointer ?? new MemorySaver();
   const agent = createAgent({ model: options.model, tools: options.tools ?? [], middleware: options.middleware, checkpointer });
   const config = { configurable: { thread_id: options.threadId ?? "thread-1" } };
-  const result = (await agent.invoke({ messages: [{ role: "user", content: options.input ?? "go" }] }, config)) as SkillsAgentState;
-  return { agent, result, checkpointer, config };
+  // LangChain adds one abort listener per parallel tool call to the signal it creates for the
+  // run, so a message with more than 10 calls trips Node's leak warning; allow the calls scripted.
+  const previousMax = EventEmitter.defaultMaxListeners;
+  setMaxListeners(Math.max(previousMax, (widestStep.get(options.model) ?? 0) + 5));
+  try {
+    const result = (await agent.invoke({ messages: [{ role: "user", content: options.input ?? "go" }] }, config)) as SkillsAgentState;
+    return { agent, result, checkpointer, config };
+  } finally {
+    setMaxListeners(previousMax);
+  }
 }
 
 /** A SKILL.md as load_skill shows it within `room` characters: cut after a whole line, with a note saying where to go on. */
