@@ -1,13 +1,21 @@
 // The discovery implementations under test. Each `run()` times only the discovery itself.
 import { Buffer } from "node:buffer";
-import { closeSync, openSync, readdirSync, readSync } from "node:fs";
-import { join, sep } from "node:path";
+import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createSkillsMiddleware, FilesystemBackend } from "deepagents";
 import { createCatalog } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
 
 const SKIPPED = new Set([".git", "node_modules"]);
+
+/** The shared corpus of real skills, beside the checkout; a user's clone has none. */
+export const CORPUS_ROOT = resolve(import.meta.dirname, "../../shared/corpus");
+
+/** Whether the shared corpus is there to measure. */
+export function hasCorpus() {
+  return existsSync(CORPUS_ROOT);
+}
 const HEAD_BYTES = 4096;
 
 /**

@@ -1,8 +1,8 @@
 // Table 1, "Discovery": skillset vs deepagents vs the raw floor, on the real corpus and on 10k skills.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { deepagentsCold, findSkillParents, rawFloor, skillsetCold, skillsetRescan } from "./contenders.mjs";
+import { dirname, join } from "node:path";
+import { CORPUS_ROOT, deepagentsCold, findSkillParents, hasCorpus, rawFloor, skillsetCold, skillsetRescan } from "./contenders.mjs";
 import { skillsetColdBlock } from "./event-loop-block.mjs";
 import { ensureLibrary } from "./generate-library.mjs";
 import { measureInterleaved } from "./measure.mjs";
@@ -26,16 +26,17 @@ const TARGETS = { vsDeepagents: 5, vsFloor: 2, rescan: 50, blockMs: 50 };
  * list is computed here, outside every timed region, so the comparison favours the others.
  */
 function trees() {
-  const corpusRoot = resolve(import.meta.dirname, "../../shared/corpus");
   const libraryRoot = ensureLibrary(LIBRARY_SIZE);
+  const corpus = {
+    name: "corpus (5 repos)",
+    root: CORPUS_ROOT,
+    parents: hasCorpus() ? findSkillParents(CORPUS_ROOT) : [],
+    skillset: (watch) => [{ path: CORPUS_ROOT, recursive: true, watch }],
+    iterations: { main: 15, deepagents: 15 },
+  };
   return [
-    {
-      name: "corpus (5 repos)",
-      root: corpusRoot,
-      parents: findSkillParents(corpusRoot),
-      skillset: (watch) => [{ path: corpusRoot, recursive: true, watch }],
-      iterations: { main: 15, deepagents: 15 },
-    },
+    // Without the corpus (a user's clone), only the generated library is measured; run.mjs says so.
+    ...(hasCorpus() ? [corpus] : []),
     {
       name: `generated ${LIBRARY_SIZE / 1000}k`,
       root: libraryRoot,
@@ -122,7 +123,7 @@ async function measureAll() {
 }
 
 function notesFor(measured) {
-  const corpus = measured[0];
+  const corpus = measured.find(({ tree }) => tree.name.startsWith("corpus"));
   const lines = [
     "",
     `Node ${process.version}, ${process.platform}; warm OS page cache; ${"`--expose-gc`"} GC between runs; one discarded warm-up round; contenders interleaved (rotating order) in each round; ratios use this run's medians.`,
@@ -131,8 +132,12 @@ function notesFor(measured) {
     "- skillset reads each SKILL.md whole (to check its size and UTF-8) and decodes only the frontmatter; the raw floor reads 4 KB.",
     "- deepagents has no re-scan: `createSkillsMiddleware` lists and re-reads every SKILL.md (whole file) for each new thread, and only skips loading when `skillsMetadata` is already in that thread's state. Its re-scan cost therefore equals its cold row; no separate number is given.",
     `- deepagents' loader was run by calling its \`beforeModel\` hook (1.14 moved it there from \`beforeAgent\`) with \`{ messages: [] }\` and a minimal runtime, over \`FilesystemBackend({ rootDir, virtualMode: false })\`; its console warnings were silenced.`,
-    `- Corpus: skillset uses one \`recursive: true\` source on the corpus root, so it also walks the repo roots and hidden folders; deepagents and the floor are handed the ${corpus.tree.parents.length} folders that directly hold skill folders, computed outside the timed region.`,
-    `- Corpus counts: the floor counts SKILL.md files (${[...corpus.results.floor.found].join("/")}); the others count distinct names (${[...corpus.results.cold.found].join("/")}). On a repeated name skillset keeps the first and reports \`duplicate-name\`, deepagents silently keeps the last.`,
+    ...(corpus
+      ? [
+          `- Corpus: skillset uses one \`recursive: true\` source on the corpus root, so it also walks the repo roots and hidden folders; deepagents and the floor are handed the ${corpus.tree.parents.length} folders that directly hold skill folders, computed outside the timed region.`,
+          `- Corpus counts: the floor counts SKILL.md files (${[...corpus.results.floor.found].join("/")}); the others count distinct names (${[...corpus.results.cold.found].join("/")}). On a repeated name skillset keeps the first and reports \`duplicate-name\`, deepagents silently keeps the last.`,
+        ]
+      : []),
     `- Same skill names found by skillset and deepagents: ${measured.map(({ tree, results }) => `${tree.name} ${sameNames(results) ? "yes" : "NO"}`).join(", ")}.`,
     "",
     "Targets:",
