@@ -11,7 +11,6 @@ export type CliErrorCode =
   | "already-exists"
   | "cannot-create"
   | "cannot-read"
-  | "read-failed"
   | "internal";
 
 /** A failure the CLI reports as `skillset: <message>` on stderr and turns into an exit code. */
