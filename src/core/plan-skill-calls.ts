@@ -25,7 +25,7 @@ export interface SkillCallContext {
 }
 
 /**
- * Decides every skill call of one AI message at once, in the message's order (decision 2).
+ * Decides every skill call of one AI message at once, in the message's order.
  * Parallel tool calls all see the state from before the step; because each call computes the
  * same plan from the same inputs, they agree without talking to each other, the budget holds
  * however many loads arrive together, and every refused call learns why. A load that later

@@ -2,8 +2,8 @@ import { setOwn } from "./safe-text.js";
 import type { SkillResource } from "./skill-resources.js";
 
 /**
- * A change to a thread's loaded skills. The loaded-skills state only changes through these
- * (decision 2): plain values written to it, such as the copy a middleware re-emits or the state a
+ * A change to a thread's loaded skills. The loaded-skills state only changes through these, so
+ * parallel tool calls of one step merge instead of overwriting each other; plain values written to it, such as the copy a middleware re-emits or the state a
  * deepagents subagent hands back to its parent, are ignored, so loads never leak between agents.
  */
 export type SkillOperation =

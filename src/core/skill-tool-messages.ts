@@ -4,7 +4,7 @@ import type { SkillMetadata } from "./skill-metadata.js";
 import type { ResourceDiscovery } from "./skill-resources.js";
 import type { AllowedToolsPolicy } from "./tool-policy.js";
 
-// Model-facing text of load_skill / unload_skill (seed 001 §3.4–3.5, error tables §7.2–7.3).
+// Model-facing text of load_skill / unload_skill: every refusal says what to do next.
 
 /** Description of the `load_skill` tool. */
 export const LOAD_SKILL_DESCRIPTION =
