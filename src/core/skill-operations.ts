@@ -3,8 +3,9 @@ import type { SkillResource } from "./skill-resources.js";
 
 /**
  * A change to a thread's loaded skills. The loaded-skills state only changes through these, so
- * parallel tool calls of one step merge instead of overwriting each other; plain values written to it, such as the copy a middleware re-emits or the state a
- * deepagents subagent hands back to its parent, are ignored, so loads never leak between agents.
+ * parallel tool calls of one step merge instead of overwriting each other. Plain values written
+ * to it, such as the copy a middleware re-emits or the state a deepagents subagent hands back to
+ * its parent, are ignored, so loads never leak between agents.
  */
 export type SkillOperation =
   | { kind: "load"; skill: string; resources: SkillResource[]; resourcesTruncated?: boolean }
