@@ -119,6 +119,9 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
 
   async function scanNow(): Promise<SkillSourceScan> {
     const slice = createTimeSlice(SLICE_MS);
+    // Started from a timer callback, the first two slices would run before timers get another
+    // turn (libuv runs them after the check phase); pausing first lets them run between slices.
+    await slice.pause();
     const diagnostics: Diagnostic[] = [];
     const next = new Map<string, CachedSkill>();
     const walked: string[] = [];
@@ -204,21 +207,35 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
     };
 
     const usePolling = last !== undefined;
-    const walk = async (directory: string, depth: number) => {
+    // A depth-first walk in sorted order, kept on an explicit stack rather than in recursive
+    // async calls, so the work between pauses runs as plain (optimised) synchronous code.
+    const stack: Array<{ children: string[]; next: number; depth: number }> = [];
+    const enter = (directory: string, depth: number) => {
       const real = realOrResolved(directory);
       if (visited.has(real)) return;
       visited.add(real);
       walked.push(directory);
-      for (const child of childDirectories(directory)) {
-        if (slice.due()) await slice.pause();
+      stack.push({ children: childDirectories(directory), next: 0, depth });
+    };
+    // Walks until the slice is used up; true once the walk is complete.
+    const walkSlice = (): boolean => {
+      while (stack.length > 0) {
+        if (slice.due()) return false;
+        const folder = stack[stack.length - 1]!;
+        if (folder.next === folder.children.length) {
+          stack.pop();
+          continue;
+        }
+        const child = folder.children[folder.next++]!;
         if (readSkillAt(child, usePolling)) continue;
-        if (!recursive || depth + 1 >= maxDepth) continue;
+        if (!recursive || folder.depth + 1 >= maxDepth) continue;
         if (--directoryBudget < 0) {
           if (directoryBudget === -1) warn(root, "scan-limit", `Stopped scanning ${root} after ${maxDirectories} folders; skills below may be missing`);
           continue;
         }
-        await walk(child, depth + 1);
+        enter(child, folder.depth + 1);
       }
+      return true;
     };
 
     for (const { path, message } of pathProblems) warn(path, "unsupported-path", message);
@@ -229,7 +246,8 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       // Nothing to watch: check the folder again on every scan, so it is seen once it appears.
       dirty = true;
     } else if (expandedPath !== undefined && !readSkillAt(root, usePolling)) {
-      await walk(root, 0);
+      enter(root, 0);
+      while (!walkSlice()) await slice.pause();
     }
 
     const previous = cache;

@@ -1,4 +1,4 @@
-import { isUtf8 } from "node:buffer";
+import { Buffer, isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
@@ -19,29 +19,32 @@ export function readSkillHead(file: string, withStamp: boolean): { text: string;
   try {
     let length = -1;
     try {
-      length = readToEnd(fd, scratch, 0);
+      // One read: for a regular file, fewer bytes than asked means the end of the file.
+      length = readSync(fd, scratch, 0, scratch.length, 0);
     } catch {
       // EAGAIN from a FIFO with a writer: the fstat below names the problem.
     }
     let bytes = scratch.subarray(0, Math.max(length, 0));
     let end = frontmatterEnd(bytes);
     let stamp: string | undefined;
-    // An fstat costs more than the reads, so the usual case (a file that fits the buffer, read
-    // to its end, whose frontmatter closes) skips it; a full buffer, no data or no closing line
-    // is how large files, FIFOs and devices are recognised.
+    // An fstat costs more than the read, so the usual case (a file shorter than the buffer whose
+    // frontmatter closes) skips it; a full buffer, no data or no closing line is how large files,
+    // FIFOs and devices are recognised. (A FIFO whose writer supplies a whole frontmatter slips
+    // through here, without blocking; reading the skill then refuses it.)
     if (withStamp || length < 0 || length === scratch.length || end === -1) {
       const stat = checkedStat(fd, file);
       stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
       if (length < 0) throw new SkillsetError("read-failed", `Cannot read ${file}`);
       if (length === scratch.length) {
-        const whole = new Uint8Array(Math.max(stat.size, scratch.length));
+        const whole = Buffer.allocUnsafe(Math.max(stat.size, scratch.length));
         whole.set(scratch);
         bytes = whole.subarray(0, readToEnd(fd, whole, scratch.length));
         end = frontmatterEnd(bytes);
       }
     }
     if (!isUtf8(bytes)) throw new SkillsetError("not-utf8", `${file} is not valid UTF-8`);
-    const text = utf8.decode(end === -1 ? bytes : bytes.subarray(0, end));
+    // Valid UTF-8 by now, so the faster non-fatal decoding is exact (and keeps a BOM, as it must).
+    const text = bytes.toString("utf8", 0, end === -1 ? bytes.length : end);
     return stamp === undefined ? { text } : { text, stamp };
   } finally {
     closeSync(fd);
@@ -93,12 +96,11 @@ function readToEnd(fd: number, buffer: Uint8Array, from: number): number {
 
 // Skill files are read into one shared buffer (reads are synchronous, so it is never used twice
 // at once); it holds nearly every real SKILL.md, larger ones get their own.
-const scratch = new Uint8Array(64 * 1024);
+const scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
 // Offset just past the line break of the first closing `---` line, or -1. Works on bytes so
 // that only the frontmatter is ever decoded.
-function frontmatterEnd(bytes: Uint8Array): number {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+function frontmatterEnd(buffer: Buffer): number {
   for (let at = buffer.indexOf("\n---", 3); at !== -1; at = buffer.indexOf("\n---", at + 1)) {
     let end = at + 4;
     while (buffer[end] === 0x20 || buffer[end] === 0x09) end++;
