@@ -52,6 +52,15 @@ describe("createLocalSource: discovery", () => {
     expect(await names(createLocalSource({ path: t.root, recursive: true, maxDepth: 2, watch: false }))).toEqual(["creator", "top"]);
   });
 
+  it("walks depth-first in name order, so of two skills with one name the deeper one in an earlier folder wins", async () => {
+    const t = tree();
+    const deep = t.skill("a/group/same");
+    const shallow = t.skill("b/same");
+    const scan = await createLocalSource({ path: t.root, recursive: true, watch: false }).scan();
+    expect(scan.skills.map((skill) => skill.path)).toEqual([deep]);
+    expect(scan.diagnostics.map((d) => [d.code, d.file])).toEqual([["duplicate-name", shallow]]);
+  });
+
   it("does not look for skills inside a skill folder", async () => {
     const t = tree();
     t.skill("outer");
