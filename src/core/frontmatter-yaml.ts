@@ -66,6 +66,9 @@ export function parseFrontmatterYaml(text: string, mode: YamlMode): unknown {
       uniqueKeys: true,
       strict: true,
       prettyErrors: false,
+      // A library must not print: the yaml package would emit process warnings (e.g. for a
+      // collection used as a key); errors are reported through the document instead.
+      logLevel: "error",
     });
   } catch (error) {
     throw invalidYaml(error instanceof Error ? error.message : String(error));

@@ -190,7 +190,7 @@ function quoteInvalidValues(text: string): string {
     const match = TOP_LEVEL_ENTRY.exec(lines[i]!.replace(/\r$/, ""));
     if (!match || (lines[i + 1] ?? "").startsWith(" ")) continue;
     const value = match[2]!.trimEnd();
-    if (yamlBoundsProblem(value) || parseDocument(`k: ${value}`, { schema: "failsafe" }).errors.length === 0) continue;
+    if (yamlBoundsProblem(value) || parseDocument(`k: ${value}`, { schema: "failsafe", logLevel: "error" }).errors.length === 0) continue;
     if (++changed > MAX_REPAIRED_LINES) return text;
     lines[i] = `${match[1]}: ${JSON.stringify(value)}`;
   }
