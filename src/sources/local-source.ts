@@ -250,6 +250,8 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       while (!walkSlice()) await slice.pause();
     }
 
+    // Collecting thousands of skills, and the catalog's merge after it, each get a slice of their own.
+    await slice.pause();
     const previous = cache;
     cache = next;
     for (const directory of next.keys()) walked.push(directory);
@@ -257,6 +259,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
     const skills = collectSkills([...next.values()].map((entry) => entry.result), id, diagnostics);
     if (watching) await syncWatchers(walked, slice);
     if (watchProblem) diagnostics.push({ severity: "info", code: "watch-unavailable", file: root, message: watchProblem, source: id });
+    await slice.pause();
 
     // Unchanged skills keep their cached entry object, so comparing entries is by identity.
     if (last && sameEntries(previous, next) && sameMessages(last.diagnostics, diagnostics)) return last;
