@@ -8,19 +8,23 @@ export const RESTORE_LIMITS = { perSkillChars: 20_000, totalChars: 50_000 } as c
 const MARKER = '<skill name="';
 
 /**
- * A skill that is still loaded but whose instructions (a `load_skill` result, or a user's
- * invocation) are no longer among the message texts the model gets — summarization dropped
- * them — has its instructions re-attached, most recently loaded first, within
- * {@link RESTORE_LIMITS}, so that "loaded" stays true after compaction.
+ * The loaded skills whose instructions (a `load_skill` result, or a user's invocation) are no
+ * longer among the message texts the model gets — summarization dropped them — most recently
+ * loaded first.
+ */
+export function droppedSkills(loaded: readonly SkillMetadata[], visibleTexts: readonly string[]): SkillMetadata[] {
+  const present = skillsInTexts(visibleTexts);
+  return loaded.filter((skill) => !present.has(skill.name)).reverse();
+}
+
+/**
+ * Re-attaches the instructions of {@link droppedSkills}, within {@link RESTORE_LIMITS}, so that
+ * "loaded" stays true after compaction.
  */
 export async function restoreDroppedSkills(
-  loaded: readonly SkillMetadata[],
-  visibleTexts: readonly string[],
+  dropped: readonly SkillMetadata[],
   read: (skill: SkillMetadata) => Promise<string | undefined>,
 ): Promise<{ text: string; skills: string[] }> {
-  const present = skillsInTexts(visibleTexts);
-  const dropped = loaded.filter((skill) => !present.has(skill.name)).reverse();
-  if (dropped.length === 0) return { text: "", skills: [] };
   const blocks: string[] = [];
   const skills: string[] = [];
   let budget: number = RESTORE_LIMITS.totalChars;

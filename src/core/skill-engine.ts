@@ -7,7 +7,7 @@ import { DEFAULT_MAX_DESCRIPTION_LENGTH, renderCatalogMarkdown } from "./prompt-
 import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "./read-resource.js";
 import { renderInstructions, type DynamicCommandRunner } from "./render-instructions.js";
 import { checkResourcePath } from "./resource-path.js";
-import { restoreDroppedSkills } from "./restore-dropped-skills.js";
+import { droppedSkills, restoreDroppedSkills } from "./restore-dropped-skills.js";
 import { isUserInvocable, parseSkillCommand, type SkillCommand } from "./skill-command.js";
 import { splitAtBody } from "./skill-document.js";
 import { emitSkillsEvent, type SkillsLogEntry, type SkillsLogger } from "./skill-events.js";
@@ -288,9 +288,12 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       const dynamic = renderLoadedSkills({ loaded, resources: state.resources, maxLoaded, policy, ...(union ? { allowedTools: union } : {}) });
       // `+` keeps the large, cached catalog text shared instead of copying it on every call.
       let section = renderingOf(state).text + "\n\n" + dynamic;
-      if (loaded.length > 0 && visibleTexts) {
+      // Checked without awaiting anything: this runs on every model call, and nothing is dropped
+      // almost always.
+      const dropped = loaded.length > 0 && visibleTexts ? droppedSkills(loaded, visibleTexts()) : [];
+      if (dropped.length > 0) {
         const read = (skill: SkillMetadata) => sourceOf(request, skill).then((source) => readSkillText(source, skill)).catch(() => undefined);
-        const restored = await restoreDroppedSkills(loaded, visibleTexts(), read);
+        const restored = await restoreDroppedSkills(dropped, read);
         if (restored.text) {
           section += "\n\n" + restored.text;
           for (const skill of restored.skills) emit(request, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its load result left the context`, skill });

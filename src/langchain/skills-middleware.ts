@@ -135,13 +135,14 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   // LangChain's state and runtime, as the engine sees a request.
   const requestFor = (state: SkillsStateView, runtime: object): SkillRequest => {
     const writer = (runtime as { writer?: (chunk: unknown) => void }).writer;
-    const sessionId = threadId();
-    return {
+    const request: SkillRequest = {
       state: threadState(state),
       sources: async () => (await catalogFor({ ...runtime, state: stateForBackend(state) })).sources,
-      ...(sessionId !== undefined ? { sessionId } : {}),
-      ...(writer ? { emit: (entry) => writer({ type: "skillset", ...entry }) } : {}),
     };
+    // Read only when a skill is rendered: most requests (every model call) never need it.
+    Object.defineProperty(request, "sessionId", { get: threadId, enumerable: true });
+    if (writer) request.emit = (entry) => writer({ type: "skillset", ...entry });
+    return request;
   };
 
   const loadSkill = tool(
@@ -298,11 +299,13 @@ function siblingSkillCalls(messages: readonly unknown[], callId: string): SkillC
 
 // What the model reads of the tool results and user messages, where skill instructions arrive.
 function messageTexts(messages: readonly unknown[]): string[] {
-  return messages.flatMap((message) => {
-    const { type, content } = message as { type?: string; content?: unknown };
-    const text = type === "tool" || type === "human" ? firstText(content) : undefined;
-    return text === undefined ? [] : [text];
-  });
+  const texts: string[] = [];
+  for (const message of messages as ReadonlyArray<{ type?: string; content?: unknown }>) {
+    const type = message.type;
+    const text = type === "tool" || type === "human" ? firstText(message.content) : undefined;
+    if (text !== undefined) texts.push(text);
+  }
+  return texts;
 }
 
 function firstText(content: unknown): string | undefined {
