@@ -145,6 +145,7 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
         try {
           // Cold scans skip the stamp (one fstat per file); the first poll records it.
           const head = readContained(file, usePolling);
+          if (head === undefined) continue;
           if (previous && previous.file === file && previous.text === head.text) {
             // Only the body changed, or the stamp was not known yet: same skill, same entry.
             previous.stamp = head.stamp ?? "";
@@ -159,7 +160,6 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
           return true;
         } catch (error) {
           if (!SkillsetError.isInstance(error)) throw error;
-          if (error.code === "not-found") continue;
           next.set(directory, {
             stamp: statStamp(file) ?? "",
             file,
@@ -451,8 +451,8 @@ function sameMessages(before: readonly Diagnostic[], after: readonly Diagnostic[
 
 function statStamp(file: string): string | undefined {
   try {
-    const stat = statSync(file);
-    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    const stat = statSync(file, { throwIfNoEntry: false });
+    return stat && `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
   } catch {
     return undefined;
   }

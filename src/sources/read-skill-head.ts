@@ -10,12 +10,14 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOL
 /**
  * Reads a `SKILL.md` for discovery and returns its frontmatter text (up to the closing `---`
  * line; the whole file when there is none), with its stamp (`mtime:size:inode`) when
- * `withStamp`. The whole file is read and must be valid UTF-8, so that a skill the catalog
- * lists can also be loaded, but only the frontmatter is decoded. Throws {@link SkillsetError}
- * with codes `not-found`, `symlink`, `not-a-file`, `too-large`, `not-utf8`, `read-failed`.
+ * `withStamp`, or undefined when the file does not exist. The whole file is read and must be
+ * valid UTF-8, so that a skill the catalog lists can also be loaded, but only the frontmatter is
+ * decoded. Throws {@link SkillsetError} with codes `symlink`, `not-a-file`, `too-large`,
+ * `not-utf8`, `read-failed`.
  */
-export function readSkillHead(file: string, withStamp: boolean): { text: string; stamp?: string } {
-  const fd = openSkillFile(file);
+export function readSkillHead(file: string, withStamp: boolean): { text: string; stamp?: string } | undefined {
+  const fd = openIfExists(file);
+  if (fd === undefined) return undefined;
   try {
     let length = -1;
     try {
@@ -64,14 +66,27 @@ export function readSkillFile(file: string, maxBytes = MAX_SKILL_FILE_BYTES): Ui
 }
 
 function openSkillFile(file: string): number {
+  const fd = openIfExists(file);
+  if (fd === undefined) throw new SkillsetError("not-found", `${file} does not exist`);
+  return fd;
+}
+
+// Walking folders that hold no skill tries many files that do not exist; the error Node throws
+// for them costs several times less without a stack trace, and nobody reads that one.
+function openIfExists(file: string): number | undefined {
+  const stackTraceLimit = Error.stackTraceLimit;
+  let failure: NodeJS.ErrnoException;
+  Error.stackTraceLimit = 0;
   try {
     return openSync(file, OPEN_FLAGS);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new SkillsetError("not-found", `${file} does not exist`);
-    if (code === "ELOOP") throw new SkillsetError("symlink", `${file} is a symbolic link`);
-    throw new SkillsetError("read-failed", `Cannot read ${file}: ${code ?? String(error)}`, { cause: error });
+    failure = error as NodeJS.ErrnoException;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
+  if (failure.code === "ENOENT" || failure.code === "ENOTDIR") return undefined;
+  if (failure.code === "ELOOP") throw new SkillsetError("symlink", `${file} is a symbolic link`);
+  throw new SkillsetError("read-failed", `Cannot read ${file}: ${failure.code ?? String(failure)}`, { cause: failure });
 }
 
 function checkedStat(fd: number, file: string, maxBytes = MAX_SKILL_FILE_BYTES) {
