@@ -139,8 +139,8 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       state: threadState(state),
       sources: async () => (await catalogFor({ ...runtime, state: stateForBackend(state) })).sources,
     };
-    // Read only when a skill is rendered: most requests (every model call) never need it.
-    Object.defineProperty(request, "sessionId", { get: threadId, enumerable: true });
+    const sessionId = threadId();
+    if (sessionId !== undefined) request.sessionId = sessionId;
     if (writer) request.emit = (entry) => writer({ type: "skillset", ...entry });
     return request;
   };
