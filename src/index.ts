@@ -45,6 +45,7 @@ export {
   type SkillStep,
   type SkillReply,
   type CatalogRefresh,
+  applySkillOperations,
   createSkillEngine,
 } from "./core/skill-engine.js";
 export { type InvocableSkill, type SkillCommand, listInvocableSkills, parseSkillCommand } from "./core/skill-command.js";

@@ -16,6 +16,7 @@ describe("public exports", () => {
       "SPEC_FIELDS",
       "SkillParseError",
       "SkillsetError",
+      "applySkillOperations",
       "applyToLoaded",
       "applyToResources",
       "checkResourcePath",

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createMemorySource } from "../sources/memory-source.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import { createCatalog } from "./catalog.js";
-import { createSkillEngine, type SkillRequest, type SkillThreadState } from "./skill-engine.js";
+import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillThreadState } from "./skill-engine.js";
 import type { SkillsLogEntry } from "./skill-events.js";
-import { applyToLoaded, applyToResources, type SkillOperation } from "./skill-operations.js";
+import type { SkillOperation } from "./skill-operations.js";
 
 // The engine on its own, as any host drives it: a catalog, a plain state value, operations back.
 
@@ -19,7 +19,7 @@ async function setup(files: Record<string, string>, options: Parameters<typeof c
   let state: SkillThreadState = { skills: refreshed.skills, catalogVersion: refreshed.version, loaded: [], resources: {} };
   const request = (): SkillRequest => ({ state, sources: async () => catalog.sources, sessionId: "s-1" });
   const apply = (operations: readonly SkillOperation[]) => {
-    state = { ...state, loaded: applyToLoaded(state.loaded, operations), resources: applyToResources(state.resources as never, operations) };
+    state = applySkillOperations(state, operations);
   };
   return { engine, catalog, source, entries, request, apply, state: () => state };
 }

@@ -12,7 +12,7 @@ import { isUserInvocable, parseSkillCommand, type SkillCommand } from "./skill-c
 import { splitAtBody } from "./skill-document.js";
 import { emitSkillsEvent, type SkillsLogEntry, type SkillsLogger } from "./skill-events.js";
 import { skillDirectory, type SkillMetadata } from "./skill-metadata.js";
-import type { SkillOperation } from "./skill-operations.js";
+import { applyToLoaded, applyToResources, type SkillOperation } from "./skill-operations.js";
 import { DEFAULT_RESOURCE_LIMITS, discoverResources, type SkillResource } from "./skill-resources.js";
 import { MAX_SKILL_FILE_BYTES, type SkillSource } from "./skill-source.js";
 import { invocationResultText, loadResultText, refusalMessage, unloadResultText } from "./skill-tool-messages.js";
@@ -131,6 +131,12 @@ export interface SkillEngine {
   toolRefusal(request: Pick<SkillRequest, "state" | "emit">, tool: string, alwaysAllowed: ReadonlySet<string>): string | undefined;
 }
 
+/** A thread's state after `operations`, for hosts that keep the state themselves. */
+export function applySkillOperations(state: SkillThreadState, operations: readonly SkillOperation[]): SkillThreadState {
+  if (operations.length === 0) return state;
+  return { ...state, loaded: applyToLoaded(state.loaded, operations), resources: applyToResources(state.resources as Record<string, SkillResource[]>, operations) };
+}
+
 /** Creates a {@link SkillEngine}. */
 export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine {
   const maxLoaded = options.maxLoadedSkills ?? 10;
@@ -163,10 +169,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     return cached;
   };
   const emit = (request: Pick<SkillRequest, "emit">, entry: SkillsLogEntry) => emitSkillsEvent(logger, request.emit, entry);
-  const loadedSkills = (state: SkillThreadState) => {
-    const { byName } = renderingOf(state);
-    return state.loaded.flatMap((name) => byName.get(name) ?? []);
-  };
+  const loadedSkills = (state: SkillThreadState, { byName }: Rendering = renderingOf(state)) => state.loaded.flatMap((name) => byName.get(name) ?? []);
 
   async function sourceOf(request: SkillRequest, skill: SkillMetadata): Promise<SkillSource> {
     const source = (await request.sources()).find((candidate) => candidate.id === skill.source);
@@ -283,11 +286,12 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
 
     async systemPrompt(request, visibleTexts) {
       const { state } = request;
-      const loaded = loadedSkills(state);
+      const rendering = renderingOf(state);
+      const loaded = loadedSkills(state, rendering);
       const union = policy === "restrict" ? allowedToolUnion(loaded) : undefined;
       const dynamic = renderLoadedSkills({ loaded, resources: state.resources, maxLoaded, policy, ...(union ? { allowedTools: union } : {}) });
       // `+` keeps the large, cached catalog text shared instead of copying it on every call.
-      let section = renderingOf(state).text + "\n\n" + dynamic;
+      let section = rendering.text + "\n\n" + dynamic;
       // Checked without awaiting anything: this runs on every model call, and nothing is dropped
       // almost always.
       const dropped = loaded.length > 0 && visibleTexts ? droppedSkills(loaded, visibleTexts()) : [];

@@ -5,9 +5,9 @@ import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
 import type { SkillCall } from "../core/plan-skill-calls.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
-import { createSkillEngine, type SkillRequest, type SkillStep, type SkillThreadState } from "../core/skill-engine.js";
+import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillStep, type SkillThreadState } from "../core/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
-import { applyToLoaded, applyToResources, type SkillOperation } from "../core/skill-operations.js";
+import type { SkillOperation } from "../core/skill-operations.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { LOAD_SKILL_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
@@ -194,7 +194,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const update: Record<string, unknown> = refreshed ? { skillsMetadata: refreshed.skills, _skillsCatalogVersion: refreshed.version } : {};
       if (settings.userInvocation) {
         const current = refreshed ? { ...request.state, skills: refreshed.skills, catalogVersion: refreshed.version } : request.state;
-        const invoked = await invokeUserCommands({ ...request, state: applyOperations(current, operations) }, (view.messages ?? []) as BaseMessage[]);
+        const invoked = await invokeUserCommands({ ...request, state: applySkillOperations(current, operations) }, (view.messages ?? []) as BaseMessage[]);
         operations.push(...invoked.operations);
         if (invoked.messages.length > 0) update.messages = invoked.messages;
       }
@@ -242,7 +242,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       );
       if (step.ok) {
         operations.push(...step.operations);
-        state = applyOperations(state, step.operations);
+        state = applySkillOperations(state, step.operations);
       }
     }
     return { operations, messages: replaced };
@@ -256,10 +256,6 @@ function threadState(state: SkillsStateView): SkillThreadState {
     loaded: state.skillsLoaded ?? [],
     resources: state.skillResources ?? {},
   };
-}
-
-function applyOperations(state: SkillThreadState, operations: readonly SkillOperation[]): SkillThreadState {
-  return operations.length === 0 ? state : { ...state, loaded: applyToLoaded(state.loaded, operations), resources: applyToResources(state.resources as never, operations) };
 }
 
 function threadId(): string | undefined {
