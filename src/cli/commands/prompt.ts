@@ -1,7 +1,6 @@
 import { countTokens } from "../../core/count-tokens.js";
-import { renderLoadedSkills } from "../../core/prompt-loaded.js";
-import { renderCatalogMarkdown } from "../../core/prompt-markdown.js";
 import { renderCatalogXml } from "../../core/prompt-xml.js";
+import { createSkillEngine } from "../../core/skill-engine.js";
 import { CliError } from "../cli-error.js";
 import { scanSources, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
@@ -23,7 +22,10 @@ export async function promptCommand(paths: string[], options: PromptOptions, ter
   if (format !== "markdown" && format !== "xml") throw new CliError("usage", `Unknown format '${format}': use markdown or xml`);
   const snapshot = await scanSources(paths, options, terminal);
   // Markdown: what the middleware adds to the system prompt on a first model call, with its defaults.
-  const text = format === "xml" ? renderCatalogXml(snapshot.skills) : `${renderCatalogMarkdown(snapshot.skills)}\n\n${renderLoadedSkills({ loaded: [], resources: {}, maxLoaded: 10, policy: "recommend" })}`;
+  const text =
+    format === "xml"
+      ? renderCatalogXml(snapshot.skills)
+      : await createSkillEngine().systemPrompt({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => [] });
   terminal.out(text);
   const skipped = new Set(snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file)).size;
   if (skipped > 0) {
