@@ -1,0 +1,36 @@
+// Types for metrics.mjs, so TypeScript tests can import it.
+
+/** One request of the evaluation set: what a user types, and every skill that answers it. */
+export interface SearchEvalRequest {
+  id: string;
+  request: string;
+  relevant: string[];
+}
+
+/** How one request fared: the first `k` names returned and the rank of the first relevant one. */
+export interface SearchEvalResult extends SearchEvalRequest {
+  ranked: string[];
+  firstRelevantRank: number | null;
+}
+
+/** Quality of a ranker over a set of requests. */
+export interface SearchEvalReport {
+  recallAt1: number;
+  recallAt5: number;
+  mrr: number;
+  perRequest: SearchEvalResult[];
+}
+
+/** Skill names, best first. */
+export type SearchRanker = (query: string) => readonly string[] | Promise<readonly string[]>;
+
+/** The evaluation set beside metrics.mjs. */
+export const REQUESTS_PATH: string;
+/** How deep a ranking is read unless `k` says otherwise. */
+export const DEFAULT_DEPTH: number;
+
+/** Reads and checks the evaluation set against a catalog snapshot or a list of skill names. */
+export function loadRequests(catalog: { skills: readonly { name: string }[] } | readonly string[], path?: string): SearchEvalRequest[];
+
+/** recall@1, recall@5 and MRR (first relevant rank up to `k`, default 10) of `rank` over `requests`. */
+export function evaluateRanker(rank: SearchRanker, requests: readonly SearchEvalRequest[], options?: { k?: number }): Promise<SearchEvalReport>;

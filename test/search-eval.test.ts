@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { describe, expect, it } from "vitest";
+import { evaluateRanker, loadRequests, type SearchEvalRequest } from "../bench/search-eval/metrics.mjs";
+import { createCatalog } from "../src/index.js";
+import { createLocalSource } from "../src/node.js";
+import { corpusRepositories, SHARED_CORPUS, useSharedCorpus } from "./helpers/test-environment.js";
+
+const withCorpus = useSharedCorpus();
+
+describe.skipIf(!withCorpus)("the skill-search evaluation set (bench/search-eval/requests.json)", () => {
+  async function corpusSnapshot() {
+    const catalog = createCatalog(corpusRepositories().map((path) => createLocalSource({ path, recursive: true, watch: false })));
+    return catalog.refresh();
+  }
+
+  it("has at least 80 requests with unique ids, each naming only skills of the corpus", async () => {
+    const requests = loadRequests(await corpusSnapshot());
+    expect(requests.length).toBeGreaterThanOrEqual(80);
+    expect(new Set(requests.map((entry) => entry.id)).size).toBe(requests.length);
+    expect(requests.every((entry) => entry.relevant.length > 0 && entry.request.trim() !== "")).toBe(true);
+  });
+
+  it("rarely gives the answer away: at most 10% of requests contain a relevant skill's full name", async () => {
+    const requests = loadRequests(await corpusSnapshot());
+    const verbatim = requests.filter((entry) => entry.relevant.some((name) => entry.request.toLowerCase().includes(name.toLowerCase())));
+    expect(verbatim.length).toBeLessThanOrEqual(requests.length * 0.1);
+  });
+
+  it("asks for skills of all five collections, each in at least 3% of the requests", async () => {
+    const snapshot = await corpusSnapshot();
+    const collectionOf = new Map(snapshot.skills.map((skill) => [skill.name, relative(SHARED_CORPUS, skill.path).split(sep)[0]]));
+    const requests = loadRequests(snapshot);
+    const perCollection = new Map<string, number>();
+    for (const entry of requests) {
+      const collection = collectionOf.get(entry.relevant[0] ?? "") ?? "";
+      perCollection.set(collection, (perCollection.get(collection) ?? 0) + 1);
+    }
+    expect([...perCollection.keys()].sort()).toEqual(corpusRepositories().map((path) => relative(SHARED_CORPUS, path)));
+    for (const count of perCollection.values()) expect(count).toBeGreaterThanOrEqual(requests.length * 0.03);
+  });
+
+  it("refuses a set naming a skill the catalog does not have, naming the entry and the skill", () => {
+    const folder = mkdtempSync(join(tmpdir(), "search-eval-"));
+    try {
+      const file = join(folder, "requests.json");
+      writeFileSync(file, JSON.stringify([{ id: "plots", request: "draw a violin plot", relevant: ["seaborn", "no-such-skill"] }]));
+      expect(() => loadRequests(["seaborn"], file)).toThrow(`${file}: entry 0 "plots": relevant skill(s) not in the catalog: no-such-skill.`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("evaluateRanker", () => {
+  const others = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
+  // First relevant ranks: 1, 3, 6 and 11 (beyond the default depth of 10, so a miss).
+  const requests: SearchEvalRequest[] = [
+    { id: "first", request: "q1", relevant: ["a"] },
+    { id: "third", request: "q2", relevant: ["c", "d"] },
+    { id: "sixth", request: "q3", relevant: ["e"] },
+    { id: "eleventh", request: "q4", relevant: ["f"] },
+  ];
+  const rankings: Record<string, string[]> = {
+    q1: ["a", "b"],
+    q2: ["x", "y", "d", "c"],
+    q3: [...others("e", 5), "e"],
+    q4: [...others("f", 10), "f"],
+  };
+
+  it("scores recall@1, recall@5 and MRR by the first relevant skill within the top 10", async () => {
+    const report = await evaluateRanker(async (query) => rankings[query] ?? [], requests);
+    expect(report.recallAt1).toBe(0.25);
+    expect(report.recallAt5).toBe(0.5);
+    // (1 + 1/3 + 1/6 + 0) / 4
+    expect(report.mrr).toBeCloseTo(0.375, 12);
+    expect(report.perRequest.map((result) => result.firstRelevantRank)).toEqual([1, 3, 6, null]);
+    expect(report.perRequest[3]?.ranked).toEqual(others("f", 10));
+  });
+
+  it("reads only the first k results, from a synchronous ranker too", async () => {
+    const report = await evaluateRanker((query) => rankings[query] ?? [], requests, { k: 5 });
+    expect(report.perRequest.map((result) => result.firstRelevantRank)).toEqual([1, 3, null, null]);
+    expect(report.recallAt5).toBe(0.5);
+    expect(report.mrr).toBeCloseTo((1 + 1 / 3) / 4, 12);
+  });
+
+  it("refuses a depth under 5 and an empty set", async () => {
+    await expect(evaluateRanker(() => [], requests, { k: 3 })).rejects.toThrow("k must be an integer of at least 5");
+    await expect(evaluateRanker(() => [], [])).rejects.toThrow("No requests to evaluate.");
+  });
+});
