@@ -11,6 +11,11 @@ export type CliErrorCode =
   | "already-exists"
   | "cannot-create"
   | "cannot-read"
+  | "missing-package"
+  | "missing-key"
+  | "model-setup"
+  | "provider"
+  | "invalid-cases"
   | "internal";
 
 /** A failure the CLI reports as `skillset: <message>` on stderr and turns into an exit code. */
