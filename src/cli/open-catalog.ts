@@ -18,6 +18,20 @@ export interface SourceOptions {
  * (only those that exist). A folder given explicitly that does not exist is an error.
  */
 export async function scanSources(paths: string[], options: SourceOptions, terminal: Terminal): Promise<CatalogSnapshot> {
+  const locations = sourceLocations(paths);
+  const catalog = createCatalog(locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false })));
+  try {
+    return await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh());
+  } finally {
+    catalog.close();
+  }
+}
+
+/**
+ * The skills folders to read, in precedence order: the given ones (each must be a folder), or
+ * the usual locations that exist; a folder named twice is read once, at its first place.
+ */
+export function sourceLocations(paths: string[]): string[] {
   let locations = paths.map(homePath);
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
@@ -31,11 +45,5 @@ export async function scanSources(paths: string[], options: SourceOptions, termi
     if (files.length > 0) throw new CliError("not-a-folder", `Not a folder: ${files.join(", ")}`);
   }
   // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.
-  locations = locations.filter((path, index) => locations.findIndex((other) => resolve(other) === resolve(path)) === index);
-  const catalog = createCatalog(locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false })));
-  try {
-    return await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh());
-  } finally {
-    catalog.close();
-  }
+  return locations.filter((path, index) => locations.findIndex((other) => resolve(other) === resolve(path)) === index);
 }
