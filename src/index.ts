@@ -37,6 +37,8 @@ export {
 } from "./core/skill-resources.js";
 export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } from "./core/prompt-markdown.js";
 export { renderCatalogXml } from "./core/prompt-xml.js";
+export { type CatalogRenderOptions, type RenderedCatalog, DEFAULT_CATALOG_BUDGET, renderCatalog } from "./core/render-catalog.js";
+export { type SkillRanker, type RankedSkill, type EmbedTexts, createLexicalRanker, createEmbeddingRanker, fuseRankings } from "./core/skill-search.js";
 export {
   type SkillEngine,
   type SkillEngineOptions,
@@ -44,6 +46,8 @@ export {
   type SkillRequest,
   type SkillStep,
   type SkillReply,
+  type SkillSearchReply,
+  type SkillSearchResult,
   type CatalogRefresh,
   applySkillOperations,
   createSkillEngine,

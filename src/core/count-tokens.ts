@@ -2,13 +2,22 @@ import type { Tiktoken } from "js-tiktoken/lite";
 
 let encoder: Promise<Tiktoken> | undefined;
 
+/** Counts the tokens of a text; see {@link loadTokenCounter}. */
+export type TokenCounter = (text: string) => number;
+
 /**
- * Counts tokens with OpenAI's `o200k_base` encoding. The ranks (a few MB) are loaded on
+ * A synchronous counter with OpenAI's `o200k_base` encoding. The ranks (a few MB) are loaded on
  * first use only.
  */
-export async function countTokens(text: string): Promise<number> {
+export async function loadTokenCounter(): Promise<TokenCounter> {
   encoder ??= Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]).then(
     ([{ Tiktoken }, ranks]) => new Tiktoken(ranks.default),
   );
-  return (await encoder).encode(text).length;
+  const loaded = await encoder;
+  return (text) => loaded.encode(text).length;
+}
+
+/** Counts tokens with OpenAI's `o200k_base` encoding, as {@link loadTokenCounter} does. */
+export async function countTokens(text: string): Promise<number> {
+  return (await loadTokenCounter())(text);
 }

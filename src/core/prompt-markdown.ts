@@ -1,3 +1,4 @@
+import type { CatalogLayout } from "./catalog-budget.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { AllowedToolsPolicy } from "./tool-policy.js";
 
@@ -38,22 +39,44 @@ export const DEFAULT_MAX_DESCRIPTION_LENGTH = 250;
  * The catalog as the model sees it: the guidance once, then one `- name: description` line
  * per skill in the order given (the catalog's stable, sorted order), with the skill's
  * argument hint when it has one (`- name (arguments: [file]): description`). Skills marked
- * `disable-model-invocation` are left out: only a user may invoke them.
+ * `disable-model-invocation` are left out: only a user may invoke them. To fit a token budget,
+ * use `renderCatalog`.
  */
-export function renderCatalogMarkdown(
-  skills: readonly Pick<SkillMetadata, "name" | "description" | "disableModelInvocation" | "argumentHint">[],
-  options: MarkdownCatalogOptions = {},
-): string {
+export function renderCatalogMarkdown(skills: readonly MarkdownCatalogSkill[], options: MarkdownCatalogOptions = {}): string {
+  const visible = skills.filter((skill) => !skill.disableModelInvocation);
+  return markdownLayout(options).render({ full: visible, short: [], named: [], hidden: [] });
+}
+
+/** What the Markdown catalog shows of a skill. */
+export type MarkdownCatalogSkill = Pick<SkillMetadata, "name" | "description" | "disableModelInvocation" | "argumentHint">;
+
+/** Longest description of a shortened line, when a catalog is over its budget. */
+export const SHORT_DESCRIPTION_LENGTH = 80;
+
+/** The Markdown catalog's entries and frame; the groups it renders are the model-visible skills. */
+export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: string }): CatalogLayout<MarkdownCatalogSkill> {
   const guidance = (options.guidance ?? CATALOG_GUIDANCE)
     .replaceAll("{load}", options.loadToolName ?? "load_skill")
     .replaceAll("{unload}", options.unloadToolName ?? "unload_skill");
-  const visible = skills.filter((skill) => !skill.disableModelInvocation);
-  if (visible.length === 0) return `${guidance}\n\n(No skills are available.)`;
   const limit = options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
-  const list = visible.map((skill) => `- ${skill.name}${argumentHint(skill.argumentHint)}: ${shortenText(toOneLine(skill.description), limit)}`).join("\n");
   const scripts = options.scriptRunTool ? ` and run its scripts, from the skill's folder, with \`${options.scriptRunTool}\`` : "";
   const allowed = options.allowedToolsPolicy === "restrict" ? "its `allowed-tools` limit the tools you may use while it is loaded" : "its `allowed-tools` are recommendations";
-  return `${guidance}\n\n${list}\nRead a loaded skill's resources with \`${options.resourceReadTool ?? "read_file"}\`${scripts}; ${allowed}.`;
+  const footer = `Read a loaded skill's resources with \`${options.resourceReadTool ?? "read_file"}\`${scripts}; ${allowed}.`;
+  const entry = (skill: MarkdownCatalogSkill, tier: "full" | "short" | "name") =>
+    tier === "name" ? skill.name : `- ${skill.name}${argumentHint(skill.argumentHint)}: ${shortenText(toOneLine(skill.description), tier === "full" ? limit : Math.min(limit, SHORT_DESCRIPTION_LENGTH))}`;
+  return {
+    entry,
+    render({ full, short, named, hidden }) {
+      if (full.length + short.length + named.length + hidden.length === 0) return `${guidance}\n\n(No skills are available.)`;
+      const lines = [...full.map((skill) => entry(skill, "full")), ...short.map((skill) => entry(skill, "short"))];
+      if (named.length > 0) lines.push(`- More skills, by name only (\`${options.loadToolName ?? "load_skill"}\` shows what one does): ${named.map((skill) => skill.name).join(", ")}`);
+      if (hidden.length > 0) {
+        const find = options.searchTool ? `: find them with \`${options.searchTool}\`` : "";
+        lines.push(`- ${hidden.length} more ${hidden.length === 1 ? "skill is" : "skills are"} not listed here${find}.`);
+      }
+      return `${guidance}\n\n${lines.join("\n")}\n${footer}`;
+    },
+  };
 }
 
 // The model passes these as load_skill's `arguments`; the hint says what they are.

@@ -1,3 +1,5 @@
+import type { CatalogLayout } from "./catalog-budget.js";
+import { SHORT_DESCRIPTION_LENGTH, shortenText } from "./prompt-markdown.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 
 // Characters XML 1.0 cannot carry at all, not even as references: controls other than tab and
@@ -18,27 +20,39 @@ function escapeXml(text: string): string {
     .replace(/'/g, "&#x27;");
 }
 
+/** What the XML catalog shows of a skill. */
+export type XmlCatalogSkill = Pick<SkillMetadata, "name" | "description" | "path">;
+
 /**
  * The reference's `to-prompt` format: `<available_skills>`, one `<skill>` per skill with
- * `<name>`, `<description>` and `<location>`, each tag and value on its own line.
+ * `<name>`, `<description>` and `<location>`, each tag and value on its own line. To fit a
+ * token budget, use `renderCatalog`.
  */
-export function renderCatalogXml(skills: readonly Pick<SkillMetadata, "name" | "description" | "path">[]): string {
-  const lines = ["<available_skills>"];
-  for (const skill of skills) {
-    lines.push(
-      "<skill>",
-      "<name>",
-      escapeXml(skill.name),
-      "</name>",
-      "<description>",
-      escapeXml(skill.description),
-      "</description>",
-      "<location>",
-      escapeXml(skill.path),
-      "</location>",
-      "</skill>",
-    );
-  }
-  lines.push("</available_skills>");
-  return lines.join("\n");
+export function renderCatalogXml(skills: readonly XmlCatalogSkill[]): string {
+  return xmlLayout({}).render({ full: skills, short: [], named: [], hidden: [] });
+}
+
+/**
+ * The XML catalog's entries and frame. Over a budget, a shortened entry cuts the description,
+ * a named one has no description, and skills left out are counted in `<more_skills>`.
+ */
+export function xmlLayout(options: { searchTool?: string }): CatalogLayout<XmlCatalogSkill> {
+  const entry = (skill: XmlCatalogSkill, tier: "full" | "short" | "name") => {
+    const lines = ["<skill>", "<name>", escapeXml(skill.name), "</name>"];
+    if (tier !== "name") lines.push("<description>", escapeXml(tier === "full" ? skill.description : shortenText(skill.description.replace(/\s+/g, " ").trim(), SHORT_DESCRIPTION_LENGTH)), "</description>");
+    lines.push("<location>", escapeXml(skill.path), "</location>", "</skill>");
+    return lines.join("\n");
+  };
+  return {
+    entry,
+    render({ full, short, named, hidden }) {
+      const lines = ["<available_skills>", ...full.map((skill) => entry(skill, "full")), ...short.map((skill) => entry(skill, "short")), ...named.map((skill) => entry(skill, "name"))];
+      if (hidden.length > 0) {
+        const find = options.searchTool ? ` Find them with ${escapeXml(options.searchTool)}.` : "";
+        lines.push(`<more_skills count="${hidden.length}">${hidden.length === 1 ? "One more skill is" : `${hidden.length} more skills are`} not listed here.${find}</more_skills>`);
+      }
+      lines.push("</available_skills>");
+      return lines.join("\n");
+    },
+  };
 }

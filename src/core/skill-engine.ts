@@ -1,15 +1,17 @@
-import type { Catalog } from "./catalog.js";
+import { createCatalog, type Catalog } from "./catalog.js";
 import { catalogView } from "./catalog-view.js";
 import { SkillsetError } from "./errors.js";
 import { planSkillCalls, type SkillCall, type SkillCallDecision } from "./plan-skill-calls.js";
 import { renderLoadedSkills } from "./prompt-loaded.js";
-import { DEFAULT_MAX_DESCRIPTION_LENGTH, renderCatalogMarkdown } from "./prompt-markdown.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "./prompt-markdown.js";
 import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "./read-resource.js";
+import { DEFAULT_CATALOG_BUDGET, renderCatalog, type RenderedCatalog } from "./render-catalog.js";
 import { renderInstructions, type DynamicCommandRunner } from "./render-instructions.js";
 import { checkResourcePath } from "./resource-path.js";
 import { droppedSkills, restoreDroppedSkills } from "./restore-dropped-skills.js";
 import { isUserInvocable, parseSkillCommand, type SkillCommand } from "./skill-command.js";
 import { splitAtBody } from "./skill-document.js";
+import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
 import { emitSkillsEvent, type SkillsLogEntry, type SkillsLogger } from "./skill-events.js";
 import { skillDirectory, type SkillMetadata } from "./skill-metadata.js";
 import { applyToLoaded, applyToResources, type SkillOperation } from "./skill-operations.js";
@@ -43,15 +45,33 @@ export interface SkillEngineOptions {
    * was not run.
    */
   dynamicContext?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
+  /**
+   * Most tokens (o200k_base) the catalog may take in the prompt. Under it nothing changes; over
+   * it, descriptions are shortened, then skills named only, then only counted, and
+   * `search_skills` finds them (see `renderCatalog`). `false`: no limit.
+   * @default 5000
+   */
+  catalogBudget?: number | false;
+  /** Skills that keep their catalog lines first when the catalog is over its budget, most important first. */
+  catalogPriority?: readonly string[];
+  /**
+   * Skill search: `offer` says when hosts offer `search_skills` (`"auto"`: while the catalog is
+   * over its budget); `rankers` are fused by reciprocal rank (default: the lexical ranker).
+   */
+  search?: { offer?: "auto" | "always" | "never"; rankers?: readonly SkillRanker[] };
   /** Receives structured log entries; nothing is logged without it. */
   logger?: SkillsLogger;
 }
 
 /** What the engine reads of a thread. The host keeps it (graph state, messages, a store). */
 export interface SkillThreadState {
-  /** The catalog the model sees, in its stable order. */
-  skills: readonly SkillMetadata[];
-  /** The catalog's content hash, when the host has one: renderings are cached by it. */
+  /**
+   * The catalog the model sees, in its stable order. Hosts that keep only `catalogVersion` in
+   * the thread leave it out: the engine then uses the catalog of that version it refreshed last,
+   * or scans the request's sources again.
+   */
+  skills?: readonly SkillMetadata[];
+  /** The catalog's content hash (from {@link SkillEngine.refresh}): renderings are cached by it. */
   catalogVersion?: string;
   /** Loaded skills, in load order. */
   loaded: readonly string[];
@@ -79,6 +99,21 @@ export type SkillStep = { ok: true; text: string; operations: SkillOperation[] }
 export interface SkillReply {
   ok: boolean;
   text: string;
+}
+
+/** One skill `search_skills` found. */
+export interface SkillSearchResult {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  path: string;
+  /** The ranker's score (fused rankers: reciprocal-rank sums); higher is better. */
+  score: number;
+}
+
+/** What {@link SkillEngine.search} found: the text for the model, and the results as data. */
+export interface SkillSearchReply extends SkillReply {
+  results: SkillSearchResult[];
 }
 
 /** The catalog to write to a thread, and the loaded skills that left it. */
@@ -111,6 +146,12 @@ export interface SkillEngine {
    * texts the model gets; asked only while skills are loaded), re-attached.
    */
   systemPrompt(request: SkillRequest, visibleTexts?: () => readonly string[]): Promise<string>;
+  /** The catalog section as rendered for this thread's catalog: its text, tokens, and which skills went where. */
+  catalog(request: SkillRequest): Promise<RenderedCatalog>;
+  /** Whether hosts offer `search_skills` now (see {@link SkillEngineOptions.search}). */
+  offersSearch(request: SkillRequest): Promise<boolean>;
+  /** The model's `search_skills`: the skills it may load that best match `query`. */
+  search(request: SkillRequest, input: { query: string; limit?: number }): Promise<SkillSearchReply>;
   /** The model's `load_skill`. `calls` are every skill call of the same step, so parallel calls agree. */
   load(request: SkillRequest, call: { skill: string; arguments?: string; id: string }, calls?: readonly SkillCall[]): Promise<SkillStep>;
   /** The model's `unload_skill`. */
@@ -145,31 +186,54 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
   const logger = options.logger;
   const logged = new WeakSet<object>();
 
-  // Derived from a catalog only, keyed by its content hash: safe to share between threads.
+  const budget = options.catalogBudget === false ? undefined : (options.catalogBudget ?? DEFAULT_CATALOG_BUDGET);
+  const offer = options.search?.offer ?? "auto";
+  const rankers = options.search?.rankers ?? [createLexicalRanker()];
+
+  // Derived from a catalog only, keyed by its content hash: safe to share between threads. The
+  // threads keep only the version, so this is where their catalog lives; least recently used go.
   const renderings = new Map<string, Rendering>();
-  const render = (skills: readonly SkillMetadata[]): Rendering => ({
-    text: renderCatalogMarkdown(skills, {
-      maxDescriptionLength: options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH,
-      resourceReadTool: readTool,
-      allowedToolsPolicy: policy,
-      ...(options.scriptRunTool ? { scriptRunTool: options.scriptRunTool } : {}),
-      ...(options.guidance ? { guidance: options.guidance } : {}),
-    }),
-    byName: new Map(skills.map((skill) => [skill.name, skill])),
-  });
+  const remember = (version: string, skills: readonly SkillMetadata[]): Rendering => {
+    let cached = renderings.get(version);
+    if (cached !== undefined) renderings.delete(version);
+    else cached = rendering(skills);
+    if (renderings.size >= MAX_CACHED_CATALOGS) renderings.delete(renderings.keys().next().value!);
+    renderings.set(version, cached);
+    return cached;
+  };
+  // Without the version's catalog in memory, nor skills in the state, the catalog is empty here;
+  // the asynchronous calls scan the sources again instead (see `resolve`).
   const renderingOf = (state: Pick<SkillThreadState, "skills" | "catalogVersion">): Rendering => {
     // A catalog without a version was not written by skillset: render it, but do not cache it.
-    if (!state.catalogVersion) return render(state.skills);
-    let cached = renderings.get(state.catalogVersion);
-    if (cached === undefined) {
-      cached = render(state.skills);
-      if (renderings.size >= 16) renderings.delete(renderings.keys().next().value!);
-      renderings.set(state.catalogVersion, cached);
-    }
-    return cached;
+    if (!state.catalogVersion) return rendering(state.skills ?? []);
+    if (!state.skills && !renderings.has(state.catalogVersion)) return EMPTY_RENDERING;
+    return remember(state.catalogVersion, state.skills ?? []);
+  };
+  const resolve = async (request: SkillRequest): Promise<Rendering> => {
+    const { state } = request;
+    if (state.skills || !state.catalogVersion || renderings.has(state.catalogVersion)) return renderingOf(state);
+    const view = catalogView(await createCatalog(await request.sources()).refresh());
+    return view.version === state.catalogVersion ? remember(view.version, view.skills) : rendering([]);
+  };
+  const catalogText = async (request: SkillRequest, cached: Rendering): Promise<RenderedCatalog> => {
+    cached.catalog ??= request.sources().then((sources) =>
+      renderCatalog(cached.skills, {
+        maxDescriptionLength: options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH,
+        resourceReadTool: readTool,
+        allowedToolsPolicy: policy,
+        ...(options.scriptRunTool ? { scriptRunTool: options.scriptRunTool } : {}),
+        ...(options.guidance ? { guidance: options.guidance } : {}),
+        ...(budget !== undefined ? { budget } : {}),
+        ...(options.catalogPriority ? { pinned: options.catalogPriority } : {}),
+        ...(offer !== "never" ? { searchTool: SEARCH_TOOL } : {}),
+        sourceOrder: sources.map((source) => source.id),
+      }),
+    );
+    return cached.catalog;
   };
   const emit = (request: Pick<SkillRequest, "emit">, entry: SkillsLogEntry) => emitSkillsEvent(logger, request.emit, entry);
   const loadedSkills = (state: SkillThreadState, { byName }: Rendering = renderingOf(state)) => state.loaded.flatMap((name) => byName.get(name) ?? []);
+  const overBudget = (catalog: RenderedCatalog) => catalog.short.length + catalog.named.length + catalog.hidden.length > 0;
 
   async function sourceOf(request: SkillRequest, skill: SkillMetadata): Promise<SkillSource> {
     const source = (await request.sources()).find((candidate) => candidate.id === skill.source);
@@ -234,8 +298,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     };
   }
 
-  function plan(state: SkillThreadState, own: SkillCall, calls: readonly SkillCall[] | undefined): SkillCallDecision {
-    const { byName } = renderingOf(state);
+  function plan(state: SkillThreadState, { byName }: Rendering, own: SkillCall, calls: readonly SkillCall[] | undefined): SkillCallDecision {
     const step = calls?.some((call) => call.id === own.id) ? calls : [own];
     return planSkillCalls(step, {
       loaded: state.loaded,
@@ -245,19 +308,40 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     }).get(own.id)!;
   }
 
-  function refuse(request: SkillRequest, tool: string, skill: string, decision: SkillCallDecision): SkillStep | undefined {
-    const text = refusalMessage(skill, decision, {
-      available: tool === "load_skill" ? request.state.skills.filter((entry) => !entry.disableModelInvocation).map((entry) => entry.name) : [],
-      maxLoaded,
-    });
-    if (text === undefined) return undefined;
+  function refuse(request: SkillRequest, tool: string, skill: string, decision: SkillCallDecision, available: readonly string[] = [], closest?: { names: readonly string[]; searchTool?: string }): SkillStep | undefined {
+    if (decision.outcome === "load" || decision.outcome === "unload") return undefined;
+    const text = refusalMessage(skill, decision, { available, maxLoaded, ...(closest ? { closest } : {}) })!;
     emit(request, { level: "warn", event: "skill_refused", message: `${tool}('${skill}') refused: ${decision.outcome}`, skill, reason: decision.outcome });
     return { ok: false, text };
   }
 
+  // A load of an unknown skill names the skills there are or, in a large catalog, the closest.
+  async function refuseLoad(request: SkillRequest, skill: string, decision: SkillCallDecision, cached: Rendering): Promise<SkillStep | undefined> {
+    if (decision.outcome !== "not-found") return refuse(request, "load_skill", skill, decision);
+    const available = (cached.searchable ??= modelSkills(cached.skills));
+    if (available.length <= MAX_LISTED_SKILLS) return refuse(request, "load_skill", skill, decision, available.map((entry) => entry.name));
+    const names = (await search(request, cached, skill.replace(/[-_]/g, " "), 3)).map((hit) => hit.name);
+    return refuse(request, "load_skill", skill, decision, [], { names, ...((await offersSearchFor(request, cached)) ? { searchTool: SEARCH_TOOL } : {}) });
+  }
+
+  // Every ranker over the skills the model may load; several are fused by reciprocal rank.
+  async function search(request: SkillRequest, cached: Rendering, query: string, limit: number): Promise<Array<{ name: string; score: number; skill: SkillMetadata }>> {
+    const skills = (cached.searchable ??= modelSkills(cached.skills));
+    const rankings = await Promise.all(rankers.map((rank) => rank(query, skills, rankers.length > 1 ? Math.max(limit, FUSION_DEPTH) : limit)));
+    const ranked = rankings.length === 1 ? rankings[0]!.slice(0, limit) : fuseRankings(rankings, limit);
+    return ranked.flatMap((hit) => {
+      const skill = cached.byName.get(hit.name);
+      return skill && !skill.disableModelInvocation ? [{ ...hit, skill }] : [];
+    });
+  }
+
+  async function offersSearchFor(request: SkillRequest, cached: Rendering): Promise<boolean> {
+    return offer === "always" || (offer === "auto" && overBudget(await catalogText(request, cached)));
+  }
+
   async function loadedSkill(request: SkillRequest, name: string): Promise<{ skill: SkillMetadata; source: SkillSource } | { error: string }> {
     if (!request.state.loaded.includes(name)) return { error: `Error: Skill '${name}' is not loaded. Load it with load_skill first.` };
-    const skill = renderingOf(request.state).byName.get(name);
+    const skill = (await resolve(request)).byName.get(name);
     const source = skill && (await sourceOf(request, skill).catch(() => undefined));
     if (!skill || !source) return { error: `Error: Skill '${name}' is no longer available from its source.` };
     return { skill, source };
@@ -278,6 +362,12 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
           emitSkillsEvent(logger, undefined, { ...fields, level: diagnostic.severity === "error" ? "error" : "warn", event: "skill_diagnostic", message: `${diagnostic.file}: ${message}` });
         }
       }
+      const cached = remember(version, skills);
+      if (!logged.has(cached)) {
+        logged.add(cached);
+        const fitted = await catalogText({ state: { loaded: [], resources: {} }, sources: async () => catalog.sources }, cached);
+        if (overBudget(fitted)) emitSkillsEvent(logger, undefined, budgetEvent(fitted, budget!, offer !== "never"));
+      }
       if (state.catalogVersion === version) return undefined;
       const gone = state.loaded.filter((name) => !snapshot.get(name));
       for (const skill of gone) emitSkillsEvent(logger, sink, { level: "warn", event: "skill_unloaded", message: `Skill '${skill}' unloaded: it is no longer in any source`, skill });
@@ -286,12 +376,12 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
 
     async systemPrompt(request, visibleTexts) {
       const { state } = request;
-      const rendering = renderingOf(state);
+      const rendering = await resolve(request);
       const loaded = loadedSkills(state, rendering);
       const union = policy === "restrict" ? allowedToolUnion(loaded) : undefined;
       const dynamic = renderLoadedSkills({ loaded, resources: state.resources, maxLoaded, policy, ...(union ? { allowedTools: union } : {}) });
       // `+` keeps the large, cached catalog text shared instead of copying it on every call.
-      let section = rendering.text + "\n\n" + dynamic;
+      let section = (await catalogText(request, rendering)).text + "\n\n" + dynamic;
       // Checked without awaiting anything: this runs on every model call, and nothing is dropped
       // almost always.
       const dropped = loaded.length > 0 && visibleTexts ? droppedSkills(loaded, visibleTexts()) : [];
@@ -306,10 +396,29 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       return section;
     },
 
+    async catalog(request) {
+      return catalogText(request, await resolve(request));
+    },
+
+    async offersSearch(request) {
+      return offersSearchFor(request, await resolve(request));
+    },
+
+    async search(request, input) {
+      const query = input.query.trim();
+      const limit = Math.min(Math.max(Math.floor(input.limit ?? DEFAULT_SEARCH_LIMIT), 1), MAX_SEARCH_LIMIT);
+      if (query === "") return { ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [] };
+      const hits = await search(request, await resolve(request), query, limit);
+      const results = hits.map(({ skill, score }) => ({ name: skill.name, description: skill.description, ...(skill.argumentHint !== undefined ? { argumentHint: skill.argumentHint } : {}), path: skill.path, score }));
+      emit(request, { level: "info", event: "skills_searched", message: `search_skills('${query}') found ${results.length} skills`, query, results: results.length });
+      return { ok: true, text: searchResultText(query, results), results };
+    },
+
     async load(request, call, calls) {
-      const decision = plan(request.state, { id: call.id, action: "load", skill: call.skill }, calls);
-      const skill = renderingOf(request.state).byName.get(call.skill);
-      const refusal = refuse(request, "load_skill", call.skill, decision);
+      const cached = await resolve(request);
+      const decision = plan(request.state, cached, { id: call.id, action: "load", skill: call.skill }, calls);
+      const skill = cached.byName.get(call.skill);
+      const refusal = await refuseLoad(request, call.skill, decision, cached);
       if (refusal || !skill) return refusal ?? { ok: false, text: `Error: Skill '${call.skill}' not found.` };
       const prepared = await prepare(request, skill, call.arguments);
       if ("error" in prepared) return { ok: false, text: prepared.error };
@@ -319,7 +428,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     },
 
     unload(request, call, calls) {
-      const decision = plan(request.state, { id: call.id, action: "unload", skill: call.skill }, calls);
+      const decision = plan(request.state, renderingOf(request.state), { id: call.id, action: "unload", skill: call.skill }, calls);
       const refusal = refuse(request, "unload_skill", call.skill, decision);
       if (refusal) return refusal;
       const stillLoaded = request.state.loaded.filter((name) => name !== call.skill);
@@ -405,8 +514,53 @@ function allowedCommandsOf(skill: SkillMetadata, defaults: readonly string[]): r
 }
 
 interface Rendering {
-  text: string;
+  skills: readonly SkillMetadata[];
   byName: Map<string, SkillMetadata>;
+  /** The skills the model may load: what search ranks. */
+  searchable?: SkillMetadata[];
+  catalog?: Promise<RenderedCatalog>;
+}
+
+function rendering(skills: readonly SkillMetadata[]): Rendering {
+  return { skills, byName: new Map(skills.map((skill) => [skill.name, skill])) };
+}
+
+const EMPTY_RENDERING = rendering([]);
+
+// More loadable skills than this and an unknown name gets the closest matches, not the whole list.
+const MAX_LISTED_SKILLS = 50;
+// How many candidates each ranker gives when several are fused.
+const FUSION_DEPTH = 50;
+/** Threads' catalogs kept in memory, by version. */
+const MAX_CACHED_CATALOGS = 64;
+const SEARCH_TOOL = "search_skills";
+const DEFAULT_SEARCH_LIMIT = 5;
+const MAX_SEARCH_LIMIT = 25;
+
+function modelSkills(skills: readonly SkillMetadata[]): SkillMetadata[] {
+  return skills.filter((skill) => !skill.disableModelInvocation);
+}
+
+function budgetEvent(catalog: RenderedCatalog, budget: number, searchable: boolean): SkillsLogEntry {
+  const parts = [`${catalog.full.length} whole`, `${catalog.short.length} shortened`, `${catalog.named.length} by name only`, `${catalog.hidden.length} left out${searchable ? " (search_skills finds them)" : " (no search tool: the model cannot see them)"}`];
+  return {
+    level: catalog.hidden.length > 0 && !searchable ? "warn" : "info",
+    event: "catalog_over_budget",
+    message: `The skills catalog is over its budget of ${budget} tokens: ${parts.join(", ")}; it now takes ${catalog.tokens} tokens`,
+    budget,
+    tokens: catalog.tokens,
+    full: catalog.full.length,
+    shortened: catalog.short,
+    namedOnly: catalog.named,
+    leftOut: catalog.hidden,
+  };
+}
+
+// What search_skills tells the model: each skill as a catalog line would, and what to do next.
+function searchResultText(query: string, results: readonly SkillSearchResult[]): string {
+  if (results.length === 0) return `No skills match '${query}'. Try other words, or go on without a skill.`;
+  const lines = results.map((result) => `- ${result.name}${result.argumentHint ? ` (arguments: ${result.argumentHint})` : ""}: ${result.description.replace(/\s+/g, " ").trim()}`);
+  return `Skills matching '${query}', best first:\n${lines.join("\n")}\nLoad one with load_skill to use it.`;
 }
 
 // Model-facing error strings for a skill that cannot be read; each names the file.

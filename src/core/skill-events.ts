@@ -12,7 +12,9 @@ export type SkillsEventName =
   | "tool_restricted"
   | "script_ran"
   | "script_refused"
-  | "dynamic_context";
+  | "dynamic_context"
+  | "catalog_over_budget"
+  | "skills_searched";
 
 /** One structured log entry. */
 export interface SkillsLogEntry {

@@ -30,14 +30,19 @@ function listNames(names: readonly string[]): string {
 export function refusalMessage(
   skill: string,
   decision: SkillCallDecision,
-  context: { available: readonly string[]; maxLoaded: number },
+  context: { available: readonly string[]; maxLoaded: number; closest?: { names: readonly string[]; searchTool?: string } },
 ): string | undefined {
   switch (decision.outcome) {
     case "load":
     case "unload":
       return undefined;
-    case "not-found":
-      return `Error: Skill '${skill}' not found. Available skills: ${listNames(context.available)}`;
+    case "not-found": {
+      // A large catalog is not listed in full: the nearest names, and where to find the rest.
+      const { closest } = context;
+      if (!closest) return `Error: Skill '${skill}' not found. Available skills: ${listNames(context.available)}`;
+      const near = closest.names.length > 0 ? ` Closest matches: ${closest.names.join(", ")}.` : "";
+      return `Error: Skill '${skill}' not found.${near}${closest.searchTool ? ` Find other skills with ${closest.searchTool}.` : ""}`;
+    }
     case "already-loaded":
       return decision.inThisStep
         ? `Skill '${skill}' is already being loaded by another load_skill call in this step.`
@@ -111,3 +116,7 @@ export function unloadResultText(skill: string, stillLoaded: readonly string[], 
     "Its instructions from the earlier load_skill call are still in the conversation history, but no longer apply."
   );
 }
+
+/** The description of `search_skills`, for every host. */
+export const SEARCH_SKILLS_DESCRIPTION =
+  "Search all available skills, including those the skills list does not show, by what you need to do. Returns the best matches with their descriptions; load one with load_skill.";

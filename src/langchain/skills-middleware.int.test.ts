@@ -93,10 +93,14 @@ describe("resource discovery on load (seed 001 §8.1)", () => {
 });
 
 describe("state initialisation (seed 001 §8.1)", () => {
-  it("test_before_agent_initializes_new_state: catalog filled, nothing loaded", async () => {
+  it("test_before_agent_initializes_new_state: the catalog's version, not the catalog, in state; nothing loaded", async () => {
     const { root } = fixture();
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model: scriptedModel([]) });
-    expect(result.skillsMetadata!.map((skill) => skill.name)).toEqual(["minimal", "plain", "web-research"]);
+    const model = scriptedModel([]);
+    const { result, checkpointer, config } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
+    expect(systemPromptOf(model, 0)).toMatch(/\n- minimal: .*\n- plain: .*\n- web-research: /);
+    const channels = (await checkpointer.getTuple(config))!.checkpoint.channel_values;
+    expect(Object.keys(channels).filter((key) => /skill/i.test(key)).sort()).toEqual(["_skillsCatalogVersion", "skillResources", "skillsLoaded"]);
+    expect(channels._skillsCatalogVersion).toMatch(/^[0-9a-f]+:\d+$/);
     expect(result.skillsLoaded).toEqual([]);
     expect(result.skillResources).toEqual({});
   });
@@ -114,7 +118,7 @@ describe("state initialisation (seed 001 §8.1)", () => {
     const [final] = checkpoints;
     const inputStep = checkpoints.find((tuple) => tuple.metadata?.source === "input")!.metadata!.step;
     const input = checkpoints.find((tuple) => tuple.metadata?.step === inputStep + 1)!;
-    for (const key of ["skillsMetadata", "skillsLoaded", "skillResources", "_skillsCatalogVersion"]) {
+    for (const key of ["skillsLoaded", "skillResources", "_skillsCatalogVersion"]) {
       expect(final!.checkpoint.channel_versions[key]).toBe(input.checkpoint.channel_versions[key]);
     }
     expect(final!.checkpoint.channel_versions._skillsCatalogVersion).toBe(catalogVersion);

@@ -9,7 +9,9 @@ import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillS
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillOperation } from "../core/skill-operations.js";
 import type { SkillSource } from "../core/skill-source.js";
-import { LOAD_SKILL_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
+import { DEFAULT_CATALOG_BUDGET } from "../core/render-catalog.js";
+import type { SkillRanker } from "../core/skill-search.js";
+import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
@@ -19,6 +21,10 @@ import { skillsStateSchema, type SkillsStateView } from "./skills-state.js";
 
 /** The middleware's name. deepagents merges middleware by name, so this replaces its built-in one. */
 export const SKILLS_MIDDLEWARE_NAME = "SkillsMiddleware";
+
+const SEARCH_SKILLS_TOOL = "search_skills";
+// Below this, the guidance alone would not fit.
+const MIN_CATALOG_BUDGET = 500;
 
 /** Tools that `"restrict"` never blocks, besides the skill tools and `alwaysAllowedTools`. */
 export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource", "run_skill_script"] as const;
@@ -84,6 +90,26 @@ const optionsSchema = z.object({
   resourceReadTool: z.string().optional(),
   /** The tool the model runs scripts with, named in the prompt (e.g. deepagents' `execute`). @default "run_skill_script" with `runScripts` */
   scriptRunTool: z.string().optional(),
+  /**
+   * Most tokens (o200k_base) the skills catalog may take in the system prompt. Over it, lines are
+   * shortened, then skills named only, then only counted, and `search_skills` finds them; every
+   * skill stays loadable. `false`: no limit.
+   * @default 5000
+   */
+  catalogBudget: z.union([z.number().int().min(MIN_CATALOG_BUDGET), z.literal(false)]).default(DEFAULT_CATALOG_BUDGET),
+  /** Skills that keep their catalog lines first when the catalog is over its budget, most important first. */
+  catalogPriority: z.array(z.string()).optional(),
+  /**
+   * Offer `search_skills({ query, limit? })`: `"auto"` while the catalog is over its budget,
+   * `true` always, `false` never.
+   * @default "auto"
+   */
+  searchSkills: z.union([z.literal("auto"), z.boolean()]).default("auto"),
+  /**
+   * Rankers for `search_skills`, fused by reciprocal rank; default the lexical one. E.g.
+   * `[createLexicalRanker(), createEmbeddingRanker(embeddings)]` (from `skillset`).
+   */
+  searchRankers: z.array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function")).min(1).optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -109,7 +135,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   const settings = parsed.data;
   const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? "read_skill_resource" : "read_file");
   const runTool = settings.scriptRunTool ?? (settings.runScripts ? "run_skill_script" : undefined);
-  const alwaysAllowed = new Set<string>(["load_skill", "unload_skill", ...ALWAYS_ALLOWED_TOOLS, ...settings.alwaysAllowedTools]);
+  const alwaysAllowed = new Set<string>(["load_skill", "unload_skill", SEARCH_SKILLS_TOOL, ...ALWAYS_ALLOWED_TOOLS, ...settings.alwaysAllowedTools]);
   const engine = createSkillEngine({
     maxLoadedSkills: settings.maxLoadedSkills,
     allowedToolsPolicy: settings.allowedToolsPolicy,
@@ -120,6 +146,9 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     ...(settings.runScripts ? { scripts: settings.runScripts } : {}),
     ...(settings.dynamicContext ? { dynamicContext: settings.dynamicContext } : {}),
     ...(settings.logger ? { logger: settings.logger } : {}),
+    catalogBudget: settings.catalogBudget,
+    ...(settings.catalogPriority ? { catalogPriority: settings.catalogPriority } : {}),
+    search: { offer: settings.searchSkills === "auto" ? "auto" : settings.searchSkills ? "always" : "never", ...(settings.searchRankers ? { rankers: settings.searchRankers } : {}) },
   });
 
   // Sources over a fixed backend or local folders are shared by every thread: they hold only
@@ -171,9 +200,25 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     { name: "unload_skill", description: UNLOAD_SKILL_DESCRIPTION, schema: z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") }) },
   );
 
+  const searchSkills = tool(
+    async ({ query, limit }: { query: string; limit?: number | undefined }, runtime: ToolRuntime) => {
+      const reply = await engine.search(requestFor(runtime.state as SkillsStateView, runtime), { query, ...(limit !== undefined ? { limit } : {}) });
+      return reply.ok ? reply.text : errorMessage(reply.text, runtime.toolCallId, SEARCH_SKILLS_TOOL);
+    },
+    {
+      name: SEARCH_SKILLS_TOOL,
+      description: SEARCH_SKILLS_DESCRIPTION,
+      schema: z.object({
+        query: z.string().describe("What you need a skill for, in a few words (the task, the file type, the tool)."),
+        limit: z.number().int().min(1).max(25).optional().describe("How many skills to return. Default 5."),
+      }),
+    },
+  );
+
   const tools = [
     loadSkill,
     unloadSkill,
+    ...(settings.searchSkills !== false ? [searchSkills] : []),
     ...(settings.readResourceTool ? [createReadResourceTool(engine, requestFor)] : []),
     ...(settings.runScripts ? [createRunScriptTool(engine, requestFor)] : []),
   ];
@@ -191,9 +236,10 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const catalog = await catalogFor({ ...runtime, state: stateForBackend(state) });
       const refreshed = await engine.refresh(catalog, request.state, request.emit);
       const operations: SkillOperation[] = refreshed?.operations ?? [];
-      const update: Record<string, unknown> = refreshed ? { skillsMetadata: refreshed.skills, _skillsCatalogVersion: refreshed.version } : {};
+      // Only the version goes into the thread: the catalog itself stays in this process.
+      const update: Record<string, unknown> = refreshed ? { _skillsCatalogVersion: refreshed.version } : {};
       if (settings.userInvocation) {
-        const current = refreshed ? { ...request.state, skills: refreshed.skills, catalogVersion: refreshed.version } : request.state;
+        const current = refreshed ? { ...request.state, catalogVersion: refreshed.version } : request.state;
         const invoked = await invokeUserCommands({ ...request, state: applySkillOperations(current, operations) }, (view.messages ?? []) as BaseMessage[]);
         operations.push(...invoked.operations);
         if (invoked.messages.length > 0) update.messages = invoked.messages;
@@ -207,7 +253,12 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     wrapModelCall: async (request, handler) => {
       const skills = requestFor(request.state as SkillsStateView, request.runtime);
       const section = await engine.systemPrompt(skills, () => messageTexts(messagesAfterSummarization(request.messages)));
-      return handler({ ...request, systemMessage: request.systemMessage.concat("\n\n" + section) });
+      const systemMessage = request.systemMessage.concat("\n\n" + section);
+      // "auto": search_skills is offered only while the catalog leaves skills out of sight.
+      if (settings.searchSkills === "auto" && !(await engine.offersSearch(skills))) {
+        return handler({ ...request, systemMessage, tools: request.tools.filter((entry) => entry.name !== SEARCH_SKILLS_TOOL) });
+      }
+      return handler({ ...request, systemMessage });
     },
 
     wrapToolCall:
@@ -251,7 +302,6 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
 
 function threadState(state: SkillsStateView): SkillThreadState {
   return {
-    skills: state.skillsMetadata ?? [],
     ...(state._skillsCatalogVersion ? { catalogVersion: state._skillsCatalogVersion } : {}),
     loaded: state.skillsLoaded ?? [],
     resources: state.skillResources ?? {},

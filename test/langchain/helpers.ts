@@ -5,12 +5,12 @@ import { EventEmitter, setMaxListeners } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { SkillMetadata, SkillResource } from "../../src/index.js";
+import type { SkillResource } from "../../src/index.js";
 
 /** The agent state the tests read: messages plus the middleware's keys. */
 export interface SkillsAgentState {
   messages: BaseMessage[];
-  skillsMetadata?: SkillMetadata[] | null;
+  _skillsCatalogVersion?: string;
   skillsLoaded: string[];
   skillResources: Record<string, SkillResource[]>;
 }

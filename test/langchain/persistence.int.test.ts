@@ -69,6 +69,11 @@ function systemOf(turn: Turn, call: number): string {
 }
 
 /** The loaded-skills section: the system prompt's last paragraph group, after the catalog. */
+// The skill names of the catalog lines in a system prompt.
+function catalogNames(system: string): string[] {
+  return [...system.matchAll(/^- ([a-z0-9-]+)(?: \(arguments: [^)]*\))?: /gm)].map((match) => match[1]!);
+}
+
 function loadedSection(system: string): string {
   const start = system.lastIndexOf("\n\nLoaded skills");
   return start < 0 ? "" : system.slice(start + 2);
@@ -83,7 +88,7 @@ async function continueThreadAcrossProcesses(checkpointer: CheckpointerSpec, thr
 
   // Process A: a new thread; loads csv-insights.
   const a = await inWorker({ checkpointer, skills }, (worker) => worker.run(threadId, "Profile data.csv", [loadCall("csv-insights", "a-load"), done()]));
-  expect(a.before).toEqual({ skillsLoaded: null, skillNames: null, skillResources: null, catalogVersion: null, messageCount: 0 });
+  expect(a.before).toEqual({ skillsLoaded: null, catalogInState: false, skillResources: null, catalogVersion: null, messageCount: 0 });
   expect(a.modelCalls.map((call) => call.types)).toEqual([
     ["system", "human"],
     ["system", "human", "ai", "tool"],
@@ -92,7 +97,8 @@ async function continueThreadAcrossProcesses(checkpointer: CheckpointerSpec, thr
   expect(loadedSection(systemOf(a, 1))).toBe(CSV_LOADED);
   expect(toolMessages(a)).toEqual([{ type: "tool", id: expect.any(String), content: csvLoadResult(), name: "load_skill", status: null, toolCallId: "a-load" }]);
   expect(a.after.skillsLoaded).toEqual(["csv-insights"]);
-  expect(a.after.skillNames).toEqual(["api-error-review", "csv-insights", "release-notes"]);
+  expect(catalogNames(systemOf(a, 0))).toEqual(["api-error-review", "csv-insights", "release-notes"]);
+  expect(a.after.catalogInState).toBe(false);
   expect(a.after.skillResources).toEqual({ "csv-insights": csvResources() });
   expect(a.after.catalogVersion).toEqual(expect.any(String));
   expect(a.after.messageCount).toBe(4);
@@ -243,7 +249,7 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
         expect(loadedSection(system)).toBe(NONE_LOADED);
         expect(loadedSection(systemOf(turn, 1))).toBe(`Loaded skills (1/10, 9 slots free):\n- ${name} (1 script)`);
         expect(toolMessages(turn)).toEqual([{ type: "tool", id: expect.any(String), content: loadResult(name), name: "load_skill", status: null, toolCallId: `${turn === one ? "one" : "two"}-load` }]);
-        expect(turn.after.skillNames).toEqual(["alpha", "beta"]);
+        expect(catalogNames(systemOf(turn, 0))).toEqual(["alpha", "beta"]);
         expect(turn.after.skillsLoaded).toEqual([name]);
         expect(turn.after.skillResources).toEqual({ [name]: resources(name) });
       }
@@ -252,19 +258,18 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       // (a fresh catalog per invocation, decision 4), and loads made before are kept.
       await addSkill("gamma");
       const again = await first.run("store-1", "Use gamma too", [loadCall("gamma", "one-gamma"), done()]);
-      expect(again.before.skillNames).toEqual(["alpha", "beta"]);
       expect(systemOf(again, 0)).toContain(catalogLine("gamma"));
       expect(loadedSection(systemOf(again, 0))).toBe("Loaded skills (1/10, 9 slots free):\n- alpha (1 script)");
       expect(loadedSection(systemOf(again, 1))).toBe("Loaded skills (2/10, 8 slots free):\n- alpha (1 script)\n- gamma (1 script)");
       expect(toolMessages(again)).toEqual([{ type: "tool", id: expect.any(String), content: loadResult("gamma"), name: "load_skill", status: null, toolCallId: "one-gamma" }]);
-      expect(again.after.skillNames).toEqual(["alpha", "beta", "gamma"]);
+      expect(catalogNames(systemOf(again, 0))).toEqual(["alpha", "beta", "gamma"]);
       expect(again.after.skillsLoaded).toEqual(["alpha", "gamma"]);
       expect(again.after.skillResources).toEqual({ alpha: resources("alpha"), gamma: resources("gamma") });
 
       const twoAgain = await second.run("store-2", "Anything new?", [done()]);
       expect(systemOf(twoAgain, 0)).toContain(catalogLine("gamma"));
       expect(loadedSection(systemOf(twoAgain, 0))).toBe("Loaded skills (1/10, 9 slots free):\n- beta (1 script)");
-      expect(twoAgain.after.skillNames).toEqual(["alpha", "beta", "gamma"]);
+      expect(catalogNames(systemOf(twoAgain, 0))).toEqual(["alpha", "beta", "gamma"]);
       expect(twoAgain.after.skillsLoaded).toEqual(["beta"]);
 
       // gamma leaves the store: the next invocation drops it from the catalog and unloads it.
@@ -273,7 +278,7 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       expect(gone.before.skillsLoaded).toEqual(["alpha", "gamma"]);
       expect(systemOf(gone, 0)).not.toContain("gamma");
       expect(loadedSection(systemOf(gone, 0))).toBe("Loaded skills (1/10, 9 slots free):\n- alpha (1 script)");
-      expect(gone.after.skillNames).toEqual(["alpha", "beta"]);
+      expect(catalogNames(systemOf(gone, 0))).toEqual(["alpha", "beta"]);
       expect(gone.after.skillsLoaded).toEqual(["alpha"]);
       expect(gone.after.skillResources).toEqual({ alpha: resources("alpha") });
 
@@ -282,7 +287,7 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       const edited = await second.run("store-2", "Anything changed?", [done()]);
       expect(systemOf(edited, 0)).toContain("\n- beta: Use beta for updated store tests.\n");
       expect(systemOf(edited, 0)).not.toContain("gamma");
-      expect(edited.after.skillNames).toEqual(["alpha", "beta"]);
+      expect(catalogNames(systemOf(edited, 0))).toEqual(["alpha", "beta"]);
       expect(edited.after.skillsLoaded).toEqual(["beta"]);
       await addSkill("gamma");
 
@@ -290,7 +295,7 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       const third = await inWorker(config, (worker) => worker.run("store-3", "List skills", [done()]));
       expect(third.modelCalls).toHaveLength(1);
       expect(systemOf(third, 0)).toContain(`${catalogLine("alpha").trimEnd()}\n- beta: Use beta for updated store tests.${catalogLine("gamma")}`);
-      expect(third.after.skillNames).toEqual(["alpha", "beta", "gamma"]);
+      expect(catalogNames(systemOf(third, 0))).toEqual(["alpha", "beta", "gamma"]);
       expect(third.after.skillsLoaded).toEqual([]);
 
       await Promise.all(workers.map((worker) => worker.close()));

@@ -7,9 +7,9 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { FilesystemBackend, createDeepAgent } from "deepagents";
 import { HumanMessage, createAgent, type BaseMessage } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLocalExecutor } from "../../src/node.js";
+import { createLocalExecutor, createLocalSource } from "../../src/node.js";
 import { createSkillsMiddleware, type SkillsLogEntry } from "../../src/langchain.js";
-import { listInvocableSkills } from "../../src/index.js";
+import { createCatalog, listInvocableSkills } from "../../src/index.js";
 import { type ScriptedCall, load, runAgent, scriptedModel, skillFile, skillTree, systemPromptOf, toolResults } from "./helpers.js";
 
 // User invocation (`/name args`), arguments and dynamic context through the real agent loop.
@@ -203,9 +203,10 @@ describe("arguments through load_skill", () => {
   it("shows the argument hint in the model's catalog, and offers user-invocable skills for a / menu", async () => {
     const { root } = tree({ "review-pr/SKILL.md": REVIEW, "internal/SKILL.md": skillFile("internal", "Internal steps.", "user-invocable: false\n") });
     const model = scriptedModel([]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
+    await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
     expect(systemPromptOf(model, 0)).toContain("- review-pr (arguments: [pr-number] [priority]): Review a pull request.\n");
-    expect(listInvocableSkills(result.skillsMetadata!)).toEqual([{ name: "review-pr", description: "Review a pull request.", argumentHint: "[pr-number] [priority]" }]);
+    const catalog = createCatalog([createLocalSource({ path: root })]);
+    expect(listInvocableSkills((await catalog.refresh()).skills)).toEqual([{ name: "review-pr", description: "Review a pull request.", argumentHint: "[pr-number] [priority]" }]);
   });
 });
 
