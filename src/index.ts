@@ -68,3 +68,17 @@ export { type CheckedResourcePath, checkResourcePath } from "./core/resource-pat
 export { MAX_RESOURCE_BYTES } from "./core/read-resource.js";
 export type { AllowedToolsPolicy } from "./core/tool-policy.js";
 export { type SandboxBackend, type SandboxExecutorOptions, createSandboxExecutor } from "./exec/sandbox-executor.js";
+export {
+  type TextMessage,
+  type TextCompletion,
+  type SkillRunner,
+  type SkillRunnerOptions,
+  type SkillRunOptions,
+  type SkillRunResult,
+  type SkillRunTrace,
+  type SkillRunStep,
+  createSkillRunner,
+} from "./core/text-protocol/skill-runner.js";
+export { type SkillInstruction, type ParsedReply, parseSkillInstructions } from "./core/text-protocol/parse-instructions.js";
+export { type TextProtocolPromptOptions, renderTextProtocolPrompt } from "./core/text-protocol/text-protocol-prompt.js";
+export { type InstructionOutcome, type InstructionRound, type RunInstructionsOptions, runSkillInstructions } from "./core/text-protocol/run-instructions.js";
