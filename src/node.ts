@@ -4,3 +4,4 @@ export { type DirectoryValidationReport, validateSkillDirectory } from "./node/v
 export { findSkillDirectories } from "./node/find-skill-directories.js";
 export { defaultSkillLocations } from "./node/default-locations.js";
 export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor } from "./exec/local-executor.js";
+export { type LocalSkillRunnerOptions, createSkillRunner } from "./node/local-skill-runner.js";
