@@ -3,3 +3,4 @@ export { ALWAYS_ALLOWED_TOOLS, SKILLS_MIDDLEWARE_NAME, type SkillsMiddlewareOpti
 export { skillsStateSchema } from "./langchain/skills-state.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
 export { RESTORE_LIMITS } from "./core/restore-dropped-skills.js";
+export { type ChatModelLike, createChatModelComplete } from "./langchain/text-protocol-complete.js";
