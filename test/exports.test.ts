@@ -31,6 +31,7 @@ describe("public exports", () => {
       "createMemorySource",
       "createSandboxExecutor",
       "createSkillEngine",
+      "createSkillRunner",
       "discoverResources",
       "formatDiagnostic",
       "fuseRankings",
@@ -42,10 +43,13 @@ describe("public exports", () => {
       "parseCommand",
       "parseSkillCommand",
       "parseSkillDocument",
+      "parseSkillInstructions",
       "renderCatalog",
       "renderCatalogMarkdown",
       "renderCatalogXml",
       "renderInstructions",
+      "renderTextProtocolPrompt",
+      "runSkillInstructions",
       "skillDirectory",
       "splitArguments",
       "summarizeResources",
@@ -59,6 +63,7 @@ describe("public exports", () => {
       "DEFAULT_ENV_ALLOW_LIST",
       "createLocalExecutor",
       "createLocalSource",
+      "createSkillRunner",
       "defaultSkillLocations",
       "findSkillDirectories",
       "listSkillFiles",
@@ -67,11 +72,15 @@ describe("public exports", () => {
   });
 
   it("skillset/langchain", async () => {
-    expect(Object.keys(await import("../src/langchain.js")).sort()).toEqual(["ALWAYS_ALLOWED_TOOLS", "RESTORE_LIMITS", "SKILLS_MIDDLEWARE_NAME", "createSkillsMiddleware", "skillsStateSchema"]);
+    expect(Object.keys(await import("../src/langchain.js")).sort()).toEqual(["ALWAYS_ALLOWED_TOOLS", "RESTORE_LIMITS", "SKILLS_MIDDLEWARE_NAME", "createChatModelComplete", "createSkillsMiddleware", "skillsStateSchema"]);
+  });
+
+  it("skillset/mcp", async () => {
+    expect(Object.keys(await import("../src/mcp.js")).sort()).toEqual(["SKILLS_EXTENSION", "createSkillsMcpServer"]);
   });
 
   it("declares every entry point in package.json", async () => {
     const { exports } = (await import("../package.json", { with: { type: "json" } })).default as { exports: Record<string, unknown> };
-    expect(Object.keys(exports).sort()).toEqual([".", "./langchain", "./node", "./package.json"]);
+    expect(Object.keys(exports).sort()).toEqual([".", "./langchain", "./mcp", "./node", "./package.json"]);
   });
 });

@@ -80,6 +80,18 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .option("--dynamic", "run the skill's !`command` blocks with the local executor (script rules apply)")
     .action((name: string, sources: string[], options) => run(() => renderCommand(name, sources, options, terminal))());
 
+  program
+    .command("mcp")
+    .description("Serve the skills over MCP: stdio, or Streamable HTTP with --http")
+    .argument("[sources...]", sourcesHelp, [])
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--http <port>", "serve over Streamable HTTP at http://127.0.0.1:<port>/mcp (0: a free port) instead of stdio")
+    .option("--host <host>", "the address --http binds (default 127.0.0.1; anything else exposes the skills to the network)")
+    .option("--allow-scripts", "offer run_skill_script, running skills' scripts on this machine under their allow-lists")
+    .option("--max-loaded <n>", "skills one session may have loaded at once (default 10)")
+    // Loaded only for this command, so the others start without the MCP SDK.
+    .action((sources: string[], options) => run(async () => (await import("./commands/mcp.js")).mcpCommand(sources, options, terminal, version))());
+
   return program;
 }
 

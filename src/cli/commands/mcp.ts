@@ -1,0 +1,78 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createLocalExecutor } from "../../exec/local-executor.js";
+import { createSkillsMcpServer, type SkillsMcpServer } from "../../mcp/skills-mcp-server.js";
+import { CliError } from "../cli-error.js";
+import { sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { plural } from "../plural.js";
+import { shellCommand } from "../shell-command.js";
+import type { Terminal } from "../terminal.js";
+
+/** Options of `skillset mcp`. */
+export interface McpOptions extends SourceOptions {
+  /** Serve over Streamable HTTP on this port (0: any free one) instead of stdio. */
+  http?: string;
+  host?: string;
+  allowScripts?: boolean;
+  maxLoaded?: string;
+}
+
+/**
+ * `skillset mcp [sources...]`: serves the skills over MCP, on stdio (the client starts the
+ * command) or, with `--http <port>`, over Streamable HTTP at `http://127.0.0.1:<port>/mcp`, until
+ * the client closes stdin or the process gets SIGINT / SIGTERM. stdout carries only the protocol;
+ * what the server has to say goes to stderr.
+ */
+export async function mcpCommand(paths: string[], options: McpOptions, terminal: Terminal, version: string): Promise<number> {
+  const port = options.http === undefined ? undefined : integerOption("--http", options.http, 0, 65_535);
+  const maxLoaded = options.maxLoaded === undefined ? undefined : integerOption("--max-loaded", options.maxLoaded, 1, 1000);
+  if (options.host !== undefined && port === undefined) throw new CliError("usage", "--host needs --http <port>");
+  const server = createSkillsMcpServer({
+    sources: sourceLocations(paths),
+    recursive: options.recursive ?? false,
+    ...(maxLoaded !== undefined ? { maxLoadedSkills: maxLoaded } : {}),
+    ...(options.allowScripts ? { runScripts: { executor: createLocalExecutor() } } : {}),
+    serverInfo: { name: "skillset", version },
+  });
+  try {
+    await reportSkills(server, paths, options, terminal);
+    if (port === undefined) {
+      const closed = untilClosed(process.stdin);
+      await server.connect(new StdioServerTransport());
+      terminal.err("skillset mcp: serving over stdio");
+      await closed;
+    } else {
+      const listener = await server.listen({ port, ...(options.host !== undefined ? { host: options.host } : {}) });
+      terminal.err(`skillset mcp: serving at ${listener.url}`);
+      await untilClosed();
+    }
+    return 0;
+  } finally {
+    await server.close();
+  }
+}
+
+// What a client cannot tell: skills skipped (the list command says why) and skills too big for
+// the Skills extension.
+async function reportSkills(server: SkillsMcpServer, paths: string[], options: McpOptions, terminal: Terminal): Promise<void> {
+  const snapshot = await server.catalog.refresh();
+  const skipped = new Set(snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file)).size;
+  terminal.err(`skillset mcp: ${plural(snapshot.skills.length, "skill")} from ${plural(server.catalog.sources.length, "skills folder")}`);
+  if (skipped > 0) terminal.err(`skillset mcp: ${plural(skipped, "skill")} skipped; run \`${shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths)}\` to see why`);
+  for (const skill of await server.unservedSkills()) terminal.err(`skillset mcp: not serving skill '${skill.name}' over the Skills extension: ${skill.reason} (${skill.path})`);
+}
+
+function untilClosed(input?: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    input?.once("end", done);
+    input?.once("close", done);
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+  });
+}
+
+function integerOption(name: string, value: string, min: number, max: number): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= min && number <= max)) throw new CliError("usage", `${name} must be a whole number from ${min} to ${max}, not '${value}'`);
+  return number;
+}

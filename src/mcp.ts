@@ -1,0 +1,5 @@
+// Agent Skills over the Model Context Protocol (Node only): a server of skills, and skills that
+// MCP servers serve as a source.
+export { type SkillsMcpServer, type SkillsMcpServerOptions, type UnservedSkill, createSkillsMcpServer } from "./mcp/skills-mcp-server.js";
+export type { SkillsMcpHttpListener, SkillsMcpHttpOptions } from "./mcp/http-listener.js";
+export { SKILLS_EXTENSION, type SkillEntry, type SkillEntryFile } from "./mcp/skill-entry.js";
