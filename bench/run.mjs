@@ -2,13 +2,14 @@
 import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
 import { discoveryTable } from "./discovery.mjs";
 import { middlewareTable } from "./middleware.mjs";
+import { mcpTable } from "./mcp.mjs";
 import { formatTable } from "./stats.mjs";
 
 // Add new tables here: each is an async function returning { title, rows, notes }. Without the
 // shared corpus (a user's clone), Discovery runs on the generated library only and Middleware,
 // which measures tokens, prompt caching and checkpoints on the corpus, is skipped.
 const corpus = hasCorpus();
-const TABLES = corpus ? [discoveryTable, middlewareTable] : [discoveryTable];
+const TABLES = corpus ? [discoveryTable, middlewareTable, mcpTable] : [discoveryTable, mcpTable];
 if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 
 for (const table of TABLES) {
