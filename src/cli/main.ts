@@ -66,7 +66,9 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .description("Print the skills catalog exactly as the model sees it")
     .argument("[sources...]", sourcesHelp, [])
     .option("-r, --recursive", "find skills in nested folders too")
-    .option("--format <format>", "markdown or xml", "markdown")
+    .option("--format <format>", "markdown or xml (default: markdown)")
+    .option("--protocol <protocol>", "tools (the middleware's prompt, default) or text (the whole system prompt of the <use_skill> text protocol, createSkillRunner)")
+    .option("--no-scripts", "with --protocol text: the prompt of a runner without an executor")
     .option("--tokens", "count tokens (o200k_base) and print the counts on stderr")
     .action((sources: string[], options) => run(() => promptCommand(sources, options, terminal))());
 
