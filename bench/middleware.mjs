@@ -10,7 +10,8 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createSkillsMiddleware as createDeepagentsSkills, FilesystemBackend } from "deepagents";
 import { createAgent, tool } from "langchain";
 import { z } from "zod";
-import { countTokens } from "../dist/index.js";
+import { countTokens, createCatalog } from "../dist/index.js";
+import { createLocalSource } from "../dist/node.js";
 import { createSkillsMiddleware } from "../dist/langchain.js";
 import { findSkillParents, hookOf, silenceWarnings } from "./contenders.mjs";
 import { packageVersion } from "./discovery.mjs";
@@ -26,7 +27,7 @@ const DEEPAGENTS = `deepagents ${packageVersion("deepagents")}`;
 const TARGETS = { callMicros: 100, tokensPerSkill: 55, preambleTokens: 250, cachePrefix: 0.9, idleBytes: 0 };
 // The skills state each implementation keeps in the graph (deepagents has only the catalog).
 const SKILLS_KEYS = {
-  skillset: ["skillsMetadata", "skillsLoaded", "skillResources", "_skillsCatalogVersion"],
+  skillset: ["skillsLoaded", "skillResources", "_skillsCatalogVersion"],
   deepagents: ["skillsMetadata"],
 };
 const CORPUS = resolve(import.meta.dirname, "../../shared/corpus/anthropics+skills");
@@ -55,7 +56,7 @@ async function measureCalls() {
   const root = ensureLibrary(LIBRARY_SIZE);
   const skillset = createSkillsMiddleware({ sources: [root] });
   // Two skills that ship resources, so the loaded section lists some.
-  const loadNames = names(await catalogState(skillset))
+  const loadNames = (await catalogNames([root], false))
     .filter((name) => existsSync(join(root, name, "scripts")))
     .slice(0, 2);
   const state = await agentState(skillset, { history: CONVERSATION_MESSAGES - 5, turns: [loadNames] });
@@ -79,7 +80,7 @@ async function measureCalls() {
   return {
     skillset: summarize(results.get("skillset").samples.map(toMicros)),
     deepagents: summarize(results.get("deepagents").samples.map(toMicros)),
-    skills: state.skillsMetadata.length,
+    skills: (await catalogNames([root], false)).length,
     deepagentsSkills: deepagentsState.skillsMetadata.length,
     loaded: state.skillsLoaded,
     messages: state.messages.length,
@@ -87,7 +88,7 @@ async function measureCalls() {
 }
 
 // A request as langchain's AgentNode builds it before running the wrapModelCall chain.
-function modelRequest(state, messages) {
+export function modelRequest(state, messages) {
   return {
     model: fakeModel(),
     messages,
@@ -106,7 +107,7 @@ async function corpusMiddlewares() {
   const skillset = createSkillsMiddleware({ sources: [CORPUS], recursive: true });
   const deepagents = createDeepagentsSkills({ backend: corpusBackend(), sources: deepagentsSources() });
   const deepagentsState = { skillsMetadata: (await hookOf(deepagents, "beforeModel")({ messages: [] }, {})).skillsMetadata };
-  return { skillset, deepagents, skillsetState: await catalogState(skillset), deepagentsState };
+  return { skillset, deepagents, skillsetState: await catalogState(skillset), skillsetNames: await catalogNames([CORPUS], true), deepagentsState };
 }
 
 async function measureTokens(corpus) {
@@ -117,9 +118,9 @@ async function measureTokens(corpus) {
     const list = await countTokens(skillLines.join("\n"));
     return { total, preamble: total - list, perSkill: list / countOf(skillLines), skills: countOf(skillLines) };
   };
-  const skillsetNames = names(corpus.skillsetState);
+  const skillsetNames = corpus.skillsetNames;
   const skillsetSection = sectionOf(await systemPrompt(corpus.skillset, { ...corpus.skillsetState, skillsLoaded: [], skillResources: {} }, []));
-  const deepagentsNames = names(corpus.deepagentsState);
+  const deepagentsNames = corpus.deepagentsState.skillsMetadata.map((skill) => skill.name);
   const deepagentsSection = sectionOf(await systemPrompt(corpus.deepagents, corpus.deepagentsState, []));
   return {
     // skillset: one `- name: description` line a skill.
@@ -196,7 +197,7 @@ async function measureCheckpoints(implementation) {
  * attributed to the node that wrote the channel (`__start__` is the turn's input). MemorySaver
  * itself stores whole snapshots; that size is recorded too, as context.
  */
-class RecordingSaver extends MemorySaver {
+export class RecordingSaver extends MemorySaver {
   constructor(keys) {
     super();
     this.keys = keys;
@@ -246,7 +247,7 @@ function jsonBytes(value) {
   return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
 }
 
-function echoTool() {
+export function echoTool() {
   return tool(async ({ text }) => text, { name: "echo", description: "Echo the text back.", schema: z.object({ text: z.string() }) });
 }
 
@@ -261,13 +262,15 @@ function readFileTool() {
 // ---------------------------------------------------------------------------------------------
 // Shared helpers.
 
-/** `{ skillsMetadata, _skillsCatalogVersion }` from one real run of skillset's beforeAgent. */
+/** `{ _skillsCatalogVersion }` from one real run of skillset's beforeAgent. */
 async function catalogState(middleware) {
   return hookOf(middleware, "beforeAgent")({ messages: [] }, {});
 }
 
-function names(state) {
-  return state.skillsMetadata.map((skill) => skill.name);
+/** The names of the skills in `folders`, as the middleware's catalog has them. */
+async function catalogNames(folders, recursive) {
+  const snapshot = await createCatalog(folders.map((path) => createLocalSource({ path, recursive }))).refresh();
+  return snapshot.skills.map((skill) => skill.name);
 }
 
 /**
@@ -300,7 +303,7 @@ async function agentState(middleware, options) {
 }
 
 let callCount = 0;
-function toolCall(name, args) {
+export function toolCall(name, args) {
   return { name, args, id: `call_${++callCount}` };
 }
 

@@ -65,7 +65,8 @@ export function planCatalog<S>(input: {
   const cost = (skill: S, tier: "full" | "short" | "name") => count(layout.entry(skill, tier)) + 1;
   const frame = count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden: skills.slice(0, 1) })) - cost(skills[0]!, "name") + 8;
   const room = budget - frame;
-  if (sumWithin(skills, (skill) => cost(skill, "full"), room) !== undefined) {
+  // The entries alone already over the budget: the whole text is too, without rendering it.
+  if (sumWithin(skills, (skill) => count(layout.entry(skill, "full")), budget) !== undefined) {
     const whole = plan(everything);
     if (whole.tokens <= budget) return whole;
   }

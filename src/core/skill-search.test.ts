@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { createMemorySource } from "../sources/memory-source.js";
+import { createCatalog } from "./catalog.js";
+import { createSkillEngine, type SkillRequest } from "./skill-engine.js";
+import type { SkillsLogEntry } from "./skill-events.js";
+import type { SkillMetadata } from "./skill-metadata.js";
+import { createEmbeddingRanker, createLexicalRanker, fuseRankings } from "./skill-search.js";
+
+const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });
+
+const LIBRARY = [
+  skill("pdf-processing", "Extract text and tables from PDF files, fill forms, merge documents."),
+  skill("xlsx", "Create and edit spreadsheets with formulas and charts."),
+  skill("git-workflow", "Branches, rebases and pull requests in git repositories."),
+  skill("release-notes", "Write release notes from merged pull requests."),
+  skill("image-resizer", "Resize and crop images for the web."),
+];
+const names = (hits: ReadonlyArray<{ name: string }>) => hits.map((hit) => hit.name);
+
+describe("createLexicalRanker", () => {
+  it("ranks by name and description words, best first, at most `limit`", () => {
+    const rank = createLexicalRanker();
+    expect(names(rank("merge PDF documents", LIBRARY, 5) as Array<{ name: string }>)).toEqual(["pdf-processing"]);
+    expect(names(rank("pull requests", LIBRARY, 1) as Array<{ name: string }>)).toHaveLength(1);
+    expect(names(rank("pull requests", LIBRARY, 5) as Array<{ name: string }>).sort()).toEqual(["git-workflow", "release-notes"]);
+  });
+
+  it("meets inflections, prefixes and one-letter typos", () => {
+    const rank = createLexicalRanker();
+    const top = (query: string) => (rank(query, LIBRARY, 1) as Array<{ name: string }>)[0]?.name;
+    expect(top("merging pdfs")).toBe("pdf-processing");
+    expect(top("resizing photos")).toBe("image-resizer");
+    expect(top("spreadsh")).toBe("xlsx");
+    expect(top("spreadshets")).toBe("xlsx");
+    expect(top("rebasing")).toBe("git-workflow");
+  });
+
+  it("finds nothing for stop words alone or unknown words", () => {
+    const rank = createLexicalRanker();
+    expect(rank("how do I use the", LIBRARY, 5)).toEqual([]);
+    expect(rank("zebra", LIBRARY, 5)).toEqual([]);
+  });
+
+  it("follows a changed catalog: a changed description is indexed again, a removed skill is gone", () => {
+    const rank = createLexicalRanker();
+    expect(names(rank("crop", LIBRARY, 5) as Array<{ name: string }>)).toEqual(["image-resizer"]);
+    const changed = [...LIBRARY.slice(0, 4), skill("image-resizer", "Convert videos to animated GIFs.")];
+    expect(rank("crop", changed, 5)).toEqual([]);
+    expect(names(rank("videos", changed, 5) as Array<{ name: string }>)).toEqual(["image-resizer"]);
+    expect(names(rank("spreadsheets", changed.slice(0, 1), 5) as Array<{ name: string }>)).toEqual([]);
+    expect(names(rank("spreadsheets", LIBRARY, 5) as Array<{ name: string }>)).toEqual(["xlsx"]);
+  });
+});
+
+describe("fuseRankings and createEmbeddingRanker", () => {
+  it("fuses by reciprocal rank: agreement wins, ties by name", () => {
+    expect(
+      fuseRankings(
+        [
+          [
+            { name: "a", score: 9 },
+            { name: "b", score: 5 },
+          ],
+          [
+            { name: "b", score: 0.9 },
+            { name: "c", score: 0.8 },
+          ],
+        ],
+        3,
+      ).map((hit) => hit.name),
+    ).toEqual(["b", "a", "c"]);
+  });
+
+  it("ranks by cosine similarity and embeds each skill text once, even across calls", async () => {
+    const embedded: string[][] = [];
+    const vector = (text: string) => [text.includes("PDF") ? 1 : 0, text.includes("images") ? 1 : 0, 0.1];
+    const rank = createEmbeddingRanker(async (texts) => {
+      embedded.push(texts);
+      return texts.map(vector);
+    });
+    expect((await rank("images", LIBRARY, 2))[0]!.name).toBe("image-resizer");
+    await rank("PDF", LIBRARY, 2);
+    expect(embedded.map((batch) => batch.length)).toEqual([5, 1, 1]);
+  });
+});
+
+describe("the engine's search", () => {
+  async function setup(files: Record<string, string>, options: Parameters<typeof createSkillEngine>[0] = {}) {
+    const catalog = createCatalog([createMemorySource({ files })]);
+    const entries: SkillsLogEntry[] = [];
+    const engine = createSkillEngine({ ...options, logger: (entry) => entries.push(entry) });
+    const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
+    // Only the version, as the LangChain host keeps it: the engine finds the catalog by it.
+    const request: SkillRequest = { state: { catalogVersion: refreshed.version, loaded: [], resources: {} }, sources: async () => catalog.sources };
+    return { engine, request, entries };
+  }
+  const file = (name: string, description: string, extra = "") => `---\nname: ${name}\ndescription: ${description}\n${extra}---\nBody.\n`;
+  const many = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`/s/t${index}/SKILL.md`, file(`tool-${index}`, `Handles chore ${index} of the quarterly accounting close.`)]));
+
+  it("returns the text for the model and the results as data, without skills only a user may invoke", async () => {
+    const { engine, request } = await setup({
+      "/s/pdf/SKILL.md": file("pdf", "Fill PDF forms.", "argument-hint: '[file]'\n"),
+      "/s/manual-pdf/SKILL.md": file("manual-pdf", "PDF forms, by hand.", "disable-model-invocation: true\n"),
+    });
+    const reply = await engine.search(request, { query: "pdf forms" });
+    expect(reply).toEqual({
+      ok: true,
+      text: "Skills matching 'pdf forms', best first:\n- pdf (arguments: [file]): Fill PDF forms.\nLoad one with load_skill to use it.",
+      results: [{ name: "pdf", description: "Fill PDF forms.", argumentHint: "[file]", path: "/s/pdf/SKILL.md", score: expect.any(Number) }],
+    });
+    expect(await engine.search(request, { query: "  " })).toEqual({ ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [] });
+    expect((await engine.search(request, { query: "zebra" })).text).toBe("No skills match 'zebra'. Try other words, or go on without a skill.");
+  });
+
+  it("offers search only while the catalog is over its budget, and logs what the budget left out once", async () => {
+    const small = await setup(many(3));
+    expect(await small.engine.offersSearch(small.request)).toBe(false);
+    const large = await setup(many(300), { catalogBudget: 800 });
+    expect(await large.engine.offersSearch(large.request)).toBe(true);
+    const events = large.entries.filter((entry) => entry.event === "catalog_over_budget");
+    expect(events).toHaveLength(1);
+    expect(events[0]!.message).toMatch(/^The skills catalog is over its budget of 800 tokens: 0 whole, 0 shortened, \d+ by name only, \d+ left out \(search_skills finds them\); it now takes \d+ tokens$/);
+    const prompt = await large.engine.systemPrompt(large.request);
+    expect(prompt).toContain("more skills are not listed here: find them with `search_skills`.");
+    expect((await setup(many(300), { catalogBudget: 800, search: { offer: "never" } })).entries.find((entry) => entry.event === "catalog_over_budget")!.level).toBe("warn");
+  });
+
+  it("answers a load of an unknown name in a large catalog with the closest names, not the whole list", async () => {
+    const { engine, request } = await setup(many(60));
+    expect(await engine.load(request, { skill: "tool-7x", id: "1" })).toEqual({ ok: false, text: expect.stringMatching(/^Error: Skill 'tool-7x' not found\. Closest matches: tool-\d+, tool-\d+, tool-\d+\.$/) });
+    // A hidden skill is still loadable by name.
+    expect((await engine.load(request, { skill: "tool-59", id: "2" })).ok).toBe(true);
+  });
+
+  it("finds a thread's catalog by version alone, and scans the sources again when it is not in memory", async () => {
+    const files = many(2);
+    const { engine, request } = await setup(files);
+    const other = createSkillEngine();
+    // A second engine (another process) with no refresh yet: it rescans the request's sources.
+    expect((await other.load(request, { skill: "tool-1", id: "1" })).ok).toBe(true);
+    expect((await engine.load(request, { skill: "tool-1", id: "1" })).ok).toBe(true);
+  });
+});
