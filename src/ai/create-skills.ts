@@ -1,0 +1,90 @@
+import { createCatalog, type Catalog } from "../core/catalog.js";
+import { listInvocableSkills, type InvocableSkill } from "../core/skill-command.js";
+import { createSkillEngine } from "../core/skill-engine.js";
+import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillSource } from "../core/skill-source.js";
+import { parseSkillsOptions, type SkillsOptions } from "./skills-options.js";
+import { createSkillsThread, type CatalogNow, type SkillsHost, type SkillsThread } from "./skills-thread.js";
+
+/** Agent Skills for the Vercel AI SDK: see {@link createSkills}. */
+export interface Skills extends SkillsThread {
+  /**
+   * The same tools, `prepareStep` and `prepareMessages` for the thread `id`: its loaded skills are
+   * kept in the `store` under that id, and it becomes `${CLAUDE_SESSION_ID}` in instructions.
+   * Required with a store; without one it only names the session.
+   */
+  thread(id: string): SkillsThread;
+  /** The skills a user may invoke as `/name args`, with description and argument hint: for a `/` menu. */
+  invocableSkills(): Promise<InvocableSkill[]>;
+  /** Stops watching the skill folders (watchers never keep a process alive, so this is optional). */
+  close(): Promise<void>;
+}
+
+/**
+ * Agent Skills for the Vercel AI SDK (`ai` 6 and 7): skill tools (`load_skill`, `unload_skill`,
+ * `read_skill_resource`, optionally `run_skill_script`), a `prepareStep` that adds the skills
+ * catalog and the loaded skills to the system prompt, and `prepareMessages` for `/name args`.
+ * The loaded skills and the budget are derived from the conversation's messages, so a persisted
+ * conversation resumes with its skills and no server-side store; parallel tool calls of one step
+ * agree. Give a `store` to keep them apart from the messages instead.
+ *
+ * @example
+ * ```ts
+ * const skills = createSkills({ sources: ["./skills"] });
+ * const result = await generateText({
+ *   model,
+ *   messages: await skills.prepareMessages(messages),
+ *   tools: { ...tools, ...skills.tools },
+ *   prepareStep: skills.prepareStep({ instructions: "You are a helpful assistant." }),
+ *   stopWhen: stepCountIs(10),
+ * });
+ * ```
+ */
+export function createSkills(options: SkillsOptions): Skills {
+  const settings = parseSkillsOptions(options);
+  const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? "read_skill_resource" : "read_file");
+  const runTool = settings.scriptRunTool ?? (settings.runScripts ? "run_skill_script" : undefined);
+  const engine = createSkillEngine({
+    maxLoadedSkills: settings.maxLoadedSkills,
+    maxDescriptionLength: settings.maxDescriptionLength,
+    resourceReadTool: readTool,
+    ...(runTool ? { scriptRunTool: runTool } : {}),
+    ...(settings.guidance ? { guidance: settings.guidance } : {}),
+    ...(settings.runScripts ? { scripts: settings.runScripts } : {}),
+    ...(settings.dynamicContext ? { dynamicContext: settings.dynamicContext } : {}),
+    ...(settings.logger ? { logger: settings.logger } : {}),
+  });
+
+  // One catalog for every thread: sources hold only what they read from the skills.
+  let catalog: Promise<Catalog> | undefined;
+  const catalogOf = () => (catalog ??= buildCatalog(settings.sources, settings.recursive));
+  const lookups = new WeakMap<readonly SkillMetadata[], Map<string, SkillMetadata>>();
+  const host: SkillsHost = {
+    engine,
+    // An unchanged catalog costs a re-scan that returns at once and two cache lookups.
+    async catalog(): Promise<CatalogNow> {
+      const { skills, version } = (await engine.refresh(await catalogOf(), { loaded: [] }))!;
+      let byName = lookups.get(skills);
+      if (!byName) lookups.set(skills, (byName = new Map(skills.map((skill) => [skill.name, skill]))));
+      return { skills, version, skill: (name) => byName.get(name) };
+    },
+    sources: async () => (await catalogOf()).sources,
+    include: { readResource: settings.readResourceTool, runScript: settings.runScripts !== undefined },
+    ...(settings.store ? { store: settings.store } : {}),
+  };
+
+  return {
+    ...createSkillsThread(host, undefined),
+    thread: (id) => createSkillsThread(host, id),
+    invocableSkills: async () => listInvocableSkills((await host.catalog()).skills),
+    async close() {
+      if (catalog) (await catalog).close();
+    },
+  };
+}
+
+async function buildCatalog(entries: ReadonlyArray<string | SkillSource>, recursive: boolean): Promise<Catalog> {
+  // Loaded only for folder sources, so `skillset/ai` also runs where `node:fs` does not exist.
+  const local = entries.some((entry) => typeof entry === "string") ? await import("../sources/local-source.js") : undefined;
+  return createCatalog(entries.map((entry) => (typeof entry === "string" ? local!.createLocalSource({ path: entry, recursive }) : entry)));
+}

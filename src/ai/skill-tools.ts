@@ -1,0 +1,138 @@
+import type { Tool, ToolSet } from "ai";
+import { z } from "zod";
+import { SkillsetError } from "../core/errors.js";
+import type { SkillCall } from "../core/plan-skill-calls.js";
+import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
+import type { SkillEngine, SkillReply, SkillRequest, SkillStep } from "../core/skill-engine.js";
+import type { SkillOperation } from "../core/skill-operations.js";
+import { LOAD_SKILL_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
+
+/**
+ * One model step of one thread, as the tools see it. The AI SDK hands every tool call of a step
+ * the same `messages` array (the step's input), so that array identifies the step: the calls
+ * share the state from before it and the list of skill calls made so far, and the engine plans
+ * each call with the calls before it, exactly as if it had seen the whole step at once.
+ */
+export interface SkillsStep {
+  /** The thread's state before this step. */
+  request: Promise<SkillRequest>;
+  /** Skill calls of this step, in the order they started (the model's order). */
+  calls: SkillCall[];
+  /** Keeps the operations of a successful call (a store writes them; messages already hold them). */
+  record(operations: readonly SkillOperation[]): Promise<void>;
+}
+
+/** What the tools need of their thread. */
+export interface SkillToolsHost {
+  engine: SkillEngine;
+  step(messages: readonly unknown[]): SkillsStep;
+}
+
+interface CallOptions {
+  toolCallId: string;
+  messages: readonly unknown[];
+}
+
+const READ_RESOURCE_DESCRIPTION =
+  "Read a file of a loaded skill (a script, reference or asset), by its path relative to the skill's folder. Text comes in pages of lines; use offset for the next page.";
+const RUN_SCRIPT_DESCRIPTION =
+  "Run one of a loaded skill's scripts (or a command its allowed-tools permit) in the skill's folder. One program with arguments, no shell: no pipes, redirections, ';', '&&' or '$'.";
+
+const loadInput = z.object({
+  skill_name: z.string().describe("Name of the skill to load, from the skills list."),
+  arguments: z.string().optional().describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
+});
+const unloadInput = z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") });
+const readInput = z.object({
+  skill_name: z.string().describe("A loaded skill."),
+  path: z.string().describe("Path relative to the skill's folder, e.g. references/guide.md."),
+  offset: z.number().int().min(0).optional().describe("First line to read, 0-based. Default 0."),
+  limit: z.number().int().min(1).max(2000).optional().describe(`Lines to read. Default ${DEFAULT_RESOURCE_LINES}.`),
+});
+const runInput = z.object({
+  skill_name: z.string().describe("A loaded skill."),
+  command: z.string().describe("The command, e.g. `python3 scripts/profile_csv.py data.csv`."),
+});
+
+/**
+ * The skill tools for the AI SDK, with the argument names of the LangChain tools. A refusal is
+ * thrown, so the AI SDK hands it to the model as a tool error (`error-text`) and the loop goes on;
+ * the thread's state only ever changes through successful results.
+ */
+export function createSkillTools(host: SkillToolsHost, include: { readResource: boolean; runScript: boolean }): ToolSet {
+  const { engine } = host;
+
+  const loadSkill: Tool<z.infer<typeof loadInput>, string> = {
+    description: LOAD_SKILL_DESCRIPTION,
+    inputSchema: loadInput,
+    execute: async ({ skill_name: skill, arguments: args }, options: CallOptions) => {
+      const step = skillCall(host, options, "load", skill);
+      const call = { skill, id: options.toolCallId, ...(args !== undefined ? { arguments: args } : {}) };
+      return settle(await engine.load(await step.request, call, [...step.calls]), step);
+    },
+  };
+
+  const unloadSkill: Tool<z.infer<typeof unloadInput>, string> = {
+    description: UNLOAD_SKILL_DESCRIPTION,
+    inputSchema: unloadInput,
+    execute: async ({ skill_name: skill }, options: CallOptions) => {
+      const step = skillCall(host, options, "unload", skill);
+      return settle(engine.unload(await step.request, { skill, id: options.toolCallId }, [...step.calls]), step);
+    },
+  };
+
+  const readResource: Tool<z.infer<typeof readInput>, string> = {
+    description: READ_RESOURCE_DESCRIPTION,
+    inputSchema: readInput,
+    execute: async ({ skill_name: skill, path, offset, limit }, options: CallOptions) => {
+      const input = { skill, path, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) };
+      return reply(await engine.readResource(await host.step(options.messages).request, input));
+    },
+  };
+
+  const runScript: Tool<z.infer<typeof runInput>, string> = {
+    description: RUN_SCRIPT_DESCRIPTION,
+    inputSchema: runInput,
+    execute: async ({ skill_name: skill, command }, options: CallOptions) => reply(await engine.runScript(await host.step(options.messages).request, { skill, command })),
+  };
+
+  return {
+    load_skill: loadSkill,
+    unload_skill: unloadSkill,
+    ...(include.readResource ? { read_skill_resource: readResource } : {}),
+    ...(include.runScript ? { run_skill_script: runScript } : {}),
+  };
+}
+
+/**
+ * What a skill tool throws for a refusal. The AI SDK gives the model the error's message (6) or
+ * its `toString()` (7); both are the refusal's text alone, as the other hosts word it.
+ */
+class SkillToolRefusal extends SkillsetError {
+  constructor(text: string) {
+    super("skill-tool-refused", text);
+  }
+
+  override toString(): string {
+    return this.message;
+  }
+}
+
+// Registers the call with its step before anything is awaited, so the step's calls are in the
+// order the AI SDK started them: the model's order.
+function skillCall(host: SkillToolsHost, options: CallOptions, action: SkillCall["action"], skill: string): SkillsStep {
+  const step = host.step(options.messages);
+  step.calls.push({ id: options.toolCallId, action, skill });
+  return step;
+}
+
+async function settle(result: SkillStep, step: SkillsStep): Promise<string> {
+  if (!result.ok) throw new SkillToolRefusal(result.text);
+  await step.record(result.operations);
+  return result.text;
+}
+
+function reply(result: SkillReply): string {
+  if (!result.ok) throw new SkillToolRefusal(result.text);
+  return result.text;
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { SkillsetError } from "../core/errors.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
+import type { SkillsLogger } from "../core/skill-events.js";
+import type { SkillSource } from "../core/skill-source.js";
+import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
+import type { ScriptExecutor } from "../exec/script-executor.js";
+import type { SkillStateStore } from "./skill-state-store.js";
+
+const executor = z.custom<ScriptExecutor>((value) => typeof (value as ScriptExecutor | null)?.run === "function", "a ScriptExecutor");
+const commandRules = z.object({ executor, defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]) });
+const source = z.custom<SkillSource>((value) => (value as SkillSource | null)?.specificationVersion === "v1" && typeof (value as SkillSource).scan === "function", "a SkillSource");
+
+const optionsSchema = z.object({
+  /** Skill sources, lowest precedence first: strings are local folders (Node), or `SkillSource` objects. */
+  sources: z.array(z.union([z.string().min(1), source])).min(1),
+  /** Find skills at any depth below each folder. @default false */
+  recursive: z.boolean().default(false),
+  /** How many skills may be loaded at once. @default 10 */
+  maxLoadedSkills: z.number().int().positive().default(10),
+  /** Longest description in the catalog; loading a skill shows the whole one. @default 250 */
+  maxDescriptionLength: z.number().int().positive().default(DEFAULT_MAX_DESCRIPTION_LENGTH),
+  /** Replaces `CATALOG_GUIDANCE` (from `skillset`), the text before the skills list; `{load}` and `{unload}` become the tool names. */
+  guidance: z.string().optional(),
+  /** Add `read_skill_resource`, so the model can read a loaded skill's files. @default true */
+  readResourceTool: z.boolean().default(true),
+  /**
+   * Add `run_skill_script`, running commands through `executor` (e.g. `createLocalExecutor()` from
+   * `skillset/node`) when the skill's `allowed-tools`, read as a command allow-list, permit them;
+   * skills that declare none may run `defaultAllowedCommands` (their `scripts/` files).
+   */
+  runScripts: commandRules.optional(),
+  /**
+   * Run the `` !`command` `` and ```` ```! ```` blocks of a skill's instructions through
+   * `executor` when the skill is loaded or invoked, under the script rules. Off by default: the
+   * model then reads that the command was not run.
+   */
+  dynamicContext: commandRules.optional(),
+  /** The tool the prompt tells the model to read resources with. @default "read_skill_resource" with `readResourceTool`, else "read_file" */
+  resourceReadTool: z.string().optional(),
+  /** The tool the prompt tells the model to run scripts with. @default "run_skill_script" with `runScripts` */
+  scriptRunTool: z.string().optional(),
+  /**
+   * Keep each thread's loaded skills here, by thread id (`skills.thread(id)`), instead of deriving
+   * them from the messages. @default none: the messages are the state
+   */
+  store: z.custom<SkillStateStore>((value) => typeof (value as SkillStateStore | null)?.get === "function" && typeof (value as SkillStateStore).set === "function", "a store with get and set").optional(),
+  /** Receives structured log entries; nothing is logged without it. */
+  logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
+});
+
+/** Options of `createSkills` (from `skillset/ai`). */
+export type SkillsOptions = z.input<typeof optionsSchema>;
+
+/** {@link SkillsOptions} with their defaults applied. */
+export type SkillsSettings = z.output<typeof optionsSchema>;
+
+/** Validates `createSkills`'s options up front; a bad option is an error naming it. */
+export function parseSkillsOptions(options: SkillsOptions): SkillsSettings {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new SkillsetError("invalid-options", `createSkills: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

@@ -1,0 +1,184 @@
+import type { ModelMessage, PrepareStepFunction, SystemModelMessage, ToolSet } from "ai";
+import { SkillsetError } from "../core/errors.js";
+import { applySkillOperations, type SkillEngine, type SkillRequest } from "../core/skill-engine.js";
+import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillOperation } from "../core/skill-operations.js";
+import type { SkillSource } from "../core/skill-source.js";
+import type { SkillStateStore, StoredSkillState } from "./skill-state-store.js";
+import { createSkillTools, type SkillsStep } from "./skill-tools.js";
+import { firstText, skillsInTranscript, visibleTexts, type LoadedSkillsState } from "./transcript-skills.js";
+
+/** A system prompt as the AI SDK takes it (`system`, or `instructions` in AI SDK 7 and agents). */
+export type SkillsInstructions = string | SystemModelMessage | SystemModelMessage[];
+
+/** Options of {@link SkillsThread.prepareStep}. */
+export interface PrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
+  /**
+   * Your system prompt; the skills section goes after it. AI SDK 7 shows `prepareStep` the
+   * call's own `instructions`, so there you may leave this out. AI SDK 6 does not, and the
+   * skills section replaces the step's system prompt, so pass it here (`""` when you have none).
+   */
+  instructions?: SkillsInstructions;
+  /**
+   * Every tool of the call (yours and the skill tools). Given, the returned `activeTools` leave
+   * out the skill tools that are not on offer in a step; left out, every tool stays active.
+   */
+  tools?: TOOLS;
+}
+
+/**
+ * Skills for one conversation. The loaded skills are derived from the messages (or kept in the
+ * store of `createSkills`), so the same object serves every request of the thread, and nothing
+ * of the thread lives in it.
+ */
+export interface SkillsThread {
+  /** `load_skill`, `unload_skill`, and `read_skill_resource` / `run_skill_script` when enabled. Spread them into your tools. */
+  readonly tools: ToolSet;
+  /**
+   * A `prepareStep` for `generateText`, `streamText` or `ToolLoopAgent`: each step, it adds the
+   * skills catalog and the loaded skills after your system prompt (the stable catalog first, so
+   * provider prompt caches keep the prefix).
+   */
+  prepareStep<TOOLS extends ToolSet = ToolSet>(options?: PrepareStepOptions<TOOLS>): PrepareStepFunction<TOOLS>;
+  /**
+   * Turns `/name args` in the user's latest messages into the skill's rendered instructions, as
+   * Claude Code does: pass the result to the model, and keep it as the conversation, since the
+   * rendered messages are where the invocation is recorded. Anything else passes through as it is.
+   */
+  prepareMessages(messages: ModelMessage[]): Promise<ModelMessage[]>;
+  /** The skills loaded after these messages (or in the store), in load order: e.g. for a UI. */
+  loadedSkills(messages?: readonly ModelMessage[]): Promise<string[]>;
+}
+
+/** The current catalog, as every thread reads it. */
+export interface CatalogNow {
+  skills: readonly SkillMetadata[];
+  version: string;
+  skill(name: string): SkillMetadata | undefined;
+}
+
+/** What threads share: the engine and the catalog, both derived from sources only. */
+export interface SkillsHost {
+  engine: SkillEngine;
+  catalog(): Promise<CatalogNow>;
+  sources(): Promise<readonly SkillSource[]>;
+  include: { readResource: boolean; runScript: boolean };
+  store?: SkillStateStore;
+}
+
+/** A thread of {@link SkillsHost}: `id` names it in the store and becomes `${CLAUDE_SESSION_ID}`. */
+export function createSkillsThread(host: SkillsHost, id: string | undefined): SkillsThread {
+  const { engine, store } = host;
+  // Keyed by the messages array the AI SDK hands a step's prepareStep and tool calls.
+  const steps = new WeakMap<object, SkillsStep>();
+
+  async function requestFor(messages: readonly unknown[]): Promise<SkillRequest> {
+    const catalog = await host.catalog();
+    const saved = store ? await read(store) : skillsInTranscript(messages, { skill: catalog.skill, maxLoaded: engine.maxLoaded });
+    return {
+      state: { skills: catalog.skills, catalogVersion: catalog.version, loaded: saved.loaded.filter((name) => catalog.skill(name)), resources: saved.resources },
+      sources: host.sources,
+      ...(id !== undefined ? { sessionId: id } : {}),
+    };
+  }
+
+  async function read(from: SkillStateStore): Promise<LoadedSkillsState> {
+    if (id === undefined) throw new SkillsetError("invalid-options", "createSkills: a store keeps loaded skills by thread; use skills.thread(threadId) for its tools, prepareStep and prepareMessages");
+    const saved = (await from.get(id)) as Partial<StoredSkillState> | undefined;
+    return { loaded: Array.isArray(saved?.loaded) ? saved.loaded : [], resources: saved?.resources ?? {} };
+  }
+
+  function stepOf(messages: readonly unknown[]): SkillsStep {
+    let step = steps.get(messages);
+    if (step) return step;
+    const request = requestFor(messages);
+    // Writes of one step go one after another, each on the state the one before left.
+    let written: Promise<LoadedSkillsState> = request.then((ready) => ready.state);
+    step = {
+      request,
+      calls: [],
+      record: async (operations) => {
+        if (!store || operations.length === 0) return;
+        written = written.then(async (state) => {
+          const next = applySkillOperations({ ...state, skills: [] }, operations);
+          await store.set(id!, { loaded: [...next.loaded], resources: { ...next.resources } as StoredSkillState["resources"] });
+          return next;
+        });
+        await written;
+      },
+    };
+    steps.set(messages, step);
+    return step;
+  }
+
+  return {
+    tools: createSkillTools({ engine, step: stepOf }, host.include),
+
+    prepareStep<TOOLS extends ToolSet = ToolSet>(options?: PrepareStepOptions<TOOLS>): PrepareStepFunction<TOOLS> {
+      const ownInstructions = options !== undefined && "instructions" in options;
+      const prepare = async (step: { messages: ModelMessage[]; initialInstructions?: SkillsInstructions }) => {
+        const base = ownInstructions ? options.instructions : "initialInstructions" in step ? step.initialInstructions : missingInstructions();
+        const request = await stepOf(step.messages).request;
+        // Derived from the messages, a loaded skill's instructions are in them by definition; a
+        // store can outlive them (pruned, summarized), and then the engine re-attaches them.
+        const section = await engine.systemPrompt(request, store ? () => visibleTexts(step.messages) : undefined);
+        const instructions = withSection(base, section);
+        // AI SDK 6 reads `system`, 7 reads `instructions`.
+        return { system: instructions, instructions };
+      };
+      return prepare as unknown as PrepareStepFunction<TOOLS>;
+    },
+
+    async prepareMessages(messages) {
+      let first = messages.length;
+      while (first > 0 && messages[first - 1]!.role === "user") first--;
+      if (first === messages.length) return messages;
+      const request = await requestFor(messages);
+      const prepared = [...messages];
+      const operations: SkillOperation[] = [];
+      let state = request.state;
+      for (let index = first; index < messages.length; index++) {
+        const message = messages[index]!;
+        const text = firstText(message.content);
+        const command = text === undefined ? undefined : engine.parseCommand(text, state);
+        if (!command) continue;
+        const step = await engine.invoke({ ...request, state }, command);
+        const content = step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`;
+        prepared[index] = { ...message, content: withFirstText(message.content, content) } as ModelMessage;
+        if (!step.ok) continue;
+        operations.push(...step.operations);
+        state = applySkillOperations(state, step.operations);
+      }
+      if (store && operations.length > 0) await store.set(id!, { loaded: [...state.loaded], resources: { ...state.resources } as StoredSkillState["resources"] });
+      return prepared;
+    },
+
+    async loadedSkills(messages = []) {
+      return [...(await requestFor(messages)).state.loaded];
+    },
+  };
+}
+
+/** The system prompt with the skills section after it; system messages stay as they are, for prompt caching. */
+function withSection(base: SkillsInstructions | undefined, section: string): SkillsInstructions {
+  if (base === undefined || base === "") return section;
+  if (typeof base === "string") return base + "\n\n" + section;
+  return [...(Array.isArray(base) ? base : [base]), { role: "system", content: section }];
+}
+
+function missingInstructions(): never {
+  throw new SkillsetError(
+    "invalid-options",
+    'skills.prepareStep(): AI SDK 6 does not show prepareStep the system prompt, which the skills section replaces. Pass it to prepareStep instead: skills.prepareStep({ instructions: system }) (or { instructions: "" } when there is none).',
+  );
+}
+
+function withFirstText(content: unknown, text: string): unknown {
+  if (typeof content === "string") return text;
+  let done = false;
+  return (content as Array<{ type?: string }>).map((part) => {
+    if (done || part.type !== "text") return part;
+    done = true;
+    return { ...part, text };
+  });
+}
