@@ -1,0 +1,131 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { MemorySaver } from "@langchain/langgraph";
+import { createCatalog, type CatalogSnapshot } from "../../core/catalog.js";
+import { createLocalSource } from "../../sources/local-source.js";
+import { createChatAgent } from "../chat/chat-agent.js";
+import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";
+import { describeTurnError } from "../chat/turn-error.js";
+import { CliError } from "../cli-error.js";
+import { draftCases } from "../eval/draft-cases.js";
+import { checkExpectedSkills, readEvalCases } from "../eval/eval-cases.js";
+import { evalJson, formatEvalReport } from "../eval/eval-report.js";
+import { summarizeEval } from "../eval/eval-score.js";
+import { runEval } from "../eval/run-eval.js";
+import { sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { plural } from "../plural.js";
+import type { Terminal } from "../terminal.js";
+
+/** Options of `skillset eval`. */
+export interface EvalOptions extends SourceOptions, ModelCliOptions {
+  json?: boolean;
+  repeat?: string;
+  minPass?: string;
+  maxSteps?: string;
+  concurrency?: string;
+  generate?: boolean;
+  allowScripts?: boolean;
+  files?: boolean;
+}
+
+/** Default `--max-steps`: model calls per turn of a case. */
+export const DEFAULT_MAX_STEPS = 8;
+/** Default `--concurrency`. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * `skillset eval <cases> [sources...] --model …`: runs each case's request through the real
+ * agent and reports which skills it loaded against the ones expected, with precision, recall,
+ * confusions and tokens; exit 1 under `--min-pass`. With `--generate`, drafts the cases file
+ * from the skills' descriptions instead.
+ */
+export async function evalCommand(casesFile: string, paths: string[], options: EvalOptions, terminal: Terminal): Promise<number> {
+  const modelOptions = modelOptionsFrom(options);
+  const repeat = wholeNumber(options.repeat, "--repeat", 1);
+  const maxSteps = wholeNumber(options.maxSteps, "--max-steps", DEFAULT_MAX_STEPS);
+  const concurrency = wholeNumber(options.concurrency, "--concurrency", DEFAULT_CONCURRENCY);
+  const minPass = options.minPass === undefined ? undefined : passRate(options.minPass);
+  if (options.generate && existsSync(casesFile)) {
+    throw new CliError("already-exists", `${casesFile} already exists; --generate does not overwrite it: name a new file, or - for stdout`);
+  }
+  const cases = options.generate ? [] : readEvalCases(casesFile);
+
+  const sources = sourceLocations(paths).map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false }));
+  const catalog = createCatalog(sources);
+  let snapshot: CatalogSnapshot;
+  try {
+    snapshot = await catalog.refresh();
+  } finally {
+    catalog.close();
+  }
+  checkExpectedSkills(cases, snapshot.skills.map((skill) => skill.name), casesFile);
+  const model = await createChatModel(modelOptions);
+  const failed = (error: unknown) => new CliError("provider", describeTurnError(error, model, modelOptions.timeoutMs).message);
+
+  if (options.generate) {
+    const drafted = await draftCases(model.model, snapshot.skills, options.model).catch((error: unknown) => {
+      throw failed(error);
+    });
+    if (casesFile === "-") terminal.out(drafted.text);
+    else writeFileSync(casesFile, drafted.text, { flag: "wx" });
+    const where = casesFile === "-" ? "" : ` into ${casesFile}`;
+    terminal.err(`Drafted ${plural(drafted.cases, "case")} from ${plural(snapshot.skills.length, "skill")}${where} (${tokens(drafted.usage)}); review them, then delete \`draft: true\`.`);
+    if (drafted.placeholders.length > 0) terminal.err(terminal.color.yellow(`No usable requests came back for ${drafted.placeholders.join(", ")}: their cases say TODO.`));
+    return 0;
+  }
+
+  const drafts = cases.filter((entry) => entry.draft).length;
+  if (drafts > 0) terminal.err(terminal.color.yellow(`${plural(drafts, "case")} ${drafts === 1 ? "is a draft" : "are drafts"} (draft: true): review ${drafts === 1 ? "it" : "them"} before trusting the numbers.`));
+  const agent = createChatAgent({
+    model: model.model,
+    sources,
+    allowScripts: options.allowScripts ?? false,
+    checkpointer: new MemorySaver(),
+    maxModelCalls: maxSteps,
+    ...(options.files ? { filesRoot: process.cwd() } : {}),
+  });
+  const runs = await runEval(cases, {
+    agent,
+    model,
+    timeoutMs: modelOptions.timeoutMs,
+    repeat,
+    concurrency,
+    onRun: (run, done, total) => {
+      if (run.error) terminal.err(terminal.color.red(`${terminal.interactive ? "\r\x1b[K" : ""}Case ${run.case.id}${repeat > 1 ? ` (run ${run.run})` : ""}: ${run.error}`));
+      if (terminal.interactive) terminal.status(done < total ? `\r\x1b[KEvaluating: ${done}/${total} runs` : "\r\x1b[K");
+    },
+  }).finally(() => {
+    for (const source of sources) source.close?.();
+  });
+  const summary = summarizeEval(runs);
+  terminal.out(options.json ? evalJson(runs, summary) : formatEvalReport(runs, summary, terminal.color));
+
+  let code = 0;
+  if (summary.errors > 0) {
+    terminal.err(`skillset: ${plural(summary.errors, "run")} ended in an error, so the numbers are incomplete.`);
+    code = 1;
+  }
+  if (minPass !== undefined && summary.passed < minPass * summary.total) {
+    terminal.err(`skillset: ${summary.passed}/${summary.total} runs passed, under --min-pass ${options.minPass}.`);
+    code = 1;
+  }
+  return code;
+}
+
+function tokens(usage: { input: number; output: number }): string {
+  return `${(usage.input + usage.output).toLocaleString("en-US")} tokens`;
+}
+
+function wholeNumber(value: string | undefined, option: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new CliError("usage", `${option} must be a whole number, 1 or more (got '${value}')`);
+  return number;
+}
+
+// `0.9` or `90%`.
+function passRate(value: string): number {
+  const percent = value.endsWith("%");
+  const number = Number(percent ? value.slice(0, -1) : value) / (percent ? 100 : 1);
+  if (!value.trim() || !Number.isFinite(number) || number < 0 || number > 1) throw new CliError("usage", `--min-pass must be a rate from 0 to 1, or a percentage such as 90% (got '${value}')`);
+  return number;
+}
