@@ -8,6 +8,7 @@ import { listCommand } from "./commands/list.js";
 import { promptCommand } from "./commands/prompt.js";
 import { renderCommand } from "./commands/render.js";
 import { validateCommand } from "./commands/validate.js";
+import { importOptional } from "./chat/optional-package.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -93,6 +94,40 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .option("--max-loaded <n>", "skills one session may have loaded at once (default 10)")
     // Loaded only for this command, so the others start without the MCP SDK.
     .action((sources: string[], options) => run(async () => (await import("./commands/mcp.js")).mcpCommand(sources, options, terminal, version))());
+
+  const modelOptions = (command: Command) =>
+    command
+      .requiredOption("--model <provider:model>", "the model, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5 (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY)")
+      .option("--base-url <url>", "another server with the provider's API, e.g. http://localhost:11434/v1 for Ollama with openai:<model>")
+      .option("--timeout <seconds>", "how long one model request may take (default 120)")
+      .option("--max-retries <n>", "retries of a failed model request (default 2)")
+      .option("-r, --recursive", "find skills in nested folders too")
+      .option("--allow-scripts", "run skills' scripts and dynamic context on this machine, under their allow-lists")
+      .option("--files", "let the model read (not change) the files of the working folder");
+
+  // chat and eval load LangChain and the provider packages, which the other commands do not need;
+  // without them, one line names the package to install.
+  modelOptions(
+    program
+      .command("chat")
+      .description("Talk with a model that has the skills: /skills, /<skill> args, /loaded, /unload, /exit")
+      .argument("[sources...]", sourcesHelp, [])
+      .option("--thread <id>", "continue a saved conversation (threads are kept under the user's data folder)"),
+  ).action((sources: string[], options) => run(async () => (await importOptional(() => import("./commands/chat.js"), "skillset chat", "langchain")).chatCommand(sources, options, terminal))());
+
+  modelOptions(
+    program
+      .command("eval")
+      .description("Measure which skills a model loads for the requests they are meant for")
+      .argument("<cases>", "the cases file (YAML or JSON); with --generate, the file to write (- for stdout)")
+      .argument("[sources...]", sourcesHelp, [])
+      .option("--repeat <n>", "run every case n times, for variance (default 1)")
+      .option("--json", "print a JSON report on stdout")
+      .option("--min-pass <rate>", "exit 1 when fewer runs pass, e.g. 0.9 or 90%")
+      .option("--max-steps <n>", "most model calls per turn of a case (default 8)")
+      .option("--concurrency <n>", "runs at once (default 4)")
+      .option("--generate", "draft cases from the skills' descriptions with the model, for you to review"),
+  ).action((cases: string, sources: string[], options) => run(async () => (await importOptional(() => import("./commands/eval.js"), "skillset eval", "langchain")).evalCommand(cases, sources, options, terminal))());
 
   return program;
 }
