@@ -57,7 +57,7 @@ export function resultsMessage(results: readonly string[], notes: ResultsNotes):
   const lines = [...results];
   if (notes.skipped > 0) {
     lines.push(
-      `(${notes.skipped} more instruction${notes.skipped === 1 ? "" : "s"} in your reply did not run: at most ${notes.maxInstructions} run per reply. Send the ones you still need again.)`,
+      `(${notes.skipped.toLocaleString("en-US")} more instruction${notes.skipped === 1 ? "" : "s"} in your reply did not run: at most ${notes.maxInstructions} run per reply. Send the ones you still need again.)`,
     );
   }
   if (notes.fabricated) lines.push("(Your reply went on with a result tag you wrote yourself; that part was ignored. Results only come from the system: the real ones are above.)");
