@@ -53,6 +53,9 @@ export function createSkills(options: SkillsOptions): Skills {
     ...(settings.runScripts ? { scripts: settings.runScripts } : {}),
     ...(settings.dynamicContext ? { dynamicContext: settings.dynamicContext } : {}),
     ...(settings.logger ? { logger: settings.logger } : {}),
+    catalogBudget: settings.catalogBudget,
+    ...(settings.catalogPriority ? { catalogPriority: settings.catalogPriority } : {}),
+    search: { offer: settings.searchSkills === "auto" ? "auto" : settings.searchSkills ? "always" : "never", ...(settings.searchRankers ? { rankers: settings.searchRankers } : {}) },
   });
 
   // One catalog for every thread: sources hold only what they read from the skills.
@@ -69,7 +72,7 @@ export function createSkills(options: SkillsOptions): Skills {
       return { skills, version, skill: (name) => byName.get(name) };
     },
     sources: async () => (await catalogOf()).sources,
-    include: { readResource: settings.readResourceTool, runScript: settings.runScripts !== undefined },
+    include: { readResource: settings.readResourceTool, runScript: settings.runScripts !== undefined, search: settings.searchSkills },
     ...(settings.store ? { store: settings.store } : {}),
   };
 

@@ -5,7 +5,7 @@ import type { SkillCall } from "../core/plan-skill-calls.js";
 import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
 import type { SkillEngine, SkillReply, SkillRequest, SkillStep } from "../core/skill-engine.js";
 import type { SkillOperation } from "../core/skill-operations.js";
-import { LOAD_SKILL_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
+import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
 
 /**
  * One model step of one thread, as the tools see it. The AI SDK hands every tool call of a step
@@ -26,6 +26,14 @@ export interface SkillsStep {
 export interface SkillToolsHost {
   engine: SkillEngine;
   step(messages: readonly unknown[]): SkillsStep;
+}
+
+/** Which of the optional tools a thread has. */
+export interface SkillToolsIncluded {
+  readResource: boolean;
+  runScript: boolean;
+  /** `"auto"`: offered, and `prepareStep` hides it while the catalog fits its budget. */
+  search: boolean | "auto";
 }
 
 interface CallOptions {
@@ -49,6 +57,10 @@ const readInput = z.object({
   offset: z.number().int().min(0).optional().describe("First line to read, 0-based. Default 0."),
   limit: z.number().int().min(1).max(2000).optional().describe(`Lines to read. Default ${DEFAULT_RESOURCE_LINES}.`),
 });
+const searchInput = z.object({
+  query: z.string().describe("What you need a skill for, in a few words (the task, the file type, the tool)."),
+  limit: z.number().int().min(1).max(25).optional().describe("How many skills to return. Default 5."),
+});
 const runInput = z.object({
   skill_name: z.string().describe("A loaded skill."),
   command: z.string().describe("The command, e.g. `python3 scripts/profile_csv.py data.csv`."),
@@ -59,7 +71,7 @@ const runInput = z.object({
  * thrown, so the AI SDK hands it to the model as a tool error (`error-text`) and the loop goes on;
  * the thread's state only ever changes through successful results.
  */
-export function createSkillTools(host: SkillToolsHost, include: { readResource: boolean; runScript: boolean }): ToolSet {
+export function createSkillTools(host: SkillToolsHost, include: SkillToolsIncluded): ToolSet {
   const { engine } = host;
 
   const loadSkill: Tool<z.infer<typeof loadInput>, string> = {
@@ -96,9 +108,16 @@ export function createSkillTools(host: SkillToolsHost, include: { readResource: 
     execute: async ({ skill_name: skill, command }, options: CallOptions) => reply(await engine.runScript(await host.step(options.messages).request, { skill, command })),
   };
 
+  const searchSkills: Tool<z.infer<typeof searchInput>, string> = {
+    description: SEARCH_SKILLS_DESCRIPTION,
+    inputSchema: searchInput,
+    execute: async ({ query, limit }, options: CallOptions) => reply(await engine.search(await host.step(options.messages).request, { query, ...(limit !== undefined ? { limit } : {}) })),
+  };
+
   return {
     load_skill: loadSkill,
     unload_skill: unloadSkill,
+    ...(include.search !== false ? { search_skills: searchSkills } : {}),
     ...(include.readResource ? { read_skill_resource: readResource } : {}),
     ...(include.runScript ? { run_skill_script: runScript } : {}),
   };

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { SkillsetError } from "../core/errors.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
+import { DEFAULT_CATALOG_BUDGET } from "../core/render-catalog.js";
+import type { SkillRanker } from "../core/skill-search.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
@@ -40,6 +42,23 @@ const optionsSchema = z.object({
   resourceReadTool: z.string().optional(),
   /** The tool the prompt tells the model to run scripts with. @default "run_skill_script" with `runScripts` */
   scriptRunTool: z.string().optional(),
+  /**
+   * Most tokens (o200k_base) the skills catalog may take in the system prompt. Over it, lines are
+   * shortened, then skills named only, then only counted, and `search_skills` finds them; every
+   * skill stays loadable. `false`: no limit. At least 500, so the guidance fits.
+   * @default 5000
+   */
+  catalogBudget: z.union([z.number().int().min(500), z.literal(false)]).default(DEFAULT_CATALOG_BUDGET),
+  /** Skills that keep their catalog lines first when the catalog is over its budget, most important first. */
+  catalogPriority: z.array(z.string()).optional(),
+  /**
+   * Add `search_skills({ query, limit? })`: `"auto"` offers it while the catalog is over its budget
+   * (through `activeTools`, when `prepareStep` is given the call's `tools`), `true` always, `false` never.
+   * @default "auto"
+   */
+  searchSkills: z.union([z.literal("auto"), z.boolean()]).default("auto"),
+  /** Rankers for `search_skills`, fused by reciprocal rank; default the lexical one (see `createEmbeddingRanker` in `skillset`). */
+  searchRankers: z.array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function")).min(1).optional(),
   /**
    * Keep each thread's loaded skills here, by thread id (`skills.thread(id)`), instead of deriving
    * them from the messages. @default none: the messages are the state

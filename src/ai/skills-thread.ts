@@ -5,8 +5,10 @@ import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillOperation } from "../core/skill-operations.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { SkillStateStore, StoredSkillState } from "./skill-state-store.js";
-import { createSkillTools, type SkillsStep } from "./skill-tools.js";
+import { createSkillTools, type SkillsStep, type SkillToolsIncluded } from "./skill-tools.js";
 import { firstText, skillsInTranscript, visibleTexts, type LoadedSkillsState } from "./transcript-skills.js";
+
+const SEARCH_TOOL = "search_skills";
 
 /** A system prompt as the AI SDK takes it (`system`, or `instructions` in AI SDK 7 and agents). */
 export type SkillsInstructions = string | SystemModelMessage | SystemModelMessage[];
@@ -32,7 +34,7 @@ export interface PrepareStepOptions<TOOLS extends ToolSet = ToolSet> {
  * of the thread lives in it.
  */
 export interface SkillsThread {
-  /** `load_skill`, `unload_skill`, and `read_skill_resource` / `run_skill_script` when enabled. Spread them into your tools. */
+  /** `load_skill`, `unload_skill`, `search_skills`, and `read_skill_resource` / `run_skill_script` when enabled. Spread them into your tools. */
   readonly tools: ToolSet;
   /**
    * A `prepareStep` for `generateText`, `streamText` or `ToolLoopAgent`: each step, it adds the
@@ -62,7 +64,7 @@ export interface SkillsHost {
   engine: SkillEngine;
   catalog(): Promise<CatalogNow>;
   sources(): Promise<readonly SkillSource[]>;
-  include: { readResource: boolean; runScript: boolean };
+  include: SkillToolsIncluded;
   store?: SkillStateStore;
 }
 
@@ -124,7 +126,11 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
         const section = await engine.systemPrompt(request, store ? () => visibleTexts(step.messages) : undefined);
         const instructions = withSection(base, section);
         // AI SDK 6 reads `system`, 7 reads `instructions`.
-        return { system: instructions, instructions };
+        const result: Record<string, unknown> = { system: instructions, instructions };
+        if (options?.tools && host.include.search === "auto" && !(await engine.offersSearch(request))) {
+          result.activeTools = Object.keys(options.tools).filter((name) => name !== SEARCH_TOOL);
+        }
+        return result;
       };
       return prepare as unknown as PrepareStepFunction<TOOLS>;
     },

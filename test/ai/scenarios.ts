@@ -246,6 +246,37 @@ export function describeSkillsForAiSdk(sdk: AiSdk): void {
       }
     });
 
+    describe("search_skills", () => {
+      const LIBRARY: Record<string, string> = Object.fromEntries(
+        ["csv", "pdf", "docx", "xlsx", "pptx", "png", "svg", "sql", "yaml", "toml"].flatMap((format) =>
+          ["convert", "validate", "summarize", "repair", "diff", "merge"].map((verb) => [`${verb}-${format}/SKILL.md`, skillFile(`${verb}-${format}`, `${verb[0]!.toUpperCase()}${verb.slice(1)} ${format.toUpperCase()} files: a long description that repeats what the skill does for ${format} files, so the catalog needs room.`)]),
+        ),
+      );
+
+      it("is offered while the catalog is over its budget, and finds a skill the catalog no longer shows in full", async () => {
+        const { skills } = setup({ catalogBudget: 500 }, LIBRARY);
+        const { calls, conversation } = await turn(skills, [user("Repair my spreadsheet.")], [[["search_skills", { query: "repair xlsx spreadsheet", limit: 2 }, "s1"]], [load("repair-xlsx", "l1")], "ok"]);
+        expect(calls[0]!.tools).toEqual(["load_skill", "unload_skill", "search_skills", "read_skill_resource"]);
+        expect(calls[0]!.system).toContain("\n- More skills, by name only (`load_skill` shows what one does): ");
+        const found = toolResults(conversation).get("s1")!;
+        expect(found.error).toBe(false);
+        expect(found.text.startsWith("Skills matching 'repair xlsx spreadsheet', best first:\n- repair-xlsx: Repair XLSX files: ")).toBe(true);
+        expect(found.text.split("\n- ")).toHaveLength(3);
+        expect(toolResults(conversation).get("l1")!.error).toBe(false);
+      });
+
+      it("is left out of the step's tools while the catalog fits, unless asked for always; never with false", async () => {
+        const small = setup().skills;
+        expect(Object.keys(small.tools)).toContain("search_skills");
+        expect((await turn(small, [user("Hi")], ["ok"])).calls[0]!.tools).not.toContain("search_skills");
+        const always = setup({ searchSkills: true }).skills;
+        expect((await turn(always, [user("Hi")], ["ok"])).calls[0]!.tools).toContain("search_skills");
+        const never = setup({ searchSkills: false, catalogBudget: 500 }, LIBRARY).skills;
+        expect(Object.keys(never.tools)).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
+        expect((await turn(never, [user("Hi")], ["ok"])).calls[0]!.tools).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
+      });
+    });
+
     describe("streamText and ToolLoopAgent", () => {
       it("streamText streams the answer, and the loop loads between steps", async () => {
         const { skills } = setup();
