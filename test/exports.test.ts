@@ -79,8 +79,12 @@ describe("public exports", () => {
     expect(Object.keys(await import("../src/mcp.js")).sort()).toEqual(["SKILLS_EXTENSION", "createSkillsMcpServer"]);
   });
 
+  it("skillset/ai", async () => {
+    expect(Object.keys(await import("../src/ai.js")).sort()).toEqual(["createSkills"]);
+  });
+
   it("declares every entry point in package.json", async () => {
     const { exports } = (await import("../package.json", { with: { type: "json" } })).default as { exports: Record<string, unknown> };
-    expect(Object.keys(exports).sort()).toEqual([".", "./langchain", "./mcp", "./node", "./package.json"]);
+    expect(Object.keys(exports).sort()).toEqual([".", "./ai", "./langchain", "./mcp", "./node", "./package.json"]);
   });
 });
