@@ -21,7 +21,7 @@ import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createSkillsMiddleware } from "../../src/langchain.js";
 import { TEST_PG_URL, usePostgres } from "../helpers/test-environment.js";
-import { inWorker, WorkerProcess, type CheckpointerSpec, type Turn, type TurnMessage } from "./fixtures/worker-process.js";
+import { inWorker, WorkerProcess, type CheckpointerSpec, type Turn, type TurnMessage } from "./fixtures/worker-process.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLES = path.join(ROOT, "examples", "skills");
