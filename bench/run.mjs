@@ -1,4 +1,5 @@
 // `npm run bench`: runs every benchmark table and prints it as Markdown.
+import { aiSdkTable } from "./ai-sdk.mjs";
 import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
 import { discoveryTable } from "./discovery.mjs";
 import { libraryTable } from "./library.mjs";
@@ -10,7 +11,7 @@ import { formatTable } from "./stats.mjs";
 // shared corpus (a user's clone), Discovery runs on the generated library only and Middleware,
 // which measures tokens, prompt caching and checkpoints on the corpus, is skipped.
 const corpus = hasCorpus();
-const TABLES = corpus ? [discoveryTable, middlewareTable, libraryTable, mcpTable] : [discoveryTable, libraryTable, mcpTable];
+const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable];
 if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 
 for (const table of TABLES) {
