@@ -116,8 +116,8 @@ function pick(random, values) {
   return values[Math.floor(random() * values.length)];
 }
 
-// mulberry32: a tiny seeded generator, so every machine builds the same library.
-function seededRandom(seed) {
+/** mulberry32: a tiny seeded generator in [0, 1), so every machine builds the same library. */
+export function seededRandom(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
