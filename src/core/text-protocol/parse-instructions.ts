@@ -101,7 +101,9 @@ export function parseSkillInstructions(reply: string): ParsedReply {
 
 function readTags(reply: string): Tag[] {
   const tags: Tag[] = [];
-  for (const match of reply.matchAll(PROTOCOL_TAG)) {
+  // An `exec` loop: several times faster than `matchAll` for thousands of tags.
+  const pattern = new RegExp(PROTOCOL_TAG);
+  for (let match = pattern.exec(reply); match !== null; match = pattern.exec(reply)) {
     tags.push({ start: match.index, end: match.index + match[0].length, closing: match[1] === "/", name: canonicalTag(match[2]!), attributes: match[3]! });
   }
   return tags;
@@ -153,6 +155,7 @@ const ATTRIBUTE = /([A-Za-z_][\w-]*)\s*=\s*(?:\\?"([^"]*?)\\?"|'([^']*)'|[“”
 
 function readAttributes(text: string): Map<string, string> {
   const attributes = new Map<string, string>();
+  if (!text.includes("=")) return attributes;
   for (const match of text.matchAll(ATTRIBUTE)) {
     const name = match[1]!.toLowerCase().replaceAll("-", "_");
     if (!attributes.has(name)) attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? ""));

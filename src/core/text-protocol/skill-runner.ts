@@ -131,6 +131,9 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
     maxLoadedSkills: settings.maxLoadedSkills,
     maxDescriptionLength: settings.maxDescriptionLength,
     resourceReadTool: TEXT_PROTOCOL_READ_HINT,
+    // The engine's Markdown catalog and search tool are the tool protocol's; this one has its own prompt.
+    catalogBudget: false,
+    search: { offer: "never" },
     ...(options.executor ? { scripts: { executor: options.executor, defaultAllowedCommands: options.defaultAllowedCommands ?? DEFAULT_ALLOWED_COMMANDS } } : {}),
     ...(options.dynamicContext ? { dynamicContext: options.dynamicContext } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
