@@ -6,12 +6,13 @@ import { libraryTable } from "./library.mjs";
 import { middlewareTable } from "./middleware.mjs";
 import { mcpTable } from "./mcp.mjs";
 import { formatTable } from "./stats.mjs";
+import { textProtocolTable } from "./text-protocol.mjs";
 
 // Add new tables here: each is an async function returning { title, rows, notes }. Without the
 // shared corpus (a user's clone), Discovery runs on the generated library only and Middleware,
 // which measures tokens, prompt caching and checkpoints on the corpus, is skipped.
 const corpus = hasCorpus();
-const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable];
+const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable];
 if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 
 for (const table of TABLES) {
