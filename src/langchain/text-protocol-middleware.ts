@@ -1,0 +1,91 @@
+import { AIMessage, HumanMessage, type BaseMessage, type SystemMessage } from "langchain";
+import { createCatalog, type Catalog } from "../core/catalog.js";
+import { catalogView } from "../core/catalog-view.js";
+import type { SkillEngine, SkillRequest } from "../core/skill-engine.js";
+import type { SkillSource } from "../core/skill-source.js";
+import { parseSkillInstructions } from "../core/text-protocol/parse-instructions.js";
+import { runSkillInstructions } from "../core/text-protocol/run-instructions.js";
+import { renderTextProtocolPrompt } from "../core/text-protocol/text-protocol-prompt.js";
+
+/** Marks the user messages that carry a reply's results (`additional_kwargs`). */
+export const RESULTS_MARKER = "skillset_results";
+
+/** Model calls per invocation, as `createSkillRunner`'s `maxIterations`. */
+const MAX_MODEL_CALLS = 10;
+/** Instructions of one reply that run. */
+const MAX_INSTRUCTIONS = 10;
+
+/** What {@link createTextProtocolHooks} needs from the middleware. */
+export interface TextProtocolHooksOptions {
+  engine: SkillEngine;
+  /** The middleware's state and runtime, as the engine sees a request. */
+  requestFor(state: never, runtime: object): SkillRequest;
+  /** Whether scripts run (`runScripts`), so the prompt offers `<execute_script>`. */
+  scripts: boolean;
+  maxDescriptionLength: number;
+}
+
+/**
+ * The skills middleware's `protocol: "text"`, for a model bound without tools: instead of the
+ * skill tools, the system prompt gets the `<available_skills>` catalog and the instructions of
+ * the text protocol; after each model call, the instructions in the reply run through the
+ * engine (as `createSkillRunner` runs them), their results are added as a user message marked
+ * with {@link RESULTS_MARKER}, and the agent goes back to the model, up to 10 model calls per
+ * invocation. Loaded skills are the middleware's graph state, as with tools. A reply that also
+ * calls tools goes to the tools; its text instructions do not run.
+ */
+export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
+  const { engine } = options;
+  const requestFor = options.requestFor as (state: unknown, runtime: object) => SkillRequest;
+  // Derived from sources only: a catalog per set of sources, a prompt per catalog version.
+  const catalogs = new WeakMap<readonly SkillSource[], Catalog>();
+  const prompts = new Map<string, string>();
+  const promptFor = async (request: SkillRequest): Promise<string> => {
+    const sources = await request.sources();
+    let catalog = catalogs.get(sources);
+    if (!catalog) catalogs.set(sources, (catalog = createCatalog(sources)));
+    const { skills, version } = catalogView(await catalog.refresh());
+    let prompt = prompts.get(version);
+    if (prompt === undefined) {
+      prompt = renderTextProtocolPrompt(skills, { scripts: options.scripts, maxDescriptionLength: options.maxDescriptionLength, maxLoadedSkills: engine.maxLoaded });
+      if (prompts.size >= 16) prompts.delete(prompts.keys().next().value!);
+      prompts.set(version, prompt);
+    }
+    return prompt;
+  };
+
+  return {
+    wrapModelCall: async <R extends { state: unknown; runtime: object; systemMessage: SystemMessage }>(request: R, handler: (request: R) => AIMessage | Promise<AIMessage>): Promise<AIMessage> => {
+      const prompt = await promptFor(requestFor(request.state, request.runtime));
+      return handler({ ...request, systemMessage: request.systemMessage.concat("\n\n" + prompt) });
+    },
+
+    afterModel: {
+      canJumpTo: ["model" as const],
+      hook: async (state: { messages?: BaseMessage[] }, runtime: object) => {
+        const messages = state.messages ?? [];
+        const reply = messages[messages.length - 1];
+        if (!AIMessage.isInstance(reply) || (reply.tool_calls?.length ?? 0) > 0) return undefined;
+        const parsed = parseSkillInstructions(reply.text);
+        const calls = resultRounds(messages) + 1;
+        if (parsed.instructions.length === 0 || calls >= MAX_MODEL_CALLS) return undefined;
+        const round = await runSkillInstructions(engine, requestFor(state, runtime), parsed, { maxInstructions: MAX_INSTRUCTIONS, lastRound: calls === MAX_MODEL_CALLS - 1, id: reply.id ?? `round-${calls}` });
+        const results = new HumanMessage({ content: round.message, additional_kwargs: { [RESULTS_MARKER]: true } });
+        const update = { messages: [results], jumpTo: "model" as const };
+        return round.operations.length > 0 ? { ...update, skillsLoaded: round.operations, skillResources: round.operations } : update;
+      },
+    },
+  };
+}
+
+// Results messages since the user's last own message: the model calls this invocation made, less one.
+function resultRounds(messages: readonly BaseMessage[]): number {
+  let rounds = 0;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (!HumanMessage.isInstance(message)) continue;
+    if (message.additional_kwargs?.[RESULTS_MARKER] !== true) break;
+    rounds++;
+  }
+  return rounds;
+}
