@@ -18,6 +18,8 @@ import type { ScriptExecutor } from "../exec/script-executor.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
 import { skillsStateSchema, type SkillsStateView } from "./skills-state.js";
+import { createTextProtocolHooks } from "./text-protocol-middleware.js";
+import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
 
 /** The middleware's name. deepagents merges middleware by name, so this replaces its built-in one. */
 export const SKILLS_MIDDLEWARE_NAME = "SkillsMiddleware";
@@ -110,6 +112,14 @@ const optionsSchema = z.object({
    * `[createLexicalRanker(), createEmbeddingRanker(embeddings)]` (from `skillset`).
    */
   searchRankers: z.array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function")).min(1).optional(),
+  /**
+   * `"tools"`: the skill tools. `"text"`: for a model bound without tools, the `<use_skill>` text
+   * protocol of `createSkillRunner`: no skill tools; the catalog and the instructions in the
+   * prompt; after each model call, the reply's instructions run and their results come back as a
+   * user message, up to 10 model calls per invocation.
+   * @default "tools"
+   */
+  protocol: z.enum(["tools", "text"]).default("tools"),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -133,7 +143,8 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     throw new SkillsetError("invalid-options", `createSkillsMiddleware: ${z.prettifyError(parsed.error)}`);
   }
   const settings = parsed.data;
-  const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? "read_skill_resource" : "read_file");
+  const textProtocol = settings.protocol === "text";
+  const readTool = settings.resourceReadTool ?? (textProtocol ? TEXT_PROTOCOL_READ_HINT : settings.readResourceTool ? "read_skill_resource" : "read_file");
   const runTool = settings.scriptRunTool ?? (settings.runScripts ? "run_skill_script" : undefined);
   const alwaysAllowed = new Set<string>(["load_skill", "unload_skill", SEARCH_SKILLS_TOOL, ...ALWAYS_ALLOWED_TOOLS, ...settings.alwaysAllowedTools]);
   const engine = createSkillEngine({
@@ -148,7 +159,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     ...(settings.logger ? { logger: settings.logger } : {}),
     catalogBudget: settings.catalogBudget,
     ...(settings.catalogPriority ? { catalogPriority: settings.catalogPriority } : {}),
-    search: { offer: settings.searchSkills === "auto" ? "auto" : settings.searchSkills ? "always" : "never", ...(settings.searchRankers ? { rankers: settings.searchRankers } : {}) },
+    search: { offer: textProtocol ? "never" : settings.searchSkills === "auto" ? "auto" : settings.searchSkills ? "always" : "never", ...(settings.searchRankers ? { rankers: settings.searchRankers } : {}) },
   });
 
   // Sources over a fixed backend or local folders are shared by every thread: they hold only
@@ -215,6 +226,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     },
   );
 
+  const text = textProtocol ? createTextProtocolHooks({ engine, requestFor, scripts: settings.runScripts !== undefined, maxDescriptionLength: settings.maxDescriptionLength }) : undefined;
   const tools = [
     loadSkill,
     unloadSkill,
@@ -226,7 +238,8 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   return createMiddleware({
     name: SKILLS_MIDDLEWARE_NAME,
     stateSchema: skillsStateSchema,
-    tools,
+    tools: text ? [] : tools,
+    afterModel: text?.afterModel,
 
     // Refresh the catalog once per invocation and write it only when it changed (an unchanged
     // re-scan is cheap), then turn a user's `/name args` into the skill's instructions.
@@ -251,6 +264,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     // The stable catalog first, then what loads and unloads change, so provider prompt caches
     // keep the longest prefix.
     wrapModelCall: async (request, handler) => {
+      if (text) return text.wrapModelCall(request, handler);
       const skills = requestFor(request.state as SkillsStateView, request.runtime);
       const section = await engine.systemPrompt(skills, () => messageTexts(messagesAfterSummarization(request.messages)));
       const systemMessage = request.systemMessage.concat("\n\n" + section);
