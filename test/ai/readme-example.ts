@@ -1,12 +1,12 @@
 // The README's AI SDK example, typechecked against AI SDK 6 (npm run typecheck) and 7
-// (test/ai-sdk-7/tsconfig.json); readme-example.test.ts checks the README shows it as it is here.
-import { generateText, stepCountIs, streamText, tool, ToolLoopAgent, type ModelMessage } from "ai";
+// (test/ai-sdk-7/tsconfig.json); readme-example.test.ts checks that the README shows it as it is.
+import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
 import { z } from "zod";
 import { createSkills } from "../../src/ai.js";
 
-const skills = createSkills({ sources: ["./skills"], maxLoadedSkills: 5 });
-const system = "You are a helpful assistant.";
-const tools = {
+export const skills = createSkills({ sources: ["./skills"], maxLoadedSkills: 5 });
+export const system = "You are a helpful assistant.";
+export const tools = {
   weather: tool({
     description: "The weather in a city.",
     inputSchema: z.object({ city: z.string() }),
@@ -27,31 +27,4 @@ export async function reply(history: ModelMessage[], text: string): Promise<Mode
     stopWhen: stepCountIs(20),
   });
   return [...messages, ...result.response.messages]; // AI SDK 7: result.responseMessages
-}
-// end of the README example
-
-export async function streamReply(messages: ModelMessage[]) {
-  const result = streamText({
-    model: "anthropic/claude-sonnet-4.5",
-    messages: await skills.prepareMessages(messages),
-    tools,
-    prepareStep: skills.prepareStep({ instructions: system, tools }),
-    stopWhen: stepCountIs(20),
-  });
-  return result.toUIMessageStreamResponse();
-}
-
-export const agent = new ToolLoopAgent({
-  model: "anthropic/claude-sonnet-4.5",
-  instructions: system,
-  tools,
-  prepareStep: skills.prepareStep({ instructions: system, tools }),
-  stopWhen: stepCountIs(20),
-});
-
-// With a store, a thread's skills are kept by its id instead (one agent per thread).
-const stored = createSkills({ sources: ["./skills"], store: new Map() });
-export function agentFor(chatId: string) {
-  const thread = stored.thread(chatId);
-  return new ToolLoopAgent({ model: "anthropic/claude-sonnet-4.5", instructions: system, tools: thread.tools, prepareStep: thread.prepareStep({ instructions: system }), stopWhen: stepCountIs(20) });
 }
