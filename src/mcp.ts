@@ -3,3 +3,5 @@
 export { type SkillsMcpServer, type SkillsMcpServerOptions, type UnservedSkill, createSkillsMcpServer } from "./mcp/skills-mcp-server.js";
 export type { SkillsMcpHttpListener, SkillsMcpHttpOptions } from "./mcp/http-listener.js";
 export { SKILLS_EXTENSION, type SkillEntry, type SkillEntryFile } from "./mcp/skill-entry.js";
+export { type McpSkillSourceOptions, mcpSkillSource } from "./mcp/mcp-skill-source.js";
+export { type McpServerTarget, connectMcpServer } from "./mcp/connect-mcp-server.js";

@@ -76,7 +76,7 @@ describe("public exports", () => {
   });
 
   it("skillset/mcp", async () => {
-    expect(Object.keys(await import("../src/mcp.js")).sort()).toEqual(["SKILLS_EXTENSION", "createSkillsMcpServer"]);
+    expect(Object.keys(await import("../src/mcp.js")).sort()).toEqual(["SKILLS_EXTENSION", "connectMcpServer", "createSkillsMcpServer", "mcpSkillSource"]);
   });
 
   it("skillset/ai", async () => {
