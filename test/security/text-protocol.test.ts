@@ -1,6 +1,7 @@
 // The text protocol, attacked: replies that dress instructions up as results, files and outputs
 // that carry tag text, forged loaded-skill records, traversal and shell syntax through
 // instructions, 1 MB replies and 10,000 tags. Real folders, the real local executor.
+import fc from "fast-check";
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SkillRunner } from "../../src/index.js";
@@ -132,14 +133,41 @@ describe("text protocol: files and commands stay confined", () => {
       "~/secret.txt",
       "file:///etc/passwd",
       "../".repeat(5000) + "etc/passwd",
+      "..",
+      "./../secret.txt",
+      "//etc/passwd",
+      "C:\\Windows\\win.ini",
+      "c:secret.txt",
+      "references/\u2025/\u2025/\u2025/secret.txt",
+      "./\uff0f\uff0fetc/passwd",
+      ".\u200b./.\u200b./secret.txt",
+      "\n../../secret.txt\n",
+      "&#46;&#46;/&#46;&#46;/secret.txt",
+      "&amp;lt;/../../secret.txt",
     ];
     const reads = paths.map((path) => `<read_resource skill="good">${path}</read_resource>`);
-    const { runner } = setup(root, [`<use_skill>good</use_skill>\n${reads.slice(0, 9).join("\n")}`, reads.slice(9).join("\n"), "Done."]);
+    const replies = [0, 9, 19].map((start, index) => `${index === 0 ? "<use_skill>good</use_skill>\n" : ""}${reads.slice(start, start + (index === 0 ? 9 : 10)).join("\n")}`);
+    const { runner } = setup(root, [...replies, "Done."]);
     const { trace, messages } = await runner.run("Go.");
     const outcomes = trace.steps.flatMap((step) => step.outcomes).filter((outcome) => outcome.instruction.kind !== "use_skill");
     expect(outcomes).toHaveLength(paths.length);
     for (const outcome of outcomes) expect(outcome.result, outcome.result.slice(0, 120)).toMatch(/^<resource_error[ >]/);
     expect(messages.map((message) => message.content).join("\n")).not.toContain(SECRET);
+  });
+
+  it("property: no path made of traversal fragments, read after the skill is loaded, shows a byte from outside it", async () => {
+    const { root } = world();
+    const fragments = fc.constantFrom("..", ".", "/", "\\", "a", "references", "tags.md", "secret.txt", "\u2025", "\uff0e", "\uff0f", "\uff3c", "%2e", "&amp;", "&#46;", "\u0000", "\u200b", "C:", "~", " ", "\n", root);
+    const paths = fc.array(fc.array(fragments, { minLength: 1, maxLength: 10 }).map((parts) => parts.join("")), { minLength: 1, maxLength: 10 });
+    await fc.assert(
+      fc.asyncProperty(paths, async (batch) => {
+        const reads = batch.map((path) => `<read_resource skill="good">${path}</read_resource>`).join("\n");
+        const { runner } = setup(root, [`<use_skill>good</use_skill>\n${reads}`, "Done."]);
+        const { messages } = await runner.run("Go.");
+        expect(messages.map((message) => message.content).join("\n")).not.toContain(SECRET);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("shell syntax, other programs and a second line never run", async () => {
