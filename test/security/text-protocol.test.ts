@@ -158,7 +158,7 @@ describe("text protocol: files and commands stay confined", () => {
   it("property: no path made of traversal fragments, read after the skill is loaded, shows a byte from outside it", async () => {
     const { root } = world();
     const fragments = fc.constantFrom("..", ".", "/", "\\", "a", "references", "tags.md", "secret.txt", "\u2025", "\uff0e", "\uff0f", "\uff3c", "%2e", "&amp;", "&#46;", "\u0000", "\u200b", "C:", "~", " ", "\n", root);
-    const paths = fc.array(fc.array(fragments, { minLength: 1, maxLength: 10 }).map((parts) => parts.join("")), { minLength: 1, maxLength: 10 });
+    const paths = fc.array(fc.array(fragments, { minLength: 1, maxLength: 10 }).map((parts) => parts.join("")), { minLength: 1, maxLength: 9 });
     await fc.assert(
       fc.asyncProperty(paths, async (batch) => {
         const reads = batch.map((path) => `<read_resource skill="good">${path}</read_resource>`).join("\n");
