@@ -379,16 +379,17 @@ describe("skillset list", () => {
     expect(result.stderr).toBe("");
     const listing = parseJson<ListJson>(result.stdout);
     expect(Object.keys(listing).sort()).toEqual(["diagnostics", "skills"]);
-    for (const row of listing.skills) expect(Object.keys(row).sort()).toEqual(["description", "diagnostics", "name", "path", "source", "status"]);
+    for (const row of listing.skills) expect(Object.keys(row).sort()).toEqual(["catalog", "description", "diagnostics", "name", "path", "source", "status"]);
     expect(listing).toEqual({
       skills: [
-        { name: "alpha", description: "Alpha skill.", path: file(s1, "alpha"), source: `local:${s1}`, status: "ok", diagnostics: [] },
+        { name: "alpha", description: "Alpha skill.", path: file(s1, "alpha"), source: `local:${s1}`, status: "ok", catalog: "whole", diagnostics: [] },
         {
           name: "dup",
           description: "Dup from s1.",
           path: file(s1, "dup"),
           source: `local:${s1}`,
           status: "shadowed",
+          catalog: null,
           diagnostics: [
             {
               severity: "info",
@@ -400,13 +401,14 @@ describe("skillset list", () => {
             },
           ],
         },
-        { name: "dup", description: "Dup from s2.", path: file(s2, "dup"), source: `local:${s2}`, status: "ok", diagnostics: [] },
+        { name: "dup", description: "Dup from s2.", path: file(s2, "dup"), source: `local:${s2}`, status: "ok", catalog: "whole", diagnostics: [] },
         {
           name: "nodesc",
           description: null,
           path: file(s2, "nodesc"),
           source: `local:${s2}`,
           status: "skipped",
+          catalog: null,
           diagnostics: [
             {
               severity: "error",
@@ -424,6 +426,7 @@ describe("skillset list", () => {
           path: file(s2, "mismatch-dir"),
           source: `local:${s2}`,
           status: "warning",
+          catalog: "whole",
           diagnostics: [
             {
               severity: "warning",

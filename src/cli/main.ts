@@ -7,6 +7,7 @@ import { infoCommand } from "./commands/info.js";
 import { listCommand } from "./commands/list.js";
 import { promptCommand } from "./commands/prompt.js";
 import { renderCommand } from "./commands/render.js";
+import { searchCommand } from "./commands/search.js";
 import { validateCommand } from "./commands/validate.js";
 import { importOptional } from "./chat/optional-package.js";
 import { processTerminal, type Terminal } from "./terminal.js";
@@ -41,6 +42,7 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .description("List skills with their status: ok, warning, shadowed or skipped")
     .argument("[sources...]", sourcesHelp, [])
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--budget <tokens>", "the catalog budget to show each skill's place under (default 5000; none: no limit)")
     .option("--json", "print JSON on stdout")
     .action((sources: string[], options) => run(() => listCommand(sources, options, terminal))());
 
@@ -71,7 +73,18 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .option("--protocol <protocol>", "tools (the middleware's prompt, default) or text (the whole system prompt of the <use_skill> text protocol, createSkillRunner)")
     .option("--no-scripts", "with --protocol text: the prompt of a runner without an executor")
     .option("--tokens", "count tokens (o200k_base) and print the counts on stderr")
+    .option("--budget <tokens>", "the catalog's token budget, as the middleware's catalogBudget (default 5000; none: no limit; XML: only when given)")
     .action((sources: string[], options) => run(() => promptCommand(sources, options, terminal))());
+
+  program
+    .command("search")
+    .description("Find the skills search_skills would offer the model for a request, best first")
+    .argument("<query>", "what the skill is for, in a few words")
+    .argument("[sources...]", sourcesHelp, [])
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--limit <n>", "how many skills to show, 1 to 25 (default 10)")
+    .option("--json", 'print {"results":[{"name","description","path","score"}]} on stdout')
+    .action((query: string, sources: string[], options) => run(() => searchCommand(query, sources, options, terminal))());
 
   program
     .command("render")

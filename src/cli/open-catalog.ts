@@ -1,6 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createCatalog, type CatalogSnapshot } from "../core/catalog.js";
+import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
+import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
 import { createLocalSource } from "../sources/local-source.js";
 import { CliError } from "./cli-error.js";
@@ -18,13 +20,30 @@ export interface SourceOptions {
  * (only those that exist). A folder given explicitly that does not exist is an error.
  */
 export async function scanSources(paths: string[], options: SourceOptions, terminal: Terminal): Promise<CatalogSnapshot> {
+  return (await scanCatalog(paths, options, terminal)).snapshot;
+}
+
+/** {@link scanSources}, with the sources read, for the engine (their order decides catalog priority). */
+export async function scanCatalog(paths: string[], options: SourceOptions, terminal: Terminal): Promise<{ snapshot: CatalogSnapshot; sources: readonly SkillSource[] }> {
   const locations = sourceLocations(paths);
   const catalog = createCatalog(locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false })));
   try {
-    return await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh());
+    return { snapshot: await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh()), sources: catalog.sources };
   } finally {
     catalog.close();
   }
+}
+
+/**
+ * `--budget <tokens>`: a whole number of tokens, or `none` for no limit; the middleware's default
+ * when not given.
+ */
+export function parseBudget(value: string | undefined): number | false {
+  if (value === undefined) return DEFAULT_CATALOG_BUDGET;
+  if (value === "none") return false;
+  const tokens = Number(value);
+  if (!Number.isSafeInteger(tokens) || tokens < MIN_CATALOG_BUDGET) throw new CliError("usage", `--budget must be a whole number of tokens of at least ${MIN_CATALOG_BUDGET}, or none; got '${value}'`);
+  return tokens;
 }
 
 /**

@@ -7,6 +7,9 @@ import type { SkillMetadata } from "./skill-metadata.js";
 /** Default of {@link CatalogRenderOptions.budget} where skillset applies one (the middleware, the engine). */
 export const DEFAULT_CATALOG_BUDGET = 5000;
 
+/** The smallest budget hosts accept: below it, the guidance alone would not fit. */
+export const MIN_CATALOG_BUDGET = 500;
+
 /** Options of {@link renderCatalog}. */
 export interface CatalogRenderOptions extends MarkdownCatalogOptions {
   /** `"markdown"`: the middleware's catalog; `"xml"`: the reference's `<available_skills>`. @default "markdown" */

@@ -4,7 +4,7 @@ import { createCatalog } from "./catalog.js";
 import { createSkillEngine, type SkillRequest } from "./skill-engine.js";
 import type { SkillsLogEntry } from "./skill-events.js";
 import type { SkillMetadata } from "./skill-metadata.js";
-import { createEmbeddingRanker, createLexicalRanker, fuseRankings } from "./skill-search.js";
+import { createEmbeddingRanker, createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
 
 const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });
 
@@ -15,40 +15,40 @@ const LIBRARY = [
   skill("release-notes", "Write release notes from merged pull requests."),
   skill("image-resizer", "Resize and crop images for the web."),
 ];
-const names = (hits: ReadonlyArray<{ name: string }>) => hits.map((hit) => hit.name);
+const search = async (rank: SkillRanker, query: string, skills: readonly SkillMetadata[], limit = 5) => (await rank(query, skills, limit)).map((hit) => hit.name);
 
 describe("createLexicalRanker", () => {
-  it("ranks by name and description words, best first, at most `limit`", () => {
+  it("ranks by name and description words, best first, at most `limit`", async () => {
     const rank = createLexicalRanker();
-    expect(names(rank("merge PDF documents", LIBRARY, 5) as Array<{ name: string }>)).toEqual(["pdf-processing"]);
-    expect(names(rank("pull requests", LIBRARY, 1) as Array<{ name: string }>)).toHaveLength(1);
-    expect(names(rank("pull requests", LIBRARY, 5) as Array<{ name: string }>).sort()).toEqual(["git-workflow", "release-notes"]);
+    expect(await search(rank, "merge PDF documents", LIBRARY, 5)).toEqual(["pdf-processing"]);
+    expect(await search(rank, "pull requests", LIBRARY, 1)).toHaveLength(1);
+    expect((await search(rank, "pull requests", LIBRARY, 5)).sort()).toEqual(["git-workflow", "release-notes"]);
   });
 
-  it("meets inflections, prefixes and one-letter typos", () => {
+  it("meets inflections, prefixes and one-letter typos", async () => {
     const rank = createLexicalRanker();
-    const top = (query: string) => (rank(query, LIBRARY, 1) as Array<{ name: string }>)[0]?.name;
-    expect(top("merging pdfs")).toBe("pdf-processing");
-    expect(top("resizing photos")).toBe("image-resizer");
-    expect(top("spreadsh")).toBe("xlsx");
-    expect(top("spreadshets")).toBe("xlsx");
-    expect(top("rebasing")).toBe("git-workflow");
+    const top = async (query: string) => (await search(rank, query, LIBRARY, 1))[0];
+    expect(await top("merging pdfs")).toBe("pdf-processing");
+    expect(await top("resizing photos")).toBe("image-resizer");
+    expect(await top("spreadsh")).toBe("xlsx");
+    expect(await top("spreadshets")).toBe("xlsx");
+    expect(await top("rebasing")).toBe("git-workflow");
   });
 
-  it("finds nothing for stop words alone or unknown words", () => {
+  it("finds nothing for stop words alone or unknown words", async () => {
     const rank = createLexicalRanker();
-    expect(rank("how do I use the", LIBRARY, 5)).toEqual([]);
-    expect(rank("zebra", LIBRARY, 5)).toEqual([]);
+    expect(await search(rank, "how do I use the", LIBRARY)).toEqual([]);
+    expect(await search(rank, "zebra", LIBRARY)).toEqual([]);
   });
 
-  it("follows a changed catalog: a changed description is indexed again, a removed skill is gone", () => {
+  it("follows a changed catalog: a changed description is indexed again, a removed skill is gone", async () => {
     const rank = createLexicalRanker();
-    expect(names(rank("crop", LIBRARY, 5) as Array<{ name: string }>)).toEqual(["image-resizer"]);
+    expect(await search(rank, "crop", LIBRARY, 5)).toEqual(["image-resizer"]);
     const changed = [...LIBRARY.slice(0, 4), skill("image-resizer", "Convert videos to animated GIFs.")];
-    expect(rank("crop", changed, 5)).toEqual([]);
-    expect(names(rank("videos", changed, 5) as Array<{ name: string }>)).toEqual(["image-resizer"]);
-    expect(names(rank("spreadsheets", changed.slice(0, 1), 5) as Array<{ name: string }>)).toEqual([]);
-    expect(names(rank("spreadsheets", LIBRARY, 5) as Array<{ name: string }>)).toEqual(["xlsx"]);
+    expect(await search(rank, "crop", changed)).toEqual([]);
+    expect(await search(rank, "videos", changed, 5)).toEqual(["image-resizer"]);
+    expect(await search(rank, "spreadsheets", changed.slice(0, 1), 5)).toEqual([]);
+    expect(await search(rank, "spreadsheets", LIBRARY, 5)).toEqual(["xlsx"]);
   });
 });
 

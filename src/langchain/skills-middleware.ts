@@ -9,7 +9,7 @@ import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillS
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillOperation } from "../core/skill-operations.js";
 import type { SkillSource } from "../core/skill-source.js";
-import { DEFAULT_CATALOG_BUDGET } from "../core/render-catalog.js";
+import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
 import type { SkillRanker } from "../core/skill-search.js";
 import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
@@ -25,8 +25,6 @@ import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-pro
 export const SKILLS_MIDDLEWARE_NAME = "SkillsMiddleware";
 
 const SEARCH_SKILLS_TOOL = "search_skills";
-// Below this, the guidance alone would not fit.
-const MIN_CATALOG_BUDGET = 500;
 
 /** Tools that `"restrict"` never blocks, besides the skill tools and `alwaysAllowedTools`. */
 export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource", "run_skill_script"] as const;

@@ -1,5 +1,9 @@
 import { formatDiagnostic } from "../../core/diagnostic.js";
-import { scanSources, type SourceOptions } from "../open-catalog.js";
+import type { RenderedCatalog } from "../../core/render-catalog.js";
+import { createSkillEngine } from "../../core/skill-engine.js";
+import type { SkillMetadata } from "../../core/skill-metadata.js";
+import { budgetSummary } from "../budget-summary.js";
+import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { displayFolder, rowName, shorten, shortenStart, skillRows, sourceDiagnostics, type SkillStatus } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
@@ -7,15 +11,24 @@ import type { Terminal } from "../terminal.js";
 /** Options of `skillset list`. */
 export interface ListOptions extends SourceOptions {
   json?: boolean;
+  /** `--budget <tokens>` (or `none`): the catalog budget to place the skills under. */
+  budget?: string;
 }
+
+/** Where the model's catalog shows a skill, under the budget. */
+type CatalogPlace = "whole" | "shortened" | "name only" | "search only" | "user only";
 
 /** `skillset list [sources...]`: every skill with its status, then the diagnostics. Exit code 0. */
 export async function listCommand(paths: string[], options: ListOptions, terminal: Terminal): Promise<number> {
-  const snapshot = await scanSources(paths, options, terminal);
-  const rows = skillRows(snapshot);
+  const budget = parseBudget(options.budget);
+  const { snapshot, sources } = await scanCatalog(paths, options, terminal);
+  const catalog = await createSkillEngine({ catalogBudget: budget }).catalog({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources });
+  const places = catalogPlaces(catalog, snapshot.skills);
+  const rows = skillRows(snapshot).map((row) => (row.status === "ok" || row.status === "warning" ? { ...row, catalog: places.get(row.name!) ?? null } : { ...row, catalog: null }));
   const general = sourceDiagnostics(snapshot, rows);
+  const over = catalog.short.length + catalog.named.length + catalog.hidden.length > 0;
   if (options.json) {
-    terminal.out(JSON.stringify({ skills: rows, diagnostics: general }, null, 2));
+    terminal.out(JSON.stringify({ skills: rows, diagnostics: general, ...(over ? { catalog: { budget, tokens: catalog.tokens, whole: catalog.full.length, shortened: catalog.short.length, nameOnly: catalog.named.length, searchOnly: catalog.hidden.length } } : {}) }, null, 2));
     return 0;
   }
   const { color } = terminal;
@@ -24,19 +37,35 @@ export async function listCommand(paths: string[], options: ListOptions, termina
   const table = rows.map((row) => ({ row, name: rowName(row), folder: displayFolder(row.path) }));
   const nameWidth = Math.min(40, Math.max(4, ...table.map((entry) => entry.name.length)));
   const pathWidth = Math.min(50, Math.max(4, ...table.map((entry) => entry.folder.length)));
-  terminal.out(color.bold(`${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${"PATH".padEnd(pathWidth)}  DESCRIPTION`));
+  // Over the budget, a column says where the model's catalog shows each skill.
+  const place = (row: (typeof rows)[number]) => (over ? `${(row.catalog ?? "").padEnd(11)}  ` : "");
+  terminal.out(color.bold(`${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${over ? "CATALOG      " : ""}${"PATH".padEnd(pathWidth)}  DESCRIPTION`));
   for (const { row, name, folder } of table) {
     const status = paint[row.status](row.status.padEnd(8));
-    terminal.out(`${shorten(name, nameWidth).padEnd(nameWidth)}  ${status}  ${shortenStart(folder, pathWidth).padEnd(pathWidth)}  ${shorten(row.description ?? "", 60)}`);
+    terminal.out(`${shorten(name, nameWidth).padEnd(nameWidth)}  ${status}  ${place(row)}${shortenStart(folder, pathWidth).padEnd(pathWidth)}  ${shorten(row.description ?? "", 60)}`);
   }
   const counts = (status: SkillStatus) => rows.filter((row) => row.status === status).length;
   terminal.out(
     `\n${plural(snapshot.skills.length, "skill")} available (${counts("warning")} with warnings); ${counts("shadowed")} shadowed, ${counts("skipped")} skipped`,
   );
+  if (over) terminal.out(budgetSummary(catalog, budget as number));
   const diagnostics = [...rows.flatMap((row) => row.diagnostics), ...general];
   if (diagnostics.length > 0) {
     terminal.out(color.bold("\nDiagnostics:"));
     for (const diagnostic of diagnostics) terminal.out(`  ${formatDiagnostic(diagnostic)}`);
   }
   return 0;
+}
+
+function catalogPlaces(catalog: RenderedCatalog, skills: readonly SkillMetadata[]): Map<string, CatalogPlace> {
+  const places = new Map<string, CatalogPlace>();
+  for (const skill of skills) if (skill.disableModelInvocation) places.set(skill.name, "user only");
+  const groups: Array<[readonly string[], CatalogPlace]> = [
+    [catalog.full, "whole"],
+    [catalog.short, "shortened"],
+    [catalog.named, "name only"],
+    [catalog.hidden, "search only"],
+  ];
+  for (const [names, place] of groups) for (const name of names) places.set(name, place);
+  return places;
 }

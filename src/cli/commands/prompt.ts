@@ -1,10 +1,12 @@
 import type { CatalogSnapshot } from "../../core/catalog.js";
 import { countTokens } from "../../core/count-tokens.js";
 import { renderCatalogXml } from "../../core/prompt-xml.js";
+import { renderCatalog } from "../../core/render-catalog.js";
 import { createSkillEngine } from "../../core/skill-engine.js";
 import { renderTextProtocolPrompt, textProtocolInstructions } from "../../core/text-protocol/text-protocol-prompt.js";
 import { CliError } from "../cli-error.js";
-import { scanSources, type SourceOptions } from "../open-catalog.js";
+import { budgetSummary } from "../budget-summary.js";
+import { parseBudget, scanCatalog, scanSources, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
@@ -17,6 +19,8 @@ export interface PromptOptions extends SourceOptions {
   /** With `--protocol text`: `false` for a runner without an executor (`--no-scripts`). */
   scripts?: boolean;
   tokens?: boolean;
+  /** `--budget <tokens>` (or `none`): the catalog's token budget, as the middleware's `catalogBudget`. */
+  budget?: string;
 }
 
 /**
@@ -34,18 +38,21 @@ export async function promptCommand(paths: string[], options: PromptOptions, ter
   if (options.scripts === false) throw new CliError("usage", "--no-scripts is for --protocol text");
   const format = options.format ?? "markdown";
   if (format !== "markdown" && format !== "xml") throw new CliError("usage", `Unknown format '${format}': use markdown or xml`);
-  const snapshot = await scanSources(paths, options, terminal);
-  // Markdown: what the middleware adds to the system prompt on a first model call, with its defaults.
-  const text =
-    format === "xml"
-      ? renderCatalogXml(snapshot.skills)
-      : await createSkillEngine().systemPrompt({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => [] });
+  const budget = parseBudget(options.budget);
+  const { snapshot, sources } = await scanCatalog(paths, options, terminal);
+  // Markdown: what the middleware adds to the system prompt on a first model call, with its
+  // defaults. XML: the reference's to-prompt, fitted to a budget only when one is given.
+  const request = { state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources };
+  const engine = createSkillEngine({ catalogBudget: budget });
+  const fitted = format === "xml" ? await renderCatalog(snapshot.skills, { format, searchTool: "search_skills", sourceOrder: sources.map((source) => source.id), ...(options.budget !== undefined && budget !== false ? { budget } : {}) }) : await engine.catalog(request);
+  const text = format === "xml" ? fitted.text : await engine.systemPrompt(request);
   terminal.out(text);
   reportSkipped(snapshot, paths, options, terminal);
   if (options.tokens) {
     const empty = format === "xml" ? renderCatalogXml([]) : text.split("\n").filter((line) => !line.startsWith("- ")).join("\n");
     const count = format === "xml" ? snapshot.skills.length : snapshot.skills.filter((skill) => !skill.disableModelInvocation).length;
     await reportTokens(text, empty, count, terminal);
+    if (fitted.full.length < count) terminal.err(budgetSummary(fitted, budget as number));
   }
   return 0;
 }
