@@ -90,6 +90,11 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
     return { loaded: Array.isArray(saved?.loaded) ? saved.loaded : [], resources: saved?.resources ?? {} };
   }
 
+  async function save(state: LoadedSkillsState): Promise<LoadedSkillsState> {
+    await store!.set(id!, { loaded: [...state.loaded], resources: { ...state.resources } as StoredSkillState["resources"] });
+    return state;
+  }
+
   function stepOf(messages: readonly unknown[]): SkillsStep {
     let step = steps.get(messages);
     if (step) return step;
@@ -101,16 +106,17 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
       calls: [],
       record: async (operations) => {
         if (!store || operations.length === 0) return;
-        written = written.then(async (state) => {
-          const next = applySkillOperations({ ...state, skills: [] }, operations);
-          await store.set(id!, { loaded: [...next.loaded], resources: { ...next.resources } as StoredSkillState["resources"] });
-          return next;
-        });
+        written = written.then(async (state) => save(applySkillOperations(state, operations)));
         await written;
       },
     };
     steps.set(messages, step);
     return step;
+  }
+
+  // The skill tools not on offer in a step: `search_skills` while the catalog fits its budget.
+  async function withheldTools(request: SkillRequest): Promise<string[]> {
+    return host.include.search === "auto" && !(await engine.offersSearch(request)) ? [SEARCH_TOOL] : [];
   }
 
   return {
@@ -127,9 +133,8 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
         const instructions = withSection(base, section);
         // AI SDK 6 reads `system`, 7 reads `instructions`.
         const result: Record<string, unknown> = { system: instructions, instructions };
-        if (options?.tools && host.include.search === "auto" && !(await engine.offersSearch(request))) {
-          result.activeTools = Object.keys(options.tools).filter((name) => name !== SEARCH_TOOL);
-        }
+        const withheld = options?.tools ? await withheldTools(request) : [];
+        if (withheld.length > 0) result.activeTools = Object.keys(options!.tools!).filter((name) => !withheld.includes(name));
         return result;
       };
       return prepare as unknown as PrepareStepFunction<TOOLS>;
@@ -155,7 +160,7 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
         operations.push(...step.operations);
         state = applySkillOperations(state, step.operations);
       }
-      if (store && operations.length > 0) await store.set(id!, { loaded: [...state.loaded], resources: { ...state.resources } as StoredSkillState["resources"] });
+      if (store && operations.length > 0) await save(state);
       return prepared;
     },
 

@@ -31,7 +31,7 @@ const RESOURCE_LINE = /^- \[(script|reference|asset|other)\] (.+)$/;
 export function skillsInTranscript(messages: readonly unknown[], context: TranscriptContext): LoadedSkillsState {
   let state: LoadedSkillsState = { loaded: [], resources: {} };
   const apply = (operations: SkillOperation[]) => {
-    state = applySkillOperations(state as SkillThreadState, operations);
+    state = applySkillOperations(state, operations);
   };
   const unloadInputs = new Map<string, unknown>();
   for (const message of messages) {
