@@ -179,7 +179,7 @@ function terms(text: string): string[] {
   const words: string[] = [];
   const lower = text.toLowerCase();
   // The Unicode-aware split is several times slower; most descriptions are ASCII.
-  for (const raw of lower.split(/^[\x00-\x7f]*$/.test(lower) ? /[^a-z0-9]+/ : /[^\p{L}\p{N}]+/u)) {
+  for (const raw of lower.split(/^[ -~\t\n\r]*$/.test(lower) ? /[^a-z0-9]+/ : /[^\p{L}\p{N}]+/u)) {
     if (raw === "") continue;
     let word = stemmed.get(raw);
     if (word === undefined) {
