@@ -37,14 +37,14 @@ export async function runChatLoop(session: ChatSession, io: ChatInput): Promise<
       return;
     }
     if (io.interactive && (lines.line.length > 0 || !warned)) {
-      // Drop what was typed, or say how to leave; then a fresh prompt.
+      // Leave what was typed on the screen and drop it, or say how to leave; then a fresh prompt.
       const hadText = lines.line.length > 0;
       lines.write(null, { ctrl: true, name: "e" });
-      lines.write(null, { ctrl: true, name: "u" });
       io.output.write("\n");
-      if (!hadText) io.notice("(To exit, press Ctrl-C again or Ctrl-D, or type /exit)");
+      if (hadText) lines.write(null, { ctrl: true, name: "u" });
+      else io.notice("(To exit, press Ctrl-C again or Ctrl-D, or type /exit)");
       warned = !hadText;
-      lines.prompt();
+      prompt();
       return;
     }
     interrupted = true;
@@ -54,20 +54,28 @@ export async function runChatLoop(session: ChatSession, io: ChatInput): Promise<
   process.on("SIGINT", onInterrupt);
 
   let failures = 0;
+  // Whether the prompt is on the screen, waiting: leaving then must end its line.
+  let prompting = false;
+  const prompt = () => {
+    lines.prompt();
+    prompting = true;
+  };
   try {
-    if (io.interactive) lines.prompt();
+    if (io.interactive) prompt();
     for await (const line of lines) {
+      prompting = false;
       warned = false;
       answering = new AbortController();
       const outcome = await session.handle(line, answering.signal);
       answering = undefined;
       if (outcome === "exit") break;
       if (outcome === "failed") failures++;
-      if (io.interactive) lines.prompt();
+      if (io.interactive) prompt();
     }
   } finally {
     process.off("SIGINT", onInterrupt);
     lines.close();
+    if (prompting) io.output.write("\n");
   }
   return { failures, interrupted };
 }

@@ -15,8 +15,13 @@ export interface ChatOutput {
   error(message: string): void;
 }
 
+/** Something text is written to: a stream, or a test's buffer. */
+export interface TextSink {
+  write(text: string): unknown;
+}
+
 /** Writes a chat to `stdout` and `stderr`; `sameScreen` when both are the one terminal. */
-export function createChatOutput(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, color: Colors, sameScreen: boolean): ChatOutput {
+export function createChatOutput(stdout: TextSink, stderr: TextSink, color: Colors, sameScreen: boolean): ChatOutput {
   // Whether the answer's current line has text: a line on stderr must not land in its middle.
   let midLine = false;
   const endLine = () => {

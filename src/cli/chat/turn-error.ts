@@ -16,31 +16,32 @@ export interface TurnErrorReport {
  * Turns the error that ended a turn, usually from a provider package (`@langchain/openai`,
  * `@langchain/anthropic`, their SDKs, LangChain's retry layer), into one line a user can act on.
  */
-export function describeTurnError(error: unknown, model: Pick<ChatModel, "endpoint" | "keyVariable">, timeoutMs: number): TurnErrorReport {
+export function describeTurnError(thrown: unknown, model: Pick<ChatModel, "endpoint" | "keyVariable">, timeoutMs: number): TurnErrorReport {
+  const error = unwrap(thrown);
   const status = statusOf(error);
-  const detail = providerMessage(error);
+  const detail = sentence(providerMessage(error));
   if (status === 401 || status === 403) {
-    const key = model.keyVariable ? `; check ${model.keyVariable}` : "";
+    const key = model.keyVariable ? ` Check ${model.keyVariable}.` : "";
     return { kind: "auth", message: `The provider refused the request (${status}): ${detail}${key}`, fatal: true };
   }
-  if (status === 429) return { kind: "rate-limit", message: `The provider is rate-limiting requests (429): ${detail}; wait a moment and try again`, fatal: false };
+  if (status === 429) return { kind: "rate-limit", message: `The provider is rate-limiting requests (429): ${detail} Wait a moment and try again.`, fatal: false };
   if (status === 404) return { kind: "refused", message: `The provider does not know this model or path (404): ${detail}`, fatal: true };
   if (status !== undefined && status >= 500) return { kind: "server", message: `The provider failed (${status}): ${detail}`, fatal: false };
   if (status !== undefined) return { kind: "refused", message: `The provider refused the request (${status}): ${detail}`, fatal: false };
   const name = error instanceof Error ? error.name : "";
   const text = error instanceof Error ? error.message : String(error);
   if (name === "TimeoutError" || name === "APIConnectionTimeoutError" || /timed out/i.test(text)) {
-    return { kind: "timeout", message: `No answer from ${model.endpoint} within ${formatSeconds(timeoutMs)} (--timeout)`, fatal: false };
+    return { kind: "timeout", message: `No answer from ${model.endpoint} within ${formatSeconds(timeoutMs)} (--timeout).`, fatal: false };
   }
   if (name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|Connection error/i.test(text)) {
-    return { kind: "unreachable", message: `Cannot reach ${model.endpoint}: ${causeOf(error) ?? text}`, fatal: false };
+    return { kind: "unreachable", message: `Cannot reach ${model.endpoint}: ${sentence(causeOf(error) ?? text)}`, fatal: false };
   }
-  if (name === "GraphRecursionError") return { kind: "too-many-steps", message: "The agent took too many steps without finishing its answer", fatal: false };
+  if (name === "GraphRecursionError") return { kind: "too-many-steps", message: "The agent took too many steps without finishing its answer.", fatal: false };
   // How the provider packages fail on a body that is not their API's (an HTML page, a proxy's JSON).
   if (/empty response|Unexpected (?:token|end of JSON)|not valid JSON/i.test(text)) {
-    return { kind: "bad-response", message: `The provider's answer could not be read (${firstLine(text)}); is ${model.endpoint} a server for this provider's API?`, fatal: false };
+    return { kind: "bad-response", message: `The provider's answer could not be read (${firstLine(text).replace(/\.$/, "")}): is ${model.endpoint} a server for this provider's API?`, fatal: false };
   }
-  return { kind: "other", message: `The model request failed: ${firstLine(text)}`, fatal: false };
+  return { kind: "other", message: `The model request failed: ${sentence(text)}`, fatal: false };
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -58,10 +59,25 @@ function providerMessage(error: unknown): string {
   return firstLine(text.replace(/^\d{3}\s+/, "")) || "no details";
 }
 
+// The system error code (ECONNREFUSED, ENOTFOUND, …) somewhere down the chain of causes.
 function causeOf(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === "string") return cause.code;
-  return typeof cause?.message === "string" ? cause.message : undefined;
+  for (let cause = (error as { cause?: unknown } | undefined)?.cause; cause; cause = (cause as { cause?: unknown }).cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}
+
+// LangChain wraps what a middleware's model call throws (the provider's error) in a MiddlewareError.
+function unwrap(error: unknown): unknown {
+  let current = error;
+  while ((current as { "~brand"?: unknown } | undefined)?.["~brand"] === "MiddlewareError" && (current as { cause?: unknown }).cause) current = (current as { cause: unknown }).cause;
+  return current;
+}
+
+// The first line of a message as a sentence ending in one full stop.
+function sentence(text: string): string {
+  return `${firstLine(text).replace(/[.!?]+$/, "")}.`;
 }
 
 function firstLine(text: string): string {
