@@ -46,6 +46,7 @@ async function sourceExports(): Promise<Record<string, string[]>> {
     skillset: Object.keys(await import("../../src/index.js")).sort(),
     "skillset/node": Object.keys(await import("../../src/node.js")).sort(),
     "skillset/langchain": Object.keys(await import("../../src/langchain.js")).sort(),
+    "skillset/mcp": Object.keys(await import("../../src/mcp.js")).sort(),
   };
 }
 
@@ -84,12 +85,14 @@ describe("installed into a consumer project", () => {
       `import * as core from "skillset";
 import * as node from "skillset/node";
 import * as langchain from "skillset/langchain";
+import * as mcp from "skillset/mcp";
 const files = { "/skills/hello/SKILL.md": "---\\nname: hello\\ndescription: Says hello.\\n---\\nHi\\n" };
 const snapshot = await core.createCatalog([core.createMemorySource({ files })]).refresh();
 console.log(JSON.stringify({
-  exports: { skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort() },
+  exports: { skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort(), "skillset/mcp": Object.keys(mcp).sort() },
   catalogLine: core.renderCatalogMarkdown(snapshot.skills).split("\\n").find((line) => line.startsWith("- ")),
   middleware: langchain.createSkillsMiddleware({ sources: ["./skills"] }).name,
+  mcpExtension: mcp.SKILLS_EXTENSION,
 }));
 `,
     );
@@ -97,6 +100,7 @@ console.log(JSON.stringify({
       exports: await sourceExports(),
       catalogLine: "- hello: Says hello.",
       middleware: "SkillsMiddleware",
+      mcpExtension: "io.modelcontextprotocol/skills",
     });
   });
 
@@ -107,7 +111,8 @@ console.log(JSON.stringify({
       `const core = require("skillset");
 const node = require("skillset/node");
 const langchain = require("skillset/langchain");
-console.log(JSON.stringify({ skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort() }));
+const mcp = require("skillset/mcp");
+console.log(JSON.stringify({ skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort(), "skillset/mcp": Object.keys(mcp).sort() }));
 `,
     );
     expect(await runConsumerScript("entries.cjs")).toEqual(await sourceExports());
@@ -125,6 +130,10 @@ createCatalog("./skills");
     const langchainUse = `import { createSkillsMiddleware, type SkillsLogger } from "skillset/langchain";
 const logger: SkillsLogger = (entry) => void entry.event;
 export const middleware = createSkillsMiddleware({ sources: ["./skills"], maxLoadedSkills: 3, allowedToolsPolicy: "restrict", logger });
+`;
+    const mcpUse = `import { createSkillsMcpServer, mcpSkillSource, type SkillsMcpServer } from "skillset/mcp";
+export const server: SkillsMcpServer = createSkillsMcpServer({ sources: ["./skills"], maxLoadedSkills: 3 });
+export const source = (client: Parameters<typeof mcpSkillSource>[0]["client"]) => mcpSkillSource({ client, label: "team" });
 `;
 
     /** Typechecks one file of the consumer with the given compiler options; returns tsc's output. */
@@ -145,7 +154,7 @@ export const middleware = createSkillsMiddleware({ sources: ["./skills"], maxLoa
 
     it("moduleResolution nodenext and bundler, every entry point", async () => {
       for (const [module, moduleResolution] of [["nodenext", "nodenext"], ["esnext", "bundler"]]) {
-        const result = await typecheck(`all-${moduleResolution}.ts`, coreUse + langchainUse, { module, moduleResolution, skipLibCheck: true });
+        const result = await typecheck(`all-${moduleResolution}.ts`, coreUse + langchainUse + mcpUse, { module, moduleResolution, skipLibCheck: true });
         expect({ moduleResolution, ...result }).toMatchObject({ moduleResolution, code: 0, stdout: "" });
       }
     });
