@@ -101,8 +101,8 @@ describe("parseSkillInstructions: malformed instructions say what is wrong", () 
     ["mismatched quotes", "<read_resource skill=\"pdf'>a.md</read_resource>", "read_resource", '<read_resource> has no skill="…" attribute naming the skill'],
     ["no skill name", "<use_skill>  </use_skill>", "use_skill", "<use_skill> names no skill"],
     ["no command", '<execute_script skill="pdf"></execute_script>', "execute_script", "<execute_script> names no command"],
-    ["a bad offset", '<read_resource skill="pdf" offset="-1">a.md</read_resource>', "read_resource", 'offset="-1" must be a whole number from 0 to 9007199254740991'],
-    ["a limit out of range", '<read_resource skill="pdf" limit="5000">a.md</read_resource>', "read_resource", 'limit="5000" must be a whole number from 1 to 2000'],
+    ["a bad offset", '<read_resource skill="pdf" offset="-1">a.md</read_resource>', "read_resource", "offset must be a whole number from 0 to 9007199254740991"],
+    ["a limit out of range", '<read_resource skill="pdf" limit="5000">a.md</read_resource>', "read_resource", "limit must be a whole number from 1 to 2000"],
     ["a name too long", `<use_skill>${"a".repeat(300)}</use_skill>`, "use_skill", "a skill name is not longer than 256 characters"],
     ["a command too long", `<execute_script skill="a">${"x".repeat(10_001)}</execute_script>`, "execute_script", "the command is longer than 10,000 characters"],
   ])("%s", (_, reply, tag, reason) => {

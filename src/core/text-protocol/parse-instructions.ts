@@ -15,8 +15,9 @@ export interface ParsedReply {
   /** Instructions only talked about: inside inline code, in a line of prose. Not run. */
   mentioned: number;
   /**
-   * Where a result tag that the model wrote itself begins (`<script_result>`…): results only
-   * come from the runner, so the rest of the reply, written without them, is not read.
+   * Where a result the model wrote itself begins (an opening result tag, such as
+   * `<script_result>`, closed later in the reply): results only come from the runner, so the
+   * rest of the reply, written without them, is not read.
    */
   fabricatedResultAt?: number;
 }
@@ -34,7 +35,10 @@ interface Tag {
   start: number;
   end: number;
   closing: boolean;
+  /** `<use_skill name="x"/>` */
+  selfClosing: boolean;
   name: InstructionTag | ResultTag;
+  /** Without the `/` of a self-closing tag. */
   attributes: string;
 }
 
@@ -68,7 +72,7 @@ export function parseSkillInstructions(reply: string): ParsedReply {
   for (let index = 0; index < tags.length; index++) {
     const tag = tags[index]!;
     const next = tags[index + 1];
-    const paired = !tag.closing && !tag.attributes.trimEnd().endsWith("/") && next?.closing === true && next.name === tag.name;
+    const paired = !tag.closing && !tag.selfClosing && next?.closing === true && next.name === tag.name;
     const end = paired ? next.end : tag.end;
     if (mentioned(tag.start, end)) {
       if (paired) index++;
@@ -84,8 +88,8 @@ export function parseSkillInstructions(reply: string): ParsedReply {
     const source = clip(reply.slice(tag.start, end));
     if (tag.closing) {
       instructions.push({ kind: "malformed", tag: name, source, reason: `</${name}> has no opening <${name}> before it` });
-    } else if (tag.attributes.trimEnd().endsWith("/")) {
-      instructions.push(instructionOf(name, readAttributes(tag.attributes.trimEnd().slice(0, -1)), "", source));
+    } else if (tag.selfClosing) {
+      instructions.push(instructionOf(name, readAttributes(tag.attributes), "", source));
     } else if (paired) {
       instructions.push(instructionOf(name, readAttributes(tag.attributes), reply.slice(tag.end, next.start), source));
       index++;
@@ -104,7 +108,9 @@ function readTags(reply: string): Tag[] {
   // An `exec` loop: several times faster than `matchAll` for thousands of tags.
   const pattern = new RegExp(PROTOCOL_TAG);
   for (let match = pattern.exec(reply); match !== null; match = pattern.exec(reply)) {
-    tags.push({ start: match.index, end: match.index + match[0].length, closing: match[1] === "/", name: canonicalTag(match[2]!), attributes: match[3]! });
+    const attributes = match[3]!.trimEnd();
+    const selfClosing = attributes.endsWith("/");
+    tags.push({ start: match.index, end: match.index + match[0].length, closing: match[1] === "/", selfClosing, name: canonicalTag(match[2]!), attributes: selfClosing ? attributes.slice(0, -1) : attributes });
   }
   return tags;
 }
@@ -147,7 +153,8 @@ function integerAttribute(attributes: Map<string, string>, name: string, min: nu
   const text = attributes.get(name)?.trim();
   if (text === undefined) return undefined;
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  return Number.isSafeInteger(value) && value >= min && value <= max ? value : `${name}="${clip(text, 20)}" must be a whole number from ${min} to ${max}`;
+  // The value is not echoed: reasons are skillset's own text, placed in results as written.
+  return Number.isSafeInteger(value) && value >= min && value <= max ? value : `${name} must be a whole number from ${min} to ${max}`;
 }
 
 // name="value", name='value', name=“value”, name=\"value\", name=value.

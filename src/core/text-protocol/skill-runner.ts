@@ -163,7 +163,8 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
       };
 
       const trace: SkillRunTrace = { systemPrompt: "", steps: [], stopReason: "answer", loaded: [] };
-      if (settings.userInvocation) trace.invoked = await invokeUserCommand(messages);
+      const invoked = settings.userInvocation ? await invokeUserCommand(messages) : undefined;
+      if (invoked) trace.invoked = invoked;
       const [system, history] = messages[0]?.role === "system" ? [`${messages[0].content}\n\n`, messages.slice(1)] : ["", messages];
       trace.systemPrompt = system + promptFor(refreshed);
       const sent: TextMessage[] = [{ role: "system", content: trace.systemPrompt }, ...history];
