@@ -24,14 +24,20 @@ interface CallResult {
   textStream?: AsyncIterable<string>;
 }
 
-/** The parts of one AI SDK major version the suite drives. */
-export interface AiSdk {
-  major: number;
+/** The `ai` package's functions the suite drives. */
+interface AiModule {
   generateText(options: object): Promise<CallResult>;
   streamText(options: object): CallResult;
   ToolLoopAgent: new (settings: object) => { generate(options: object): Promise<CallResult>; stream(options: object): PromiseLike<CallResult> | CallResult };
   stepCountIs(count: number): unknown;
-  MockLanguageModelV3: MockModelClass;
+}
+
+/** One AI SDK major version, as the suite drives it. */
+export interface AiSdk {
+  major: number;
+  /** The `ai` package and its `ai/test`. */
+  ai: unknown;
+  test: unknown;
   /** Every message the call added, all steps (6: `response.messages`, 7: `responseMessages`). */
   responseMessages(result: CallResult): Promise<Message[]>;
 }
@@ -61,7 +67,8 @@ const SKILLS: Record<string, string> = {
 };
 
 /** Registers the suite for one SDK version. */
-export function describeSkillsForAiSdk(sdk: AiSdk): void {
+export function describeSkillsForAiSdk(version: AiSdk): void {
+  const sdk = { ...(version.ai as AiModule), ...(version.test as { MockLanguageModelV3: MockModelClass }), major: version.major, responseMessages: version.responseMessages };
   const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
