@@ -25,7 +25,8 @@ function workspace() {
   tree.write("work/.git/HEAD.md", "skipped\n");
   writeFileSync(path.join(tree.root, "work", "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]));
   const work = path.join(tree.root, "work");
-  const tools = new Map(createFileTools(work).map((entry) => [entry.name, entry]));
+  type Invocable = { name: string; invoke(call: unknown): Promise<{ content: unknown; status?: string }> };
+  const tools = new Map((createFileTools(work) as unknown as Invocable[]).map((entry) => [entry.name, entry]));
   const call = async (name: string, args: Record<string, unknown>) => {
     const message = await tools.get(name)!.invoke({ id: "call-1", name, args, type: "tool_call" });
     return { text: String(message.content), error: message.status === "error" };
