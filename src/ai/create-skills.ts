@@ -22,8 +22,8 @@ export interface Skills extends SkillsThread {
 
 /**
  * Agent Skills for the Vercel AI SDK (`ai` 6 and 7): skill tools (`load_skill`, `unload_skill`,
- * `read_skill_resource`, optionally `run_skill_script`), a `prepareStep` that adds the skills
- * catalog and the loaded skills to the system prompt, and `prepareMessages` for `/name args`.
+ * `search_skills`, `read_skill_resource`, optionally `run_skill_script`), a `prepareStep` that adds
+ * the skills catalog and the loaded skills to the system prompt, and `prepareMessages` for `/name args`.
  * The loaded skills and the budget are derived from the conversation's messages, so a persisted
  * conversation resumes with its skills and no server-side store; parallel tool calls of one step
  * agree. Give a `store` to keep them apart from the messages instead.
