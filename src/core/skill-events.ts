@@ -14,7 +14,10 @@ export type SkillsEventName =
   | "script_refused"
   | "dynamic_context"
   | "catalog_over_budget"
-  | "skills_searched";
+  | "skills_searched"
+  | "skill_model_unknown"
+  | "hook_ran"
+  | "hook_failed";
 
 /** One structured log entry. */
 export interface SkillsLogEntry {

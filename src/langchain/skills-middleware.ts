@@ -15,6 +15,7 @@ import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIP
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
+import { createSkillModelSelector, type SkillModels } from "./skill-model.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
 import { skillsStateSchema, type SkillsStateView } from "./skills-state.js";
@@ -118,6 +119,13 @@ const optionsSchema = z.object({
    * @default "tools"
    */
   protocol: z.enum(["tools", "text"]).default("tools"),
+  /**
+   * Chat models that skills name in `model:`, by name (a record, or a function returning one or
+   * `undefined`). While a loaded skill names one, model calls run on it (the most recently loaded
+   * such skill decides); an unknown name keeps the agent's model, with a `skill_model_unknown`
+   * event. Tools protocol only.
+   */
+  models: z.custom<SkillModels>((value) => typeof value === "function" || (typeof value === "object" && value !== null), "a record of chat models, or a function from a name to one").optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -224,6 +232,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     },
   );
 
+  const selectModel = settings.models ? createSkillModelSelector(settings.models, settings.logger) : undefined;
   const text = textProtocol ? createTextProtocolHooks({ engine, requestFor, scripts: settings.runScripts !== undefined, maxDescriptionLength: settings.maxDescriptionLength }) : undefined;
   const tools = [
     loadSkill,
@@ -266,6 +275,8 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const skills = requestFor(request.state as SkillsStateView, request.runtime);
       const section = await engine.systemPrompt(skills, () => messageTexts(messagesAfterSummarization(request.messages)));
       const systemMessage = request.systemMessage.concat("\n\n" + section);
+      const skillModel = selectModel?.(await engine.loadedSkills(skills), skills.emit);
+      if (skillModel) request = { ...request, model: skillModel };
       // "auto": search_skills is offered only while the catalog leaves skills out of sight.
       if (settings.searchSkills === "auto" && !(await engine.offersSearch(skills))) {
         return handler({ ...request, systemMessage, tools: request.tools.filter((entry) => entry.name !== SEARCH_SKILLS_TOOL) });
