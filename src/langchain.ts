@@ -2,5 +2,6 @@
 export { ALWAYS_ALLOWED_TOOLS, SKILLS_MIDDLEWARE_NAME, type SkillsMiddlewareOptions, createSkillsMiddleware } from "./langchain/skills-middleware.js";
 export { skillsStateSchema } from "./langchain/skills-state.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
+export type { SkillModels } from "./langchain/skill-model.js";
 export { RESTORE_LIMITS } from "./core/restore-dropped-skills.js";
 export { type ChatModelLike, createChatModelComplete } from "./langchain/text-protocol-complete.js";
