@@ -8,6 +8,7 @@ import { setOwn, withoutControlCharacters } from "./safe-text.js";
 import { yamlBoundsProblem } from "./frontmatter-yaml.js";
 import { parseSkillDocument, type SkillDocument } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
+import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "./skill-tools.js";
 import { type FrontmatterValidationOptions, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
 
 /** Input of {@link inspectSkill}. */
@@ -127,7 +128,7 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) {
       for (const [key, value] of Object.entries(metadata)) {
         if (typeof value === "string") setOwn(skill.metadata, key, value);
-        else ignored(`metadata.${key}`, "a string");
+        else ignored(`metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
       }
     } else {
       ignored("metadata", "a mapping");

@@ -14,6 +14,7 @@ import { splitAtBody } from "./skill-document.js";
 import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
 import { emitSkillsEvent, type SkillsLogEntry, type SkillsLogger } from "./skill-events.js";
 import { skillDirectory, type SkillMetadata } from "./skill-metadata.js";
+import { disclosedTools } from "./skill-tools.js";
 import { applyToLoaded, applyToResources, type SkillOperation } from "./skill-operations.js";
 import { DEFAULT_RESOURCE_LIMITS, discoverResources, type SkillResource } from "./skill-resources.js";
 import { MAX_SKILL_FILE_BYTES, type SkillSource } from "./skill-source.js";
@@ -168,7 +169,12 @@ export interface SkillEngine {
   readResource(request: SkillRequest, input: { skill: string; path: string; offset?: number; limit?: number }): Promise<SkillReply>;
   /** Runs a command in a loaded skill's folder, if its allow-list permits it. */
   runScript(request: SkillRequest, input: { skill: string; command: string }): Promise<SkillReply>;
-  /** Under `"restrict"`, the refusal for a tool the loaded skills do not allow; else `undefined`. */
+  /** The loaded skills, in load order, as the catalog describes them (e.g. for the tools they bring). */
+  loadedSkills(request: SkillRequest): Promise<SkillMetadata[]>;
+  /**
+   * Under `"restrict"`, the refusal for a tool the loaded skills do not allow; else `undefined`.
+   * A loaded skill's own tools (`metadata.include_tools`) are always allowed.
+   */
   toolRefusal(request: Pick<SkillRequest, "state" | "emit">, tool: string, alwaysAllowed: ReadonlySet<string>): string | undefined;
 }
 
@@ -496,11 +502,16 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       return { ok: !failed, text: formatScriptResult(command, result) };
     },
 
+    async loadedSkills(request) {
+      return loadedSkills(request.state, await resolve(request));
+    },
+
     toolRefusal(request, tool, alwaysAllowed) {
       if (policy !== "restrict") return undefined;
       const { state } = request;
-      const union = allowedToolUnion(loadedSkills(state));
-      if (isToolAllowed(tool, union, alwaysAllowed)) return undefined;
+      const loaded = loadedSkills(state);
+      const union = allowedToolUnion(loaded);
+      if (isToolAllowed(tool, union, alwaysAllowed) || disclosedTools(loaded).includes(tool)) return undefined;
       const message = restrictedToolMessage(tool, union!, state.loaded);
       emit(request, { level: "warn", event: "tool_restricted", message, tool });
       return message;

@@ -17,7 +17,8 @@ export type SkillsEventName =
   | "skills_searched"
   | "skill_model_unknown"
   | "hook_ran"
-  | "hook_failed";
+  | "hook_failed"
+  | "skill_tools_unavailable";
 
 /** One structured log entry. */
 export interface SkillsLogEntry {

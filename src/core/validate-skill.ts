@@ -1,6 +1,7 @@
 import { quoteBracketedArgumentHint } from "./bracketed-argument-hint.js";
 import { SkillsetError } from "./errors.js";
 import { parseSkillDocument } from "./skill-document.js";
+import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "./skill-tools.js";
 import { CLAUDE_CODE_FIELDS, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
 
 /** The outcome of strict validation: `valid` exactly when `errors` is empty. */
@@ -42,6 +43,10 @@ export function validateSkillText(text: string, options: SkillValidationOptions 
     if (extensions.length > 0) {
       warnings.push(`Claude Code fields accepted: ${extensions.join(", ")}. Other Agent Skills clients ignore or reject them.`);
     }
+  }
+  const metadata = frontmatter.metadata;
+  if (typeof metadata === "object" && metadata !== null && INCLUDE_TOOLS_KEY in metadata && typeof (metadata as Record<string, unknown>)[INCLUDE_TOOLS_KEY] !== "string") {
+    warnings.push(`Field 'metadata.${INCLUDE_TOOLS_KEY}' must be ${INCLUDE_TOOLS_SHAPE}; runtimes ignore it.`);
   }
   const name = typeof frontmatter.name === "string" ? normalizeSkillName(frontmatter.name) : null;
   return { valid: errors.length === 0, name, errors, warnings };

@@ -1,4 +1,5 @@
 import { Command, getConfig } from "@langchain/langgraph";
+import type { ClientTool } from "@langchain/core/tools";
 import { createMiddleware, HumanMessage, tool, ToolMessage, type BaseMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { createCatalog, type Catalog } from "../core/catalog.js";
@@ -6,9 +7,11 @@ import { SkillsetError } from "../core/errors.js";
 import type { SkillCall } from "../core/plan-skill-calls.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
 import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillStep, type SkillThreadState } from "../core/skill-engine.js";
-import type { SkillsLogger } from "../core/skill-events.js";
+import { emitSkillsEvent, type SkillsLogger } from "../core/skill-events.js";
 import type { SkillOperation } from "../core/skill-operations.js";
 import type { SkillSource } from "../core/skill-source.js";
+import type { SkillCommand } from "../core/skill-command.js";
+import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/skill-tools.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
 import type { SkillRanker } from "../core/skill-search.js";
 import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
@@ -18,7 +21,8 @@ import type { ScriptExecutor } from "../exec/script-executor.js";
 import { createSkillModelSelector, type SkillModels } from "./skill-model.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
-import { skillsStateSchema, type SkillsStateView } from "./skills-state.js";
+import { createSkillToolProvider, type SkillToolsOption } from "./skill-tools.js";
+import { skillsStateSchema, type PinnedSkill, type SkillsStateView } from "./skills-state.js";
 import { createTextProtocolHooks } from "./text-protocol-middleware.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
 
@@ -120,6 +124,13 @@ const optionsSchema = z.object({
    */
   protocol: z.enum(["tools", "text"]).default("tools"),
   /**
+   * Tools that come with skills: a skill names them in `metadata.include_tools` (space-separated)
+   * and they are offered only while it is loaded, after the agent's own tools. An array of tools
+   * (not also passed as the agent's `tools`), or a resolver `(skillName, runtime) => tools`
+   * called at most once per skill and thread. Needs `protocol: "tools"`.
+   */
+  skillTools: z.union([z.array(z.custom<ClientTool>(isTool, "a LangChain tool")), z.custom<SkillToolsOption>((value) => typeof value === "function")]).optional(),
+  /**
    * Chat models that skills name in `model:`, by name (a record, or a function returning one or
    * `undefined`). While a loaded skill names one, model calls run on it (the most recently loaded
    * such skill decides); an unknown name keeps the agent's model, with a `skill_model_unknown`
@@ -150,6 +161,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   }
   const settings = parsed.data;
   const textProtocol = settings.protocol === "text";
+  if (textProtocol && settings.skillTools) throw new SkillsetError("invalid-options", 'createSkillsMiddleware: skillTools needs protocol: "tools"; the text protocol offers no tools');
   const readTool = settings.resourceReadTool ?? (textProtocol ? TEXT_PROTOCOL_READ_HINT : settings.readResourceTool ? "read_skill_resource" : "read_file");
   const runTool = settings.scriptRunTool ?? (settings.runScripts ? "run_skill_script" : undefined);
   const alwaysAllowed = new Set<string>(["load_skill", "unload_skill", SEARCH_SKILLS_TOOL, ...ALWAYS_ALLOWED_TOOLS, ...settings.alwaysAllowedTools]);
@@ -195,8 +207,9 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     async ({ skill_name: skill, arguments: args }: { skill_name: string; arguments?: string | undefined }, runtime: ToolRuntime) => {
       const state = runtime.state as SkillsStateView;
       const id = runtime.toolCallId;
-      const step = await engine.load(requestFor(state, runtime), { skill, id, ...(args !== undefined ? { arguments: args } : {}) }, siblingSkillCalls(state.messages ?? [], id));
-      return toolResult(step, id, "load_skill");
+      const request = requestFor(state, runtime);
+      const step = await engine.load(request, { skill, id, ...(args !== undefined ? { arguments: args } : {}) }, siblingSkillCalls(state.messages ?? [], id));
+      return toolResult(await withSkillTools(step, request, runtime), id, "load_skill");
     },
     {
       name: "load_skill",
@@ -242,11 +255,24 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     ...(settings.runScripts ? [createRunScriptTool(engine, requestFor)] : []),
   ];
 
+  const skillTools = settings.skillTools ? createSkillToolProvider(settings.skillTools, tools.map((entry) => entry.name), settings.logger) : undefined;
+  const gatesTools = skillTools !== undefined || settings.allowedToolsPolicy === "restrict";
+
   return createMiddleware({
     name: SKILLS_MIDDLEWARE_NAME,
     stateSchema: skillsStateSchema,
-    tools: text ? [] : tools,
+    tools: text ? [] : [...tools, ...(skillTools?.registered ?? [])],
     afterModel: text?.afterModel,
+
+    // Skills the application pins (in `invoke`'s input or a tool's `Command`) are invoked here,
+    // before the model call that follows, then the key is cleared.
+    beforeModel: async (state, runtime) => {
+      const view = state as SkillsStateView;
+      if (!view.pinnedSkills?.length) return undefined;
+      const invoked = await invokePinned(requestFor(view, runtime), view.pinnedSkills, runtime);
+      const operations = invoked.operations.length > 0 ? { skillsLoaded: invoked.operations, skillResources: invoked.operations } : {};
+      return { pinnedSkills: [], messages: invoked.messages, ...operations };
+    },
 
     // Refresh the catalog once per invocation and write it only when it changed (an unchanged
     // re-scan is cheap), then turn a user's `/name args` into the skill's instructions.
@@ -260,7 +286,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const update: Record<string, unknown> = refreshed ? { _skillsCatalogVersion: refreshed.version } : {};
       if (settings.userInvocation) {
         const current = refreshed ? { ...request.state, catalogVersion: refreshed.version } : request.state;
-        const invoked = await invokeUserCommands({ ...request, state: applySkillOperations(current, operations) }, (view.messages ?? []) as BaseMessage[]);
+        const invoked = await invokeUserCommands({ ...request, state: applySkillOperations(current, operations) }, (view.messages ?? []) as BaseMessage[], runtime);
         operations.push(...invoked.operations);
         if (invoked.messages.length > 0) update.messages = invoked.messages;
       }
@@ -278,24 +304,104 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const skillModel = selectModel?.(await engine.loadedSkills(skills), skills.emit);
       if (skillModel) request = { ...request, model: skillModel };
       // "auto": search_skills is offered only while the catalog leaves skills out of sight.
-      if (settings.searchSkills === "auto" && !(await engine.offersSearch(skills))) {
-        return handler({ ...request, systemMessage, tools: request.tools.filter((entry) => entry.name !== SEARCH_SKILLS_TOOL) });
+      const hideSearch = settings.searchSkills === "auto" && !(await engine.offersSearch(skills));
+      if (!hideSearch && !skillTools) return handler({ ...request, systemMessage });
+      let offered = hideSearch ? request.tools.filter((entry) => entry.name !== SEARCH_SKILLS_TOOL) : request.tools;
+      if (skillTools) {
+        // The agent's own tools first, then the disclosed skill tools in load order.
+        const clash = offered.find((entry) => skillTools.isSkillTool(toolName(entry)) && !skillTools.registered.includes(entry as ClientTool));
+        if (clash) throw new SkillsetError("invalid-options", `createSkillsMiddleware: skillTools: '${toolName(clash)}' is also one of the agent's own tools; rename one of them`);
+        offered = offered.filter((entry) => !skillTools.isSkillTool(toolName(entry)));
+        skillTools.noteAgentTools(offered.map(toolName));
+        offered = [...offered, ...(await disclosedSkillTools(skills, request.runtime))];
       }
-      return handler({ ...request, systemMessage });
+      return handler({ ...request, systemMessage, tools: offered });
     },
 
-    wrapToolCall:
-      settings.allowedToolsPolicy === "restrict"
-        ? async (request, handler) => {
-            const name = request.toolCall.name;
-            const refusal = engine.toolRefusal(requestFor(request.state as SkillsStateView, request.runtime), name, alwaysAllowed);
-            return refusal === undefined ? handler(request) : errorMessage(refusal, request.toolCall.id ?? "", name);
+    // A skill tool runs only while a loaded skill discloses it (as of this step's start); then the
+    // `allowed-tools` restriction.
+    wrapToolCall: gatesTools
+      ? async (request, handler) => {
+          const name = request.toolCall.name;
+          const skills = requestFor(request.state as SkillsStateView, request.runtime);
+          if (skillTools?.isSkillTool(name)) {
+            const disclosed = (await disclosedSkillTools(skills, request.runtime)).find((entry) => entry.name === name);
+            if (!disclosed) return errorMessage(undisclosedToolMessage(name), request.toolCall.id ?? "", name);
+            request = { ...request, tool: disclosed };
           }
-        : undefined,
+          const refusal = engine.toolRefusal(skills, name, alwaysAllowed);
+          return refusal === undefined ? handler(request) : errorMessage(refusal, request.toolCall.id ?? "", name);
+        }
+      : undefined,
   });
 
+  // The tool objects of the loaded skills' tools, in the order `disclosedTools` gives. A tool that
+  // cannot be resolved (a clash found only now, in a resumed thread) is left out with an event.
+  async function disclosedSkillTools(request: SkillRequest, runtime: unknown): Promise<ClientTool[]> {
+    if (!skillTools) return [];
+    const loaded = await engine.loadedSkills(request);
+    const byName = new Map<string, ClientTool>();
+    for (const skill of loaded) {
+      try {
+        for (const entry of (await skillTools.resolve(skill, threadId() ?? "", runtime)).tools) byName.set(entry.name, entry);
+      } catch (error) {
+        emitSkillsEvent(settings.logger, request.emit, { level: "error", event: "skill_tools_unavailable", message: String((error as Error).message ?? error), skill: skill.name });
+      }
+    }
+    return disclosedTools(loaded).flatMap((name) => byName.get(name) ?? []);
+  }
+
+  // A successful load or invocation, with what it says about the tools the skill brings; a
+  // resolver's clashing tool makes it a refusal.
+  async function withSkillTools(step: SkillStep, request: SkillRequest, runtime: unknown): Promise<SkillStep> {
+    if (!skillTools || !step.ok) return step;
+    const loadedName = step.operations.findLast((operation) => operation.kind === "load")?.skill;
+    const loaded = await engine.loadedSkills({ ...request, state: applySkillOperations(request.state, step.operations) });
+    const skill = loaded.find((entry) => entry.name === loadedName);
+    if (!skill || includedTools(skill).length === 0) return step;
+    try {
+      const { unavailable } = await skillTools.resolve(skill, threadId() ?? "", runtime);
+      return { ...step, text: `${step.text}\n\n${skillToolsNote(includedTools(skill), unavailable)}` };
+    } catch (error) {
+      const message = SkillsetError.isInstance(error) ? error.message : String(error);
+      emitSkillsEvent(settings.logger, request.emit, { level: "error", event: "skill_tools_unavailable", message, skill: skill.name });
+      return { ok: false, text: `Error: Skill '${skill.name}' cannot be used in this agent: ${message}` };
+    }
+  }
+
+  async function invokeSkill(request: SkillRequest, command: SkillCommand, runtime: unknown): Promise<SkillStep> {
+    return withSkillTools(await engine.invoke(request, command), request, runtime);
+  }
+
+  // Each pinned skill as a user's `/name args` would be: its instructions as a user message, or
+  // a message saying why it could not be invoked (never dropped).
+  async function invokePinned(request: SkillRequest, pins: readonly PinnedSkill[], runtime: unknown): Promise<{ operations: SkillOperation[]; messages: BaseMessage[] }> {
+    const operations: SkillOperation[] = [];
+    const messages: BaseMessage[] = [];
+    let state = request.state;
+    for (const pin of pins) {
+      const name = typeof pin === "string" ? pin : pin.name;
+      const args = typeof pin === "string" ? "" : (pin.arguments ?? "");
+      const command = /^[^\s/]+$/.test(name) ? engine.parseCommand(`/${name} ${args}`, state) : undefined;
+      let step: SkillStep;
+      if (command) {
+        step = await invokeSkill({ ...request, state }, command, runtime);
+      } else {
+        step = { ok: false, text: `Error: No skill named '${name}' that the application may invoke (it is not in the catalog, or it is user-invocable: false).` };
+        emitSkillsEvent(settings.logger, request.emit, { level: "warn", event: "skill_refused", message: `Pinned skill '${name}' refused: not a skill the application may invoke`, skill: name, reason: "pinned-unknown" });
+      }
+      const content = step.ok ? step.text : `[skillset: the application pinned the skill '${name}', which could not be invoked. ${step.text}]`;
+      messages.push(new HumanMessage({ content, additional_kwargs: { skillset_pinned: { skill: name, arguments: args } } }));
+      if (step.ok) {
+        operations.push(...step.operations);
+        state = applySkillOperations(state, step.operations);
+      }
+    }
+    return { operations, messages };
+  }
+
   // The user's trailing messages (those after the last answer) that start with `/name`.
-  async function invokeUserCommands(request: SkillRequest, messages: readonly BaseMessage[]): Promise<{ operations: SkillOperation[]; messages: BaseMessage[] }> {
+  async function invokeUserCommands(request: SkillRequest, messages: readonly BaseMessage[], runtime: unknown): Promise<{ operations: SkillOperation[]; messages: BaseMessage[] }> {
     const operations: SkillOperation[] = [];
     const replaced: BaseMessage[] = [];
     let state = request.state;
@@ -305,7 +411,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const text = firstText(message.content);
       const command = text === undefined ? undefined : engine.parseCommand(text, state);
       if (!command) continue;
-      const step = await engine.invoke({ ...request, state }, command);
+      const step = await invokeSkill({ ...request, state }, command, runtime);
       const content = step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`;
       replaced.push(
         new HumanMessage({
@@ -396,6 +502,14 @@ function replaceFirstText(content: BaseMessage["content"], text: string): BaseMe
 
 function errorMessage(content: string, toolCallId: string, name: string): ToolMessage {
   return new ToolMessage({ content, tool_call_id: toolCallId, name, status: "error" });
+}
+
+function toolName(entry: unknown): string {
+  return String((entry as { name?: unknown }).name);
+}
+
+function isTool(value: unknown): value is ClientTool {
+  return typeof value === "object" && value !== null && typeof (value as ClientTool).name === "string" && typeof (value as ClientTool).invoke === "function";
 }
 
 function isSkillSource(value: unknown): value is SkillSource {

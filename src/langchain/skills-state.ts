@@ -10,6 +10,11 @@ const resourceEntry = z.object({
   size: z.number().optional(),
 });
 
+const pinnedSkill = z.union([z.string(), z.object({ name: z.string(), arguments: z.string().optional() })]);
+
+/** A skill the application pins: its name, or its name and the arguments a user would type after `/name`. */
+export type PinnedSkill = z.infer<typeof pinnedSkill>;
+
 // Updates are skill operations; anything else is accepted and ignored (see SkillOperation).
 const operationUpdate = z.custom<SkillOperationUpdate>(() => true).optional();
 
@@ -29,6 +34,11 @@ export const skillsStateSchema = new StateSchema({
     inputSchema: operationUpdate,
     reducer: (current: Record<string, SkillResource[]>, update: SkillOperationUpdate) => applyToResources(current, update),
   }),
+  /**
+   * Skills the application activates, as a user's `/name args` would: read before the next model
+   * call (from `invoke`'s input, or a tool's `Command`), then cleared.
+   */
+  pinnedSkills: z.array(pinnedSkill).optional(),
   /** Content hash of the catalog the thread last saw: a changed library unloads skills that left it. */
   _skillsCatalogVersion: z.string().optional(),
 });
@@ -38,5 +48,6 @@ export interface SkillsStateView {
   skillsLoaded?: string[];
   skillResources?: Record<string, SkillResource[]>;
   _skillsCatalogVersion?: string;
+  pinnedSkills?: PinnedSkill[];
   messages?: unknown[];
 }
