@@ -8,7 +8,7 @@ import { MAX_SKILL_ARGUMENTS_CHARS } from "./mcp-tools.js";
 import { pageAfter, protocolError, type McpServerContext } from "./server-context.js";
 
 /** The prompt argument of a skill that names no arguments of its own: everything typed after `/name`. */
-export const ARGUMENTS_PROMPT_ARGUMENT = "arguments";
+const ARGUMENTS_PROMPT_ARGUMENT = "arguments";
 
 /**
  * One prompt per skill a user may invoke, named by the skill, so a client's slash menu is the

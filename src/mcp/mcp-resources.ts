@@ -17,7 +17,7 @@ import { pageAfter, protocolError, sourceOf, type McpServerContext } from "./ser
 import { parseSkillUri, skillUri } from "./skill-uri.js";
 
 /** The template of every skill file's URI. */
-export const SKILL_FILE_TEMPLATE = "skill://{skill}/{+path}";
+const SKILL_FILE_TEMPLATE = "skill://{skill}/{+path}";
 
 /** A served skill named by a `skill://` URI, with its files and the path the URI names below it (`undefined`: the skill's folder). */
 export interface ResolvedSkillUri {

@@ -234,8 +234,7 @@ export function mcpSkillSource(options: McpSkillSourceOptions): SkillSource {
     if (!current) throw new SkillsetError("not-found", `MCP server '${label}' no longer lists ${skill.path}`);
     if (current.files === "dynamic") {
       const settings = client.getServerCapabilities()?.extensions?.[SKILLS_EXTENSION] as { directoryRead?: unknown } | undefined;
-      const directoryRead = settings?.directoryRead === true;
-      return directoryRead ? readDirectory(client, current.root, limits, timeout) : { files: [], truncated: false };
+      return settings?.directoryRead === true ? readDirectory(client, current.root, limits, timeout) : { files: [], truncated: false };
     }
     const files: SkillFile[] = [];
     let truncated = false;

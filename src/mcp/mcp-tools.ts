@@ -9,12 +9,11 @@ import type { McpSkillSession } from "./mcp-session.js";
 /** Longest `arguments` string `load_skill` and prompts accept; longer is a usage error, not a skill. */
 export const MAX_SKILL_ARGUMENTS_CHARS = 10_000;
 
-/** Description of the MCP `read_skill_resource` tool. */
-export const READ_RESOURCE_DESCRIPTION =
+// As the LangChain tools say it, for a model that reaches the skills through an MCP client.
+const READ_RESOURCE_DESCRIPTION =
   "Read a file of a loaded skill (a script, reference, asset or template) by its path relative to the skill's folder, as load_skill listed it. Text comes in pages of lines; use offset for the next page.";
 
-/** Description of the MCP `run_skill_script` tool. */
-export const RUN_SCRIPT_DESCRIPTION =
+const RUN_SCRIPT_DESCRIPTION =
   "Run one of a loaded skill's scripts, or a command its allowed-tools permit, in the skill's folder on the server. One program with arguments and no shell: no pipes, redirections, ';', '&&' or '$'.";
 
 const skillName = z.string().min(1).max(256);

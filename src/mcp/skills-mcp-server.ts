@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { createCatalog, type Catalog, type CatalogSnapshot } from "../core/catalog.js";
+import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
 import { createSkillEngine } from "../core/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
@@ -95,23 +95,18 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
   const listeners = new Set<SkillsMcpHttpListener>();
 
   // The catalog as the engine renders it for the model (within its budget), for the server's
-  // instructions and load_skill's description, once per snapshot.
-  let shown: { snapshot: CatalogSnapshot; rendered: Promise<ToolCatalog> } | undefined;
-  function catalogFor(snapshot: CatalogSnapshot): Promise<ToolCatalog> {
-    if (shown?.snapshot !== snapshot) {
-      const rendered = engine.refresh(catalog, { loaded: [] }).then(async (refreshed) => {
-        const request = { state: { skills: refreshed!.skills, catalogVersion: refreshed!.version, loaded: [], resources: {} }, sources: async () => catalog.sources };
-        return { text: (await engine.catalog(request)).text, search: await engine.offersSearch(request) };
-      });
-      shown = { snapshot, rendered };
-    }
-    return shown.rendered;
+  // instructions and load_skill's description; `changed` when its content is not the last one's.
+  let shown: { version: string; catalog: ToolCatalog } | undefined;
+  async function currentCatalog(): Promise<{ changed: boolean; catalog: ToolCatalog }> {
+    const { skills, version } = (await engine.refresh(catalog, { loaded: [] }))!;
+    if (shown?.version === version) return { changed: false, catalog: shown.catalog };
+    const request = { state: { skills, catalogVersion: version, loaded: [], resources: {} }, sources: async () => catalog.sources };
+    shown = { version, catalog: { text: (await engine.catalog(request)).text, search: await engine.offersSearch(request) } };
+    return { changed: true, catalog: shown.catalog };
   }
 
   async function connectSession(transport: Transport, id: string): Promise<void> {
-    const snapshot = await context.snapshot();
-    last ??= snapshot;
-    const shownCatalog = await catalogFor(snapshot);
+    const shownCatalog = (await currentCatalog()).catalog;
     const server = new McpServer(serverInfo, { instructions: shownCatalog.text });
     server.server.registerCapabilities({ prompts: { listChanged: true }, resources: { listChanged: true }, extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } });
     const session = createMcpSkillSession(context, id);
@@ -125,7 +120,6 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
   }
 
   // Sessions hear of changed skills by notification; an unchanged re-scan costs next to nothing.
-  let last: CatalogSnapshot | undefined;
   let checking = false;
   const interval = options.watchIntervalMs ?? 1000;
   const timer =
@@ -140,10 +134,8 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
 
   async function notifyChanges(): Promise<void> {
     try {
-      const snapshot = await context.snapshot();
-      if (last === snapshot) return;
-      last = snapshot;
-      const shownCatalog = await catalogFor(snapshot);
+      const { changed, catalog: shownCatalog } = await currentCatalog();
+      if (!changed) return;
       for (const { server, tools } of sessions) {
         if (!server.isConnected()) continue;
         tools.showCatalog(shownCatalog);

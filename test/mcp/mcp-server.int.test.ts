@@ -215,6 +215,30 @@ describe("skillset mcp with options", () => {
   });
 });
 
+describe("skillset mcp with a library larger than the catalog budget", () => {
+  const tree = tempTree("skillset-mcp-large-");
+  afterAll(() => tree.cleanup());
+
+  it("offers search_skills, which finds skills the catalog leaves out", async () => {
+    for (let index = 0; index < 300; index++) {
+      tree.skill(`skills/tool-${String(index).padStart(3, "0")}`, undefined, `Handles chores of kind ${index} for the team, with checks, reports and follow-ups that keep the backlog of kind ${index} tidy.`);
+    }
+    tree.skill("skills/invoice-parser", undefined, "Extracts line items and totals from scanned supplier invoices.");
+    const connected = await stdioClient([join(tree.root, "skills")]);
+    try {
+      const { client } = connected;
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["load_skill", "unload_skill", "read_skill_resource", "search_skills"]);
+      const found = await callTool(client, "search_skills", { query: "supplier invoices", limit: 1 });
+      expect(found).toEqual({
+        text: "Skills matching 'supplier invoices', best first:\n- invoice-parser: Extracts line items and totals from scanned supplier invoices.\nLoad one with load_skill to use it.",
+        isError: false,
+      });
+    } finally {
+      await connected.close();
+    }
+  });
+});
+
 describe("skillset mcp over Streamable HTTP", () => {
   const lib = library();
   let server: Awaited<ReturnType<typeof httpServer>>;
