@@ -27,6 +27,19 @@ describe("createLocalExecutor", () => {
     expect(result).toMatchObject({ exitCode: 3, stdout: `${cwd}\n`, stderr: "oops\n", timedOut: false, stdoutTruncated: false, stderrTruncated: false });
   });
 
+  it("writes the request's stdin to the command and closes it; without stdin the command reads nothing", async () => {
+    const cwd = skillFolder({ "echo-in.sh": "#!/bin/sh\ncat\necho end\n" });
+    const executor = createLocalExecutor();
+    expect(await executor.run({ argv: ["./echo-in.sh"], cwd, stdin: '{"hook_event_name":"PreToolUse"}' })).toMatchObject({ exitCode: 0, stdout: '{"hook_event_name":"PreToolUse"}end\n' });
+    expect(await executor.run({ argv: ["./echo-in.sh"], cwd })).toMatchObject({ exitCode: 0, stdout: "end\n" });
+  });
+
+  it("a command that exits without reading a large stdin still reports its own result", async () => {
+    const cwd = skillFolder({ "quit.sh": "#!/bin/sh\necho quit\nexit 4\n" });
+    const result = await createLocalExecutor().run({ argv: ["./quit.sh"], cwd, stdin: "x".repeat(4 * 1024 * 1024) });
+    expect(result).toMatchObject({ exitCode: 4, stdout: "quit\n", timedOut: false });
+  });
+
   it("passes only allow-listed environment variables, plus passEnv and env", async () => {
     process.env.SKILLSET_TEST_SECRET = "sk-secret";
     process.env.SKILLSET_TEST_PASSED = "visible";

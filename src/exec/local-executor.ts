@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
@@ -90,10 +90,10 @@ function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptRe
   // the process tree (setsid, double fork) is still found and killed.
   const marker = `${RUN_MARKER}=${randomUUID()}`;
   const [program, ...args] = request.argv;
-  let child: ChildProcessByStdio<null, Readable, Readable>;
+  let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   try {
     // detached: the child leads a new process group, so the whole tree can be killed at once.
-    child = spawn(program!, args, { cwd: request.cwd, env: { ...limits.env, [RUN_MARKER]: marker.slice(RUN_MARKER.length + 1) }, detached: true, shell: false, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(program!, args, { cwd: request.cwd, env: { ...limits.env, [RUN_MARKER]: marker.slice(RUN_MARKER.length + 1) }, detached: true, shell: false, stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
   } catch (error) {
     return Promise.resolve(failed(126, `cannot start ${JSON.stringify(program)}: ${error instanceof Error ? error.message : String(error)}`));
   }
@@ -143,6 +143,9 @@ function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptRe
         durationMs: performance.now() - started,
       });
     };
+    // A command that exits without reading its input must not fail the run (EPIPE).
+    child.stdin?.on("error", () => undefined);
+    child.stdin?.end(request.stdin);
     child.stdout.on("data", onData(stdout));
     child.stderr.on("data", onData(stderr));
     child.on("error", (error) => {

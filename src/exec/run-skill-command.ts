@@ -17,6 +17,8 @@ export interface SkillCommandInput {
   skillName?: string;
   /** Overrides the executor's timeout for this run. */
   timeoutMs?: number;
+  /** Written to the command's standard input (e.g. a hook's event). */
+  stdin?: string;
 }
 
 /** A refusal with its reason, or the run's result. */
@@ -36,7 +38,7 @@ export async function runSkillCommand(input: SkillCommandInput): Promise<SkillCo
     const skill = input.skillName === undefined ? "" : ` for skill '${input.skillName}'`;
     return { ok: false, reason: `'${parsed.argv[0]}' is not allowed${skill} (allowed: ${input.allowedCommands.join(", ") || "nothing"})` };
   }
-  const result = await input.executor.run({ argv: parsed.argv, cwd: input.skillDir, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) });
+  const result = await input.executor.run({ argv: parsed.argv, cwd: input.skillDir, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }), ...(input.stdin === undefined ? {} : { stdin: input.stdin }) });
   return { ok: true, argv: parsed.argv, result };
 }
 

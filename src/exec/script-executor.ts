@@ -5,6 +5,8 @@ export interface ScriptRequest {
   cwd: string;
   /** Overrides the executor's timeout for this run. */
   timeoutMs?: number;
+  /** Text written to the command's standard input, which is then closed; without it stdin is empty. */
+  stdin?: string;
 }
 
 /** What a run produced. Output is capped; the flags say when it was cut. */
