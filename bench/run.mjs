@@ -3,6 +3,7 @@ import { aiSdkTable } from "./ai-sdk.mjs";
 import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
 import { discoveryTable } from "./discovery.mjs";
 import { libraryTable } from "./library.mjs";
+import { loadTable, postgresAnswers } from "./load.mjs";
 import { middlewareTable } from "./middleware.mjs";
 import { mcpTable } from "./mcp.mjs";
 import { formatTable } from "./stats.mjs";
@@ -14,6 +15,9 @@ import { textProtocolTable } from "./text-protocol.mjs";
 const corpus = hasCorpus();
 const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable];
 if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
+// Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
+if (await postgresAnswers()) TABLES.push(loadTable);
+else console.log("Skipped: the Load table, because no PostgreSQL server answers (set SKILLSET_TEST_PG_URL).\n");
 
 for (const table of TABLES) {
   const { title, rows, notes } = await table();
