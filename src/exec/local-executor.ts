@@ -93,7 +93,7 @@ function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptRe
   let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   try {
     // detached: the child leads a new process group, so the whole tree can be killed at once.
-    child = spawn(program!, args, { cwd: request.cwd, env: { ...limits.env, [RUN_MARKER]: marker.slice(RUN_MARKER.length + 1) }, detached: true, shell: false, stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    child = spawn(program!, args, { cwd: request.cwd, env: { ...limits.env, [RUN_MARKER]: marker.slice(RUN_MARKER.length + 1) }, detached: true, shell: false, stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] }) as typeof child;
   } catch (error) {
     return Promise.resolve(failed(126, `cannot start ${JSON.stringify(program)}: ${error instanceof Error ? error.message : String(error)}`));
   }
