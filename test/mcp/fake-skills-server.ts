@@ -24,6 +24,8 @@ export interface FakeServerOptions {
   /** Declare the Skills extension. @default true */
   extension?: boolean;
   directoryRead?: boolean;
+  /** Answer skills/list with an internal error. */
+  failList?: boolean;
 }
 
 const params = z.record(z.string(), z.unknown()).optional();
@@ -51,6 +53,7 @@ export async function fakeSkillsClient(options: FakeServerOptions): Promise<{ cl
   const cache = { resultType: "complete", ttlMs: 0, cacheScope: "public" };
   server.server.setRequestHandler(z.object({ method: z.literal("skills/list"), params }), () => {
     requests.push("skills/list");
+    if (options.failList) throw Object.assign(new Error("the skills index is offline"), { code: -32603 });
     return { ...cache, skills: options.skills.map(entryOf) };
   });
   server.server.setRequestHandler(z.object({ method: z.literal("skills/get"), params }), (request) => {

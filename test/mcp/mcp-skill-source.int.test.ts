@@ -8,7 +8,7 @@ import { basename, dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createCatalog, createSkillEngine, type Catalog, type SkillEngine, type SkillRequest, type SkillThreadState } from "../../src/index.js";
+import { createCatalog, createMemorySource, createSkillEngine, type Catalog, type SkillEngine, type SkillRequest, type SkillThreadState } from "../../src/index.js";
 import { createLocalExecutor, createLocalSource } from "../../src/node.js";
 import { connectMcpServer, mcpSkillSource } from "../../src/mcp.js";
 import { tempTree } from "../helpers/skill-tree.js";
@@ -172,6 +172,7 @@ describe("mcpSkillSource with runScripts, for a server trusted to run code here"
 describe("mcpSkillSource against servers that do not behave", () => {
   const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
   const skillMd = (name: string, description = `Use ${name}.`) => `---\nname: ${name}\ndescription: ${description}\n---\n\nSteps of ${name}.\n`;
+  const createMemorySourceWith = (name: string) => createMemorySource({ files: { [`/skills/${name}/SKILL.md`]: skillMd(name) } });
   let catalog: Catalog | undefined;
   afterEach(() => catalog?.close());
 
@@ -184,6 +185,14 @@ describe("mcpSkillSource against servers that do not behave", () => {
       "MCP server 'plain' does not declare the io.modelcontextprotocol/skills extension; no skills are read from it (skill:// resources alone are not skills)",
     ]);
     expect(requests).toEqual([]);
+  });
+
+  it("reads no skills from a server whose skills/list fails, and says why", async () => {
+    const { client } = await fakeSkillsClient({ failList: true, skills: [{ uri: "skill://a/SKILL.md" }], files: { "skill://a/SKILL.md": skillMd("a") } });
+    catalog = createCatalog([mcpSkillSource({ client, label: "flaky" }), createMemorySourceWith("local-one")]);
+    const snapshot = await catalog.refresh();
+    expect(snapshot.skills.map((skill) => skill.name)).toEqual(["local-one"]);
+    expect(snapshot.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["MCP server 'flaky': skills/list failed: MCP error -32603: the skills index is offline"]);
   });
 
   it("fetches nothing ahead of need: listing reads no file, loading reads SKILL.md only", async () => {
