@@ -48,7 +48,7 @@ function splitHeader(stderr: string): { header: string; rest: string } {
   return { header: stderr.slice(0, newline), rest: stderr.slice(newline + 1) };
 }
 
-describe("skillset chat, one message per line", () => {
+describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
   it("prints each answer on stdout and the skill activity on stderr", async () => {
     const root = skills();
     const server = await openai([
@@ -181,7 +181,7 @@ describe("skillset chat, one message per line", () => {
   });
 });
 
-describe("skillset chat, setting up", () => {
+describe("skillset chat, setting up", { timeout: 120_000 }, () => {
   it("names the provider package to install when it is missing", async () => {
     const result = await chat([skills(), "--model", "anthropic:claude-test"], "hi\n", { hidePackages: ["@langchain/anthropic"] });
     expect(result.code).toBe(1);

@@ -38,7 +38,7 @@ async function chatAt(replies: FakeReply[]): Promise<{ terminal: TmuxTerminal; s
   return { terminal, server };
 }
 
-describe.skipIf(!useTmux)("skillset chat at a terminal", () => {
+describe.skipIf(!useTmux)("skillset chat at a terminal", { timeout: 120_000 }, () => {
   it("shows the answer as it streams, the skill activity, and the / commands' output", async () => {
     const answer = "Notes start with the date, then the decisions, then who does what by when.";
     const { terminal } = await chatAt([{ text: "Loading.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] }, { text: answer, chunkSize: 6, chunkDelayMs: 120 }]);

@@ -38,7 +38,8 @@ export function readEvalCases(file: string): EvalCase[] {
 /** Parses the text of a cases file; see {@link readEvalCases}. `file` names it in errors. */
 export function parseEvalCases(text: string, file: string): EvalCase[] {
   const document = parseDocument(text, { uniqueKeys: true });
-  if (document.errors.length > 0) throw invalid(file, [document.errors[0]!.message.split("\n")[0]!]);
+  // The parser's first line says what and where ("… at line 1, column 2:"); a snippet follows.
+  if (document.errors.length > 0) throw invalid(file, [document.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")]);
   let root: unknown;
   try {
     root = document.toJS({ maxAliasCount: 100 });

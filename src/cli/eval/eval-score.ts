@@ -6,7 +6,7 @@ export interface EvalRun {
   case: EvalCase;
   /** 1-based, up to `--repeat`. */
   run: number;
-  /** Skills loaded during the run (by the model, or by a `/name` in the case), in order, once each. */
+  /** Skills loaded during the run (by the model, or by a `/name` in the case), sorted, once each. */
   loaded: string[];
   pass: boolean;
   usage: TokenUsage;

@@ -39,7 +39,10 @@ export async function runEval(cases: readonly EvalCase[], options: RunEvalOption
       const index = next++;
       const { entry, run } = jobs[index]!;
       const result = await runCase(entry, run, options);
-      if (result.fatal) fatal ??= new CliError("provider", `Case ${entry.id}: ${result.run.error}`);
+      if (result.fatal) {
+        fatal ??= new CliError("provider", `Case ${entry.id}: ${result.run.error}`);
+        return;
+      }
       results[index] = result.run;
       options.onRun?.(result.run, ++done, jobs.length);
     }
@@ -55,8 +58,11 @@ async function runCase(entry: EvalCase, run: number, options: RunEvalOptions): P
   const usage: TokenUsage = { input: 0, output: 0 };
   let modelCalls = 0;
   let stepLimitReached = false;
+  // Kept sorted, as `expected` is: parallel loads finish in any order.
   const record = (skill: unknown) => {
-    if (typeof skill === "string" && !loaded.includes(skill)) loaded.push(skill);
+    if (typeof skill !== "string" || loaded.includes(skill)) return;
+    loaded.push(skill);
+    loaded.sort();
   };
   for (const message of [entry.request, ...entry.turns]) {
     const result = await runTurn(options.agent, threadId, message, {
