@@ -114,7 +114,8 @@ export function mcpSkillSource(options: McpSkillSourceOptions): SkillSource {
         } while (cursor !== undefined && ++pages < MAX_PAGES);
         if (cursor !== undefined) warn("listing-cut", `MCP server '${label}' listed more than ${MAX_PAGES} pages of skills; the rest are not used`);
       } catch (error) {
-        warn("mcp-unavailable", failure(error, "skills/list failed").message);
+        const problem = failure(error, "skills/list failed");
+        warn(problem.code, problem.message);
       }
     }
     const skills = catalogSkills(entries, warn, diagnostics);
@@ -147,11 +148,17 @@ export function mcpSkillSource(options: McpSkillSourceOptions): SkillSource {
     }
     held.clear();
     const skills: SkillMetadata[] = [];
+    const names = new Set<string>();
     for (const skill of readable) {
       const name = `${label}:${byName.get(skill.name)!.length > 1 ? skill.skillPath.replaceAll("/", ".") : skill.name}`;
+      if (names.has(name)) {
+        warn("name-collision", `Skill ${skill.entry.uri} of MCP server '${label}' is not used: another of its skills is already listed as '${name}'`, skill.entry.uri);
+        continue;
+      }
       const inspected = inspectSkill({ text: `---\n${stringify(skill.entry.frontmatter, { lineWidth: 0 })}---\n`, file: skill.entry.uri, directoryName: skill.name, source: id });
       diagnostics.push(...inspected.diagnostics);
-      if (!inspected.skill || skills.some((other) => other.name === name)) continue;
+      if (!inspected.skill) continue;
+      names.add(name);
       const { hooks: _hooks, ...metadata } = inspected.skill;
       const path = copies ? join(copies.folderOf(skill.root), "SKILL.md") : skill.entry.uri;
       skills.push({ ...metadata, name, path, allowedTools: options.trustAllowedTools ? metadata.allowedTools : [] });
