@@ -67,6 +67,7 @@ export { DEFAULT_ALLOWED_COMMANDS, isCommandAllowed } from "./exec/command-allow
 export { type CheckedResourcePath, checkResourcePath } from "./core/resource-path.js";
 export { MAX_RESOURCE_BYTES } from "./core/read-resource.js";
 export type { AllowedToolsPolicy } from "./core/tool-policy.js";
+export { INCLUDE_TOOLS_KEY, disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "./core/skill-tools.js";
 export { type SandboxBackend, type SandboxExecutorOptions, createSandboxExecutor } from "./exec/sandbox-executor.js";
 export {
   type TextMessage,
