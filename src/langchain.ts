@@ -1,6 +1,7 @@
 // LangChain.js v1 / deepagents adapter.
 export { ALWAYS_ALLOWED_TOOLS, SKILLS_MIDDLEWARE_NAME, type SkillsMiddlewareOptions, createSkillsMiddleware } from "./langchain/skills-middleware.js";
-export { skillsStateSchema } from "./langchain/skills-state.js";
+export { type PinnedSkill, skillsStateSchema } from "./langchain/skills-state.js";
+export type { SkillToolsOption, SkillToolsResolver } from "./langchain/skill-tools.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
 export type { SkillModels } from "./langchain/skill-model.js";
 export { RESTORE_LIMITS } from "./core/restore-dropped-skills.js";
