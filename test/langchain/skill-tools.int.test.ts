@@ -2,7 +2,7 @@
 // createAgent loop with scripted fake models: each test asserts on the tools every model call
 // was bound with, and on what the tool calls returned.
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { createAgent, tool, ToolMessage, type BaseMessage } from "langchain";
+import { createAgent, tool, ToolMessage, type BaseMessage, type ToolRuntime } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { SkillsLogEntry } from "../../src/index.js";
@@ -230,7 +230,7 @@ describe("skills the application pins", () => {
 
   it("invokes skills a tool pins with a Command before the next model call", async () => {
     const pinTool = tool(
-      async (_input, runtime) => new Command({ update: { pinnedSkills: ["github"], messages: [new ToolMessage({ content: "pinned", tool_call_id: runtime.toolCallId! })] } }),
+      async (_input, runtime: ToolRuntime) => new Command({ update: { pinnedSkills: ["github"], messages: [new ToolMessage({ content: "pinned", tool_call_id: runtime.toolCallId })] } }),
       { name: "start_issue_work", description: "Starts work on issues.", schema: z.object({}) },
     );
     const model = scriptedModel([[call("start_issue_work", "s1")], [call("create_issue", "c1")]]);
