@@ -233,6 +233,10 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
         ...(options.catalogPriority ? { pinned: options.catalogPriority } : {}),
         ...(offer !== "never" ? { searchTool: SEARCH_TOOL } : {}),
         sourceOrder: sources.map((source) => source.id),
+      }).then((fitted) => {
+        // Once per catalog version, and only for hosts that show this catalog.
+        if (overBudget(fitted)) emitSkillsEvent(logger, undefined, budgetEvent(fitted, budget!, offer !== "never"));
+        return fitted;
       }),
     );
     return cached.catalog;
@@ -368,12 +372,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
           emitSkillsEvent(logger, undefined, { ...fields, level: diagnostic.severity === "error" ? "error" : "warn", event: "skill_diagnostic", message: `${diagnostic.file}: ${message}` });
         }
       }
-      const cached = remember(version, skills);
-      if (!logged.has(cached)) {
-        logged.add(cached);
-        const fitted = await catalogText({ state: { loaded: [], resources: {} }, sources: async () => catalog.sources }, cached);
-        if (overBudget(fitted)) emitSkillsEvent(logger, undefined, budgetEvent(fitted, budget!, offer !== "never"));
-      }
+      remember(version, skills);
       if (state.catalogVersion === version) return undefined;
       const gone = state.loaded.filter((name) => !snapshot.get(name));
       for (const skill of gone) emitSkillsEvent(logger, sink, { level: "warn", event: "skill_unloaded", message: `Skill '${skill}' unloaded: it is no longer in any source`, skill });

@@ -112,7 +112,7 @@ describe("the engine's search", () => {
     expect((await engine.search(request, { query: "zebra" })).text).toBe("No skills match 'zebra'. Try other words, or go on without a skill.");
   });
 
-  it("offers search only while the catalog is over its budget, and logs what the budget left out once", async () => {
+  it("offers search only while the catalog is over its budget, and logs what the budget left out once, when the catalog is first rendered", async () => {
     const small = await setup(many(3));
     expect(await small.engine.offersSearch(small.request)).toBe(false);
     const large = await setup(many(300), { catalogBudget: 800 });
@@ -122,7 +122,9 @@ describe("the engine's search", () => {
     expect(events[0]!.message).toMatch(/^The skills catalog is over its budget of 800 tokens: 0 whole, 0 shortened, \d+ by name only, \d+ left out \(search_skills finds them\); it now takes \d+ tokens$/);
     const prompt = await large.engine.systemPrompt(large.request);
     expect(prompt).toContain("more skills are not listed here: find them with `search_skills`.");
-    expect((await setup(many(300), { catalogBudget: 800, search: { offer: "never" } })).entries.find((entry) => entry.event === "catalog_over_budget")!.level).toBe("warn");
+    const unsearchable = await setup(many(300), { catalogBudget: 800, search: { offer: "never" } });
+    await unsearchable.engine.catalog(unsearchable.request);
+    expect(unsearchable.entries.find((entry) => entry.event === "catalog_over_budget")!.level).toBe("warn");
   });
 
   it("answers a load of an unknown name in a large catalog with the closest names, not the whole list", async () => {
