@@ -7,7 +7,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkills, type SkillStateStore, type SkillsOptions, type StoredSkillState } from "../../src/ai.js";
-import { createMemorySource } from "../../src/index.js";
+import { createMemorySource, SkillsetError } from "../../src/index.js";
 import { createLocalExecutor } from "../../src/node.js";
 import { tempTree } from "../helpers/skill-tree.js";
 import { scriptedModel, textOf, type ModelCall, type MockModelClass, type ScriptedStep } from "./scripted-model.js";
@@ -22,6 +22,7 @@ export interface Message {
 interface CallResult {
   text: string | PromiseLike<string>;
   textStream?: AsyncIterable<string>;
+  toUIMessageStream?(options?: { onError?: (error: unknown) => string }): ReadableStream<unknown>;
 }
 
 /** The `ai` package's functions the suite drives. */
@@ -30,6 +31,15 @@ interface AiModule {
   streamText(options: object): CallResult;
   ToolLoopAgent: new (settings: object) => { generate(options: object): Promise<CallResult>; stream(options: object): PromiseLike<CallResult> | CallResult };
   stepCountIs(count: number): unknown;
+  readUIMessageStream(options: { stream: ReadableStream<unknown> }): AsyncIterable<UiMessage>;
+  convertToModelMessages(messages: unknown[], options?: { tools?: object }): Promise<Message[]>;
+}
+
+/** A chat UI's message, as `useChat` keeps it. */
+interface UiMessage {
+  id: string;
+  role: string;
+  parts: Array<{ type: string; text?: string; state?: string; errorText?: string }>;
 }
 
 /** One AI SDK major version, as the suite drives it. */
@@ -303,6 +313,26 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
         const conversation = await sdk.responseMessages(result);
         expect([toolResults(conversation).get("x1")!.error, toolResults(conversation).get("x2")!.error]).toEqual([false, true]);
         expect(await skills.loadedSkills(conversation as never)).toEqual(["a"]);
+      });
+
+      it("carries the loaded skills through a chat UI's messages (UIMessage), as useChat keeps them", async () => {
+        const { skills } = setup();
+        const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, [[load("csv"), load("nope")], "Loaded.", "Next."]);
+        const ask: UiMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "Profile data.csv" }] };
+        const result = sdk.streamText({ model, messages: await sdk.convertToModelMessages([ask]), tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE }), stopWhen: sdk.stepCountIs(5) });
+        let answer: UiMessage | undefined;
+        // A UI stream hides error texts unless told otherwise; refusals are safe to show, and the
+        // model reads them again from the history.
+        const stream = result.toUIMessageStream!({ onError: (error) => (SkillsetError.isInstance(error) ? error.message : "An error occurred.") });
+        for await (const message of sdk.readUIMessageStream({ stream })) answer = message;
+        const toolParts = answer!.parts.filter((part) => part.type.startsWith("tool-"));
+        expect(toolParts.map((part) => [part.type, part.state])).toEqual([["tool-load_skill", "output-available"], ["tool-load_skill", "output-error"]]);
+        expect(toolParts[1]!.errorText).toMatch(/^Error: Skill 'nope' not found\./);
+        const history = JSON.parse(JSON.stringify([ask, answer, { id: "u2", role: "user", parts: [{ type: "text", text: "Go on." }] }])) as UiMessage[];
+        const messages = await sdk.convertToModelMessages(history, { tools: skills.tools });
+        expect(await skills.loadedSkills(messages as never)).toEqual(["csv"]);
+        await sdk.generateText({ model, messages, tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE }) });
+        expect(calls.at(-1)!.system).toContain("Loaded skills (1/10, 9 slots free):\n- csv (");
       });
 
       it("ToolLoopAgent generates and streams with the skills, turn after turn", async () => {
