@@ -1,6 +1,7 @@
 // `skillset chat` when stdin is not a terminal: the BUILT CLI (`npm run build` first) as a real
 // process, one message per line on stdin, answers on stdout, activity and errors on stderr,
 // talking through the real provider packages to a local fake server.
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,12 +9,14 @@ import { startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { inOrder, type FakeProviderServer, type FakeReply } from "../helpers/fake-provider-server.js";
 import { tempTree } from "../helpers/skill-tree.js";
-import { runCli, tempFolders, type CliRunOptions } from "./cli-process.js";
+import { baseEnv, CLI, ROOT, runCli, tempFolders, type CliRunOptions } from "./cli-process.js";
 
 const folders = tempFolders();
 const servers: FakeProviderServer[] = [];
 const trees: Array<{ cleanup(): void }> = [];
+const children: Array<ReturnType<typeof spawn>> = [];
 afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const server of servers.splice(0)) await server.close();
   for (const tree of trees.splice(0)) tree.cleanup();
   folders.cleanup();
@@ -120,6 +123,37 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("Here now.\n");
     expect(splitHeader(result.stderr).rest).toBe("skillset: The provider is rate-limiting requests (429): Rate limit reached. Wait a moment and try again.\n");
+  });
+
+  it("SIGINT (Ctrl-C) stops the answer, not the chat; when no answer is being written, it ends the chat (exit 130)", async () => {
+    const root = skills();
+    const long = Array.from({ length: 60 }, (_, index) => `word${index}`).join(" ");
+    const server = await openai([{ text: long, chunkSize: 6, chunkDelayMs: 50 }, { text: "Still here." }]);
+    const child = spawn(process.execPath, [CLI, "chat", root, "--model", "openai:gpt-test", "--base-url", server.url, "--thread", "t1"], {
+      cwd: ROOT,
+      env: baseEnv({ OPENAI_API_KEY: "sk-test", XDG_DATA_HOME: folders.make("skillset-data-") }),
+    });
+    children.push(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    child.stdin.write("tell me a long story\n");
+    await until(() => stdout.startsWith("word0"));
+    child.kill("SIGINT");
+    await until(() => stderr.endsWith("! stopped\n"));
+    child.stdin.write("are you there?\n");
+    await until(() => stdout.endsWith("Still here.\n"));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const shown = stdout.slice(0, stdout.indexOf("\n"));
+    expect(long.startsWith(shown) && shown.length < long.length).toBe(true);
+    expect(stdout).toBe(`${shown}\nStill here.\n`);
+    expect(server.abandoned).toBe(1);
   });
 
   it("--thread continues a conversation in another process, loaded skills included, from the data folder", async () => {
