@@ -1,13 +1,23 @@
 // Tools that come with a skill (`metadata.include_tools` + `skillTools`), through the real
 // createAgent loop with scripted fake models: each test asserts on the tools every model call
 // was bound with, and on what the tool calls returned.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fakeModel } from "@langchain/core/testing";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { createAgent, tool, ToolMessage, type BaseMessage, type ToolRuntime } from "langchain";
+import { createDeepAgent, FilesystemBackend } from "deepagents";
+import { AIMessage, createAgent, tool, ToolMessage, type BaseMessage, type ToolRuntime } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { SkillsLogEntry } from "../../src/index.js";
 import { createSkillsMiddleware, type SkillsMiddlewareOptions } from "../../src/langchain.js";
 import { load, scriptedModel, skillFile, skillTree, toolResults, unload, type ScriptedCall } from "./helpers.js";
+
+// The resumed-thread case runs this over the BUILT package: `npm run build` first.
+const WORKER = fileURLToPath(new URL("./fixtures/skill-tools-worker.mjs", import.meta.url));
 
 const trees: Array<{ cleanup(): void }> = [];
 afterEach(() => {
@@ -243,5 +253,53 @@ describe("skills the application pins", () => {
     expect(toolResults(result.messages).get("c1")).toEqual({ content: "create_issue ran", status: "success" });
     expect(result.skillsLoaded).toEqual(["github"]);
     expect(result.pinnedSkills).toEqual([]);
+  });
+});
+
+describe("skill tools across processes and agents", () => {
+  it("offers a loaded skill's tools to a thread resumed in another process (SQLite checkpointer)", async () => {
+    const root = library();
+    const file = join(mkdtempSync(join(tmpdir(), "skillset-tools-")), "threads.sqlite");
+    trees.push({ cleanup: () => rmSync(dirname(file), { recursive: true, force: true }) });
+    const turn = (steps: unknown[]) => {
+      const out = execFileSync(process.execPath, [WORKER, JSON.stringify({ file, threadId: "r", sources: [root], steps })], { encoding: "utf8" });
+      return JSON.parse(out) as { pid: number; bound: string[][]; loaded: string[]; results: string[][] };
+    };
+    const first = turn([[load("github", "l1")], "loaded"]);
+    const second = turn([[call("create_issue", "c1")], [unload("github", "u1")]]);
+    const base = ["load_skill", "unload_skill"];
+    expect(second.pid).not.toBe(first.pid);
+    expect(first.bound).toEqual([base, [...base, "list_issues", "create_issue"]]);
+    expect(second.bound).toEqual([[...base, "list_issues", "create_issue"], [...base, "list_issues", "create_issue"], base]);
+    expect(second.results.slice(-2)).toEqual([
+      ["c1", "success", "create_issue ran"],
+      ["u1", "success", "Skill 'github' has been unloaded. Curren"],
+    ]);
+    expect(second.loaded).toEqual([]);
+  });
+
+  it("discloses a subagent's loads in that subagent only (createDeepAgent, general-purpose subagent)", async () => {
+    const backend = new FilesystemBackend({ rootDir: library(), virtualMode: true });
+    const model = fakeModel()
+      .respondWithTools([{ name: "task", args: { description: "list the issues", subagent_type: "general-purpose" }, id: "task-1" }]) // 0: parent
+      .respondWithTools([{ name: "load_skill", args: { skill_name: "github" }, id: "load-g" }]) // 1: subagent
+      .respondWithTools([{ name: "list_issues", args: {}, id: "sub-c1" }]) // 2: subagent
+      .respond(new AIMessage("sub done")) // 3: subagent
+      .respondWithTools([{ name: "list_issues", args: {}, id: "parent-c1" }]) // 4: parent
+      .respond(new AIMessage("done")); // 5: parent
+    const bound: string[][] = [];
+    const bindTools = model.bindTools.bind(model);
+    model.bindTools = (tools, ...rest) => {
+      bound.push((tools as Array<{ name: string }>).map((entry) => entry.name));
+      return bindTools(tools, ...rest);
+    };
+    // `skills` makes deepagents give the subagent its skills middleware, which ours replaces by name.
+    const agent = createDeepAgent({ model, backend, skills: ["/"], middleware: [createSkillsMiddleware({ sources: ["/"], backend, skillTools: skillTools() })] });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "Go" }] });
+    const skillToolsOf = (names: string[]) => names.filter((name) => ["list_issues", "create_issue", "label_issue"].includes(name));
+    expect(bound.map(skillToolsOf)).toEqual([[], [], ["list_issues", "create_issue"], ["list_issues", "create_issue"], [], []]);
+    const results = toolResults(result.messages as BaseMessage[]);
+    expect(results.get("parent-c1")).toEqual({ content: UNDISCLOSED("list_issues"), status: "error" });
+    expect(result.skillsLoaded).toEqual([]);
   });
 });
