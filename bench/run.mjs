@@ -6,6 +6,7 @@ import { libraryTable } from "./library.mjs";
 import { loadTable, postgresAnswers } from "./load.mjs";
 import { middlewareTable } from "./middleware.mjs";
 import { mcpTable } from "./mcp.mjs";
+import { skillToolsTable } from "./skill-tools.mjs";
 import { formatTable } from "./stats.mjs";
 import { textProtocolTable } from "./text-protocol.mjs";
 
@@ -13,7 +14,7 @@ import { textProtocolTable } from "./text-protocol.mjs";
 // shared corpus (a user's clone), Discovery runs on the generated library only and Middleware,
 // which measures tokens, prompt caching and checkpoints on the corpus, is skipped.
 const corpus = hasCorpus();
-const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable];
+const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable];
 if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);
