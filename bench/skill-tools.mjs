@@ -32,7 +32,7 @@ export async function skillToolsTable() {
       rows,
       notes: [
         "",
-        `${AGENT_TOOLS.length} agent tools, the skills tools (load_skill, unload_skill), and a skill bringing ${SKILL_TOOLS.length} tools; bytes of the JSON the OpenAI API gets as \`tools\`. Skill tools go after every other tool, so a load or unload keeps the whole list before them: the prefix is all of the shorter list but its closing `]`. Offering the skill's tools all the time would cost ${fmt(always - lists[0].length)} bytes on every call before the load.`,
+        `${AGENT_TOOLS.length} agent tools, the skills tools (load_skill, unload_skill), and a skill bringing ${SKILL_TOOLS.length} tools; bytes of the JSON the OpenAI API gets as \`tools\`. Skill tools go after every other tool, so a load or unload keeps the whole list before them: the prefix is all of the shorter list but its closing \`]\`. Offering the skill's tools all the time would cost ${fmt(always - lists[0].length)} bytes on every call before the load.`,
       ],
     };
   } finally {
