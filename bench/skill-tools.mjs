@@ -4,6 +4,7 @@
 // what a provider's prompt cache keeps (tools come before the messages).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import { fakeModel } from "@langchain/core/testing";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
