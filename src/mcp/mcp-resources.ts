@@ -76,7 +76,7 @@ export function handleSkillResources(server: Server, context: McpServerContext):
     try {
       bytes = path === "SKILL.md" ? await source.readSkill(skill) : await readServedFile(source, skill, path);
     } catch (error) {
-      throw protocolError(ErrorCode.InternalError, `Cannot read ${uri}: ${SkillsetError.isInstance(error) || error instanceof Error ? error.message : String(error)}`);
+      throw protocolError(ErrorCode.InternalError, `Cannot read ${uri}: ${error instanceof Error ? error.message : String(error)}`);
     }
     return { contents: [resourceContents(uri, path, bytes)] };
   });
