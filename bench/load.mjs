@@ -13,7 +13,7 @@ import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { StoreBackend } from "deepagents";
 import pg from "pg";
 import { createBackendSource, createCatalog } from "../dist/index.js";
-import { ensureStoreLibrary, runLoadScenario, skillName, SKILLS_ROOT, STORE_NAMESPACE, summarize } from "../test/langchain/fixtures/load-scenario.mjs";
+import { ensureStoreLibrary, runLoadScenario, skillName, SKILLS_ROOT, STORE_NAMESPACE, summarizeRun } from "../test/langchain/fixtures/load-scenario.mjs";
 import { silenceWarnings } from "./contenders.mjs";
 import { formatMs, formatTable, median, quantile } from "./stats.mjs";
 
@@ -44,7 +44,7 @@ export async function loadTable() {
     const written = await ensureStoreLibrary({ url: PG_URL, schema: LIBRARY_SCHEMA, count: SCENARIO.librarySize });
     const listing = await measureStoreListing();
     const run = await runLoadScenario({ url: PG_URL, librarySchema: LIBRARY_SCHEMA, ...SCENARIO });
-    const summary = summarize(run.records, SCENARIO.maxLoaded);
+    const summary = summarizeRun(run.records, SCENARIO.maxLoaded);
     return { title: "Load (PostgreSQL)", rows: rowsFor(run, summary, listing), notes: notesFor(run, summary, written) };
   } finally {
     restore();
@@ -120,7 +120,7 @@ function notesFor(run, summary, written) {
   const clean = Object.values(summary.problems).every((value) => value === 0);
   return [
     "",
-    `${clean ? "Every" : "NOT every"} thread ended each turn as its script implies (${summary.statesChecked.toLocaleString("en-US")} states compared). Each worker runs up to ${SCENARIO.concurrency} turns at once; one turn in seven has no tool calls, the others one or two model messages of two to five parallel load_skill / unload_skill / search_skills calls.`,
+    `${clean ? "Every" : "NOT every"} thread ended each turn as its script implies (${summary.statesChecked.toLocaleString("en-US")} states compared). Each worker runs up to ${SCENARIO.concurrency} turns at once; about one turn in seven has no tool calls, the others one or two model messages of two to five parallel load_skill / unload_skill / search_skills calls.`,
     "Checkpoint bytes are read from PostgreSQL after each turn (checkpoint_blobs and checkpoint_writes of the thread, checkpoints as JSON text); skills state is the channels skillsLoaded, skillResources and _skillsCatalogVersion. All channels grow with the conversation, since LangGraph stores the whole messages list at each step.",
     "Workers list the store once (`listOnce` in agent-worker.mjs): the last row is what StoreBackend costs per invocation (re-scan) and per load (ls) without it.",
     written ? `The library was written to the schema ${LIBRARY_SCHEMA} in this run.` : `The library was already in the schema ${LIBRARY_SCHEMA}.`,

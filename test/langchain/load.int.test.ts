@@ -10,7 +10,7 @@
 // this skips, except under CI=true where it fails.
 import { describe, expect, it } from "vitest";
 import { TEST_PG_URL, usePostgres } from "../helpers/test-environment.js";
-import { ensureStoreLibrary, runLoadScenario, summarize, type TurnRecord } from "./fixtures/load-scenario.mjs";
+import { ensureStoreLibrary, runLoadScenario, summarizeRun, type TurnRecord } from "./fixtures/load-scenario.mjs";
 
 const SCENARIO = { workers: 2, librarySize: 1_000, threads: 40, turns: 4, maxLoaded: 3, concurrency: 4, seed: 10 };
 const LIBRARY_SCHEMA = `skillset_load_library_${SCENARIO.librarySize}`;
@@ -30,7 +30,7 @@ describe.skipIf(!(await usePostgres()))("Under load: PostgreSQL checkpointer and
       const view = (record: TurnRecord, side: "expected" | "actual") => ({ thread: record.thread, turn: record.turn, ...record[side] });
       expect(records.map((record) => view(record, "actual"))).toEqual(records.map((record) => view(record, "expected")));
 
-      const summary = summarize(records, SCENARIO.maxLoaded);
+      const summary = summarizeRun(records, SCENARIO.maxLoaded);
       expect(summary.problems).toEqual({
         mismatchedOutcomes: 0,
         lostLoads: 0,
