@@ -50,7 +50,7 @@ describe("skillset prompt --protocol text", () => {
   });
 
   it("says when there are no skills", async () => {
-    const empty = renderTextProtocolPrompt((await createMemorySource().scan()).skills);
+    const empty = (await renderTextProtocolPrompt((await createMemorySource().scan()).skills)).text;
     const folder = mkdtempSync(join(tmpdir(), "skillset-empty-"));
     try {
       expect((await run(["prompt", "--protocol", "text", folder])).stdout).toBe(`${empty}\n`);

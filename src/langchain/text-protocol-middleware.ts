@@ -5,7 +5,7 @@ import type { SkillEngine, SkillRequest } from "../core/skill-engine.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillInstructions } from "../core/text-protocol/parse-instructions.js";
 import { runSkillInstructions } from "../core/text-protocol/run-instructions.js";
-import { renderTextProtocolPrompt } from "../core/text-protocol/text-protocol-prompt.js";
+import { renderTextProtocolPrompt, type TextProtocolPrompt, type TextProtocolPromptOptions } from "../core/text-protocol/text-protocol-prompt.js";
 
 /** Marks the user messages that carry a reply's results (`additional_kwargs`). */
 export const RESULTS_MARKER = "skillset_results";
@@ -23,6 +23,12 @@ export interface TextProtocolHooksOptions {
   /** Whether scripts run (`runScripts`), so the prompt offers `<execute_script>`. */
   scripts: boolean;
   maxDescriptionLength: number;
+  /** The middleware's `catalogBudget`, for the `<available_skills>` catalog. @default 5000 */
+  catalogBudget?: number | false;
+  /** The middleware's `catalogPriority`. */
+  catalogPriority?: readonly string[];
+  /** The middleware's `searchSkills`: when `<search_skills>` is offered. @default "auto" */
+  searchSkills?: "auto" | boolean;
 }
 
 /**
@@ -39,15 +45,23 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
   const requestFor = options.requestFor as (state: unknown, runtime: object) => SkillRequest;
   // Derived from sources only: a catalog per set of sources, a prompt per catalog version.
   const catalogs = new WeakMap<readonly SkillSource[], Catalog>();
-  const prompts = new Map<string, string>();
-  const promptFor = async (request: SkillRequest): Promise<string> => {
+  const prompts = new Map<string, Promise<TextProtocolPrompt>>();
+  const promptOptions: TextProtocolPromptOptions = {
+    scripts: options.scripts,
+    maxDescriptionLength: options.maxDescriptionLength,
+    maxLoadedSkills: engine.maxLoaded,
+    ...(options.catalogBudget !== undefined ? { catalogBudget: options.catalogBudget } : {}),
+    ...(options.catalogPriority ? { catalogPriority: options.catalogPriority } : {}),
+    ...(options.searchSkills !== undefined ? { searchSkills: options.searchSkills } : {}),
+  };
+  const promptFor = async (request: SkillRequest): Promise<TextProtocolPrompt> => {
     const sources = await request.sources();
     let catalog = catalogs.get(sources);
     if (!catalog) catalogs.set(sources, (catalog = createCatalog(sources)));
     const { skills, version } = catalogView(await catalog.refresh());
     let prompt = prompts.get(version);
     if (prompt === undefined) {
-      prompt = renderTextProtocolPrompt(skills, { scripts: options.scripts, maxDescriptionLength: options.maxDescriptionLength, maxLoadedSkills: engine.maxLoaded });
+      prompt = renderTextProtocolPrompt(skills, { ...promptOptions, sourceOrder: sources.map((source) => source.id) });
       if (prompts.size >= 16) prompts.delete(prompts.keys().next().value!);
       prompts.set(version, prompt);
     }
@@ -57,7 +71,7 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
   return {
     wrapModelCall: async <R extends { state: unknown; runtime: object; systemMessage: SystemMessage }>(request: R, handler: (request: R) => AIMessage | Promise<AIMessage>): Promise<AIMessage> => {
       const prompt = await promptFor(requestFor(request.state, request.runtime));
-      return handler({ ...request, systemMessage: request.systemMessage.concat("\n\n" + prompt) });
+      return handler({ ...request, systemMessage: request.systemMessage.concat("\n\n" + prompt.text) });
     },
 
     afterModel: {
@@ -69,7 +83,9 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
         const parsed = parseSkillInstructions(reply.text);
         const calls = resultRounds(messages) + 1;
         if (parsed.instructions.length === 0 || calls >= MAX_MODEL_CALLS) return undefined;
-        const round = await runSkillInstructions(engine, requestFor(state, runtime), parsed, { maxInstructions: MAX_INSTRUCTIONS, lastRound: calls === MAX_MODEL_CALLS - 1, id: reply.id ?? `round-${calls}` });
+        const request = requestFor(state, runtime);
+        const { offersSearch } = await promptFor(request);
+        const round = await runSkillInstructions(engine, request, parsed, { maxInstructions: MAX_INSTRUCTIONS, lastRound: calls === MAX_MODEL_CALLS - 1, id: reply.id ?? `round-${calls}`, search: offersSearch });
         const results = new HumanMessage({ content: round.message, additional_kwargs: { [RESULTS_MARKER]: true } });
         const update = { messages: [results], jumpTo: "model" as const };
         return round.operations.length > 0 ? { ...update, skillsLoaded: round.operations, skillResources: round.operations } : update;

@@ -46,7 +46,7 @@ describe("text protocol end to end (real folders, real processes)", () => {
     const { runner, calls } = setup(["Hello!"]);
     await runner.run("Hi");
     const { skills } = await createLocalSource({ path: SKILLS, watch: false }).scan();
-    expect(calls[0]![0]).toEqual({ role: "system", content: renderTextProtocolPrompt(skills, { scripts: true }) });
+    expect(calls[0]![0]).toEqual({ role: "system", content: (await renderTextProtocolPrompt(skills, { scripts: true })).text });
     expect(calls[0]![0]!.content).toContain(`<location>\n${PDF}/SKILL.md\n</location>`);
   });
 

@@ -6,7 +6,7 @@ import { createSkillEngine } from "../../core/skill-engine.js";
 import { renderTextProtocolPrompt, textProtocolInstructions } from "../../core/text-protocol/text-protocol-prompt.js";
 import { CliError } from "../cli-error.js";
 import { budgetSummary } from "../budget-summary.js";
-import { parseBudget, scanCatalog, scanSources, type SourceOptions } from "../open-catalog.js";
+import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
@@ -57,17 +57,20 @@ export async function promptCommand(paths: string[], options: PromptOptions, ter
   return 0;
 }
 
-// The system prompt `createSkillRunner` sends, with its defaults; with an executor unless --no-scripts.
+// The system prompt `createSkillRunner` sends, with its defaults (the catalog fitted to
+// --budget); with an executor unless --no-scripts.
 async function textPrompt(paths: string[], options: PromptOptions, terminal: Terminal): Promise<number> {
-  const snapshot = await scanSources(paths, options, terminal);
+  const budget = parseBudget(options.budget);
+  const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   const scripts = options.scripts !== false;
-  const text = renderTextProtocolPrompt(snapshot.skills, { scripts });
+  const { text, offersSearch, catalog } = await renderTextProtocolPrompt(snapshot.skills, { scripts, catalogBudget: budget, sourceOrder: sources.map((source) => source.id) });
   terminal.out(text);
   reportSkipped(snapshot, paths, options, terminal);
   if (options.tokens) {
     const visible = snapshot.skills.filter((skill) => !skill.disableModelInvocation);
-    const frame = visible.length === 0 ? text : `${renderCatalogXml([])}\n\n${textProtocolInstructions({ scripts, arguments: visible.some((skill) => skill.argumentHint !== undefined) })}`;
+    const frame = visible.length === 0 ? text : `${renderCatalogXml([])}\n\n${textProtocolInstructions({ scripts, arguments: visible.some((skill) => skill.argumentHint !== undefined), search: offersSearch })}`;
     await reportTokens(text, frame, visible.length, terminal);
+    if (catalog.full.length < visible.length) terminal.err(budgetSummary(catalog, budget as number));
   }
   return 0;
 }

@@ -25,7 +25,8 @@ export function engineResult(tag: ResultTag, attributes: Record<string, string |
   return resultTag(tag, attributes, text.replace(/^Error: /, ""))
     .replace('Use `unload_skill("skill-name")` to unload', "Use `<unload_skill>skill-name</unload_skill>` to unload")
     .replace("Load it with load_skill first.", "Load it first with `<use_skill>skill-name</use_skill>`.")
-    .replace("from the earlier load_skill call", "from the earlier <use_skill>");
+    .replace("from the earlier load_skill call", "from the earlier <use_skill>")
+    .replace("Load one with load_skill to use it.", "Load one with `<use_skill>skill-name</use_skill>` to use it.");
 }
 
 /** The error tag that answers an instruction. */
@@ -39,6 +40,7 @@ export const INSTRUCTION_FORMS: Record<InstructionTag, string> = {
   unload_skill: "<unload_skill>skill-name</unload_skill>",
   read_resource: '<read_resource skill="skill-name">path/in/the/skill</read_resource>',
   execute_script: '<execute_script skill="skill-name">scripts/example.py --option value</execute_script>',
+  search_skills: "<search_skills>words about the task</search_skills>",
 };
 
 /** What {@link resultsMessage} says besides the results. */

@@ -6,6 +6,7 @@ export type SkillInstruction =
   | { kind: "unload_skill"; skill: string; source: string }
   | { kind: "read_resource"; skill: string; path: string; offset?: number; limit?: number; source: string }
   | { kind: "execute_script"; skill: string; command: string; source: string }
+  | { kind: "search_skills"; query: string; limit?: number; source: string }
   | { kind: "malformed"; tag: InstructionTag; reason: string; source: string };
 
 /** What {@link parseSkillInstructions} found in a reply. */
@@ -30,6 +31,8 @@ const MAX_CONTENT_CHARS = 10_000;
 const MAX_SOURCE_CHARS = 300;
 /** The most lines `read_resource` reads at once, as `read_skill_resource`. */
 const MAX_LIMIT = 2000;
+/** The most results `search_skills` gives, as the engine's. */
+const MAX_SEARCH_LIMIT = 25;
 
 interface Tag {
   start: number;
@@ -48,9 +51,9 @@ interface Tag {
  *
  * - Tag names in any case, with `_` or `-`; spaces and line breaks inside a tag; attribute
  *   values in double, single or typographic quotes, backslash-escaped quotes, or none; XML
- *   entities decoded; `skill`, `name` or `skill_name` for the skill; content wrapped in
- *   backticks or a fenced block unwrapped. Instructions inside fenced code blocks and around
- *   prose run; other tags are text.
+ *   entities decoded; `skill`, `name` or `skill_name` for the skill (`query` for a search's
+ *   words, which are put on one line); content wrapped in backticks or a fenced block
+ *   unwrapped. Instructions inside fenced code blocks and around prose run; other tags are text.
  * - An instruction inside inline code (`` `<use_skill>x</use_skill>` ``) in a line that also
  *   holds prose is only talked about: it is counted in `mentioned` and does not run.
  * - Every instruction of the reply is returned, in order; the runner decides how many run.
@@ -125,6 +128,14 @@ function instructionOf(tag: InstructionTag, attributes: Map<string, string>, raw
     if (problem) return malformed(problem);
     const args = attributes.get("arguments") ?? attributes.get("args");
     return tag === "use_skill" ? { kind: tag, skill, ...(args !== undefined ? { arguments: args } : {}), source } : { kind: tag, skill, source };
+  }
+  if (tag === "search_skills") {
+    const query = (content || attributes.get("query")?.trim() || "").replace(/\s+/g, " ");
+    if (query === "") return malformed("<search_skills> holds no words to search for");
+    if (query.length > MAX_CONTENT_CHARS) return malformed(`the query is longer than ${MAX_CONTENT_CHARS.toLocaleString("en-US")} characters`);
+    const limit = integerAttribute(attributes, "limit", 1, MAX_SEARCH_LIMIT);
+    if (typeof limit === "string") return malformed(limit);
+    return { kind: tag, query, ...(limit !== undefined ? { limit } : {}), source };
   }
   const skill = skillAttribute?.trim() ?? "";
   const problem = nameProblem(tag, skill, true);

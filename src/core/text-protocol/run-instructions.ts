@@ -38,6 +38,11 @@ export interface RunInstructionsOptions {
   lastRound?: boolean;
   /** Prefix of the call ids the engine sees, unique within the thread. */
   id: string;
+  /**
+   * Whether `<search_skills>` runs: pass the prompt's `offersSearch`. Otherwise it gets an error
+   * that says to choose from the catalog. @default false
+   */
+  search?: boolean;
 }
 
 /**
@@ -54,7 +59,7 @@ export async function runSkillInstructions(engine: SkillEngine, request: SkillRe
   const runnable = parsed.instructions.slice(0, options.maxInstructions);
   for (const [index, instruction] of runnable.entries()) {
     const started = performance.now();
-    const outcome = await runInstruction(engine, { ...request, state }, instruction, `${options.id}-${index}`);
+    const outcome = await runInstruction(engine, { ...request, state }, instruction, `${options.id}-${index}`, options.search ?? false);
     if (outcome.operations.length > 0) {
       state = applySkillOperations(state, outcome.operations);
       operations.push(...outcome.operations);
@@ -71,9 +76,9 @@ export async function runSkillInstructions(engine: SkillEngine, request: SkillRe
 
 type Outcome = Pick<InstructionOutcome, "ok" | "result" | "operations">;
 
-async function runInstruction(engine: SkillEngine, request: SkillRequest, instruction: SkillInstruction, id: string): Promise<Outcome> {
+async function runInstruction(engine: SkillEngine, request: SkillRequest, instruction: SkillInstruction, id: string, search: boolean): Promise<Outcome> {
   try {
-    return await dispatch(engine, request, instruction, id);
+    return await dispatch(engine, request, instruction, id, search);
   } catch (error) {
     // An executor or a source that throws: the model gets the reason, the loop goes on.
     const tag = instruction.kind === "malformed" ? instruction.tag : instruction.kind;
@@ -93,10 +98,12 @@ function attributesOf(instruction: SkillInstruction): Record<string, string> {
       return { skill: instruction.skill, path: instruction.path };
     case "execute_script":
       return { skill: instruction.skill };
+    case "search_skills":
+      return { query: instruction.query };
   }
 }
 
-async function dispatch(engine: SkillEngine, request: SkillRequest, instruction: SkillInstruction, id: string): Promise<Outcome> {
+async function dispatch(engine: SkillEngine, request: SkillRequest, instruction: SkillInstruction, id: string, search: boolean): Promise<Outcome> {
   switch (instruction.kind) {
     case "malformed":
       return failed(resultTag(errorTagOf(instruction.tag), {}, "", `Your instruction could not be read: ${instruction.reason}. Write it as ${INSTRUCTION_FORMS[instruction.tag]}.`));
@@ -128,6 +135,12 @@ async function dispatch(engine: SkillEngine, request: SkillRequest, instruction:
       if (!ran) return failed(engineResult("script_error", { skill }, reply.text));
       const exitCode = typeof ran.exitCode === "number" ? ran.exitCode : "none";
       return { ok: reply.ok, result: resultTag("script_result", { skill, exit_code: exitCode }, reply.text), operations: [] };
+    }
+    case "search_skills": {
+      const { query, limit } = instruction;
+      if (!search) return failed(resultTag("skill_error", { query }, "Skill search is not offered here: choose a skill from <available_skills>."));
+      const reply = await engine.search(request, { query, ...(limit !== undefined ? { limit } : {}) });
+      return reply.ok ? { ok: true, result: engineResult("search_results", { query }, reply.text), operations: [] } : failed(engineResult("skill_error", { query }, reply.text));
     }
   }
 }

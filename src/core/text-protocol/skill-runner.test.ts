@@ -219,7 +219,7 @@ describe("createSkillRunner: the prompt", () => {
       { role: "system", content: "You are terse." },
       { role: "user", content: "Hi" },
     ]);
-    const skillsPrompt = renderTextProtocolPrompt((await createMemorySourceSkills()).skills, { scripts: true });
+    const skillsPrompt = (await renderTextProtocolPrompt((await createMemorySourceSkills()).skills, { scripts: true })).text;
     expect(calls[0]).toEqual([
       { role: "system", content: `You are terse.\n\n${skillsPrompt}` },
       { role: "user", content: "Hi" },

@@ -1,6 +1,7 @@
 import { createCatalog } from "../catalog.js";
 import { SkillsetError } from "../errors.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../prompt-markdown.js";
+import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../render-catalog.js";
 import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillThreadState } from "../skill-engine.js";
 import type { SkillsLogger } from "../skill-events.js";
 import type { SkillMetadata } from "../skill-metadata.js";
@@ -11,7 +12,7 @@ import type { ScriptExecutor } from "../../exec/script-executor.js";
 import { resultTag } from "./format-results.js";
 import { parseSkillInstructions } from "./parse-instructions.js";
 import { runSkillInstructions, type InstructionOutcome } from "./run-instructions.js";
-import { renderTextProtocolPrompt, TEXT_PROTOCOL_READ_HINT } from "./text-protocol-prompt.js";
+import { renderTextProtocolPrompt, TEXT_PROTOCOL_READ_HINT, type TextProtocolPrompt } from "./text-protocol-prompt.js";
 
 /** One message of a text conversation, as chat APIs take them. */
 export interface TextMessage {
@@ -43,6 +44,16 @@ export interface SkillRunnerOptions {
   maxLoadedSkills?: number;
   /** Longest description in the catalog; loading a skill shows the whole one. @default 250 */
   maxDescriptionLength?: number;
+  /**
+   * Most tokens (o200k_base, at least 500) the `<available_skills>` catalog may take, as the
+   * middleware's `catalogBudget`: over it, descriptions are shortened, then skills named only,
+   * then counted, and `<search_skills>` finds them. `false`: no limit. @default 5000
+   */
+  catalogBudget?: number | false;
+  /** Skills that keep their catalog entries first when the catalog is over its budget, most important first. */
+  catalogPriority?: readonly string[];
+  /** When `<search_skills>` is offered: `"auto"` while the catalog is over its budget, `true` always, `false` never. @default "auto" */
+  searchSkills?: "auto" | boolean;
   /** Runs the `` !`command` `` blocks of a skill's instructions on load, under the script rules. Off unless given. */
   dynamicContext?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
   /** A user's message that starts with `/<skill-name>` invokes that skill, as in the middleware. @default true */
@@ -131,7 +142,8 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
     maxLoadedSkills: settings.maxLoadedSkills,
     maxDescriptionLength: settings.maxDescriptionLength,
     resourceReadTool: TEXT_PROTOCOL_READ_HINT,
-    // The engine's Markdown catalog and search tool are the tool protocol's; this one has its own prompt.
+    // The engine's Markdown catalog is the tool protocol's: this one fits its own XML catalog to
+    // the budget and decides from it whether to offer search (engine.search runs either way).
     catalogBudget: false,
     search: { offer: "never" },
     ...(options.executor ? { scripts: { executor: options.executor, defaultAllowedCommands: options.defaultAllowedCommands ?? DEFAULT_ALLOWED_COMMANDS } } : {}),
@@ -140,12 +152,21 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
   });
   const catalog = createCatalog(options.sources);
   // Derived from the catalog only: one rendering per catalog version.
-  let prompt = { version: "", text: "" };
+  let cached: { version: string; prompt: Promise<TextProtocolPrompt> } | undefined;
   const promptFor = ({ skills, version }: { skills: readonly SkillMetadata[]; version: string }) => {
-    if (prompt.version !== version) {
-      prompt = { version, text: renderTextProtocolPrompt(skills, { maxDescriptionLength: settings.maxDescriptionLength, scripts: options.executor !== undefined, maxLoadedSkills: settings.maxLoadedSkills }) };
+    if (cached?.version !== version) {
+      const prompt = renderTextProtocolPrompt(skills, {
+        maxDescriptionLength: settings.maxDescriptionLength,
+        scripts: options.executor !== undefined,
+        maxLoadedSkills: settings.maxLoadedSkills,
+        catalogBudget: settings.catalogBudget,
+        ...(options.catalogPriority ? { catalogPriority: options.catalogPriority } : {}),
+        sourceOrder: catalog.sources.map((source) => source.id),
+        searchSkills: settings.searchSkills,
+      });
+      cached = { version, prompt };
     }
-    return prompt.text;
+    return cached.prompt;
   };
 
   return {
@@ -166,7 +187,8 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
       const invoked = settings.userInvocation ? await invokeUserCommand(messages) : undefined;
       if (invoked) trace.invoked = invoked;
       const [system, history] = messages[0]?.role === "system" ? [`${messages[0].content}\n\n`, messages.slice(1)] : ["", messages];
-      trace.systemPrompt = system + promptFor(refreshed);
+      const prompt = await promptFor(refreshed);
+      trace.systemPrompt = system + prompt.text;
       const sent: TextMessage[] = [{ role: "system", content: trace.systemPrompt }, ...history];
 
       let text = "";
@@ -192,7 +214,12 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
           break;
         }
         signal?.throwIfAborted();
-        const round = await runSkillInstructions(engine, request(), parsed, { maxInstructions: settings.maxInstructionsPerReply, lastRound: iteration === settings.maxIterations - 1, id: `${iteration}` });
+        const round = await runSkillInstructions(engine, request(), parsed, {
+          maxInstructions: settings.maxInstructionsPerReply,
+          lastRound: iteration === settings.maxIterations - 1,
+          id: `${iteration}`,
+          search: prompt.offersSearch,
+        });
         apply(round.operations);
         Object.assign(step, { outcomes: round.outcomes, results: round.message, skipped: round.skipped });
         messages.push({ role: "user", content: round.message });
@@ -275,7 +302,14 @@ function validated(options: SkillRunnerOptions) {
     maxLoadedSkills: count("maxLoadedSkills", 10),
     maxDescriptionLength: count("maxDescriptionLength", DEFAULT_MAX_DESCRIPTION_LENGTH),
     userInvocation: options.userInvocation ?? true,
+    catalogBudget: options.catalogBudget ?? DEFAULT_CATALOG_BUDGET,
+    searchSkills: options.searchSkills ?? "auto",
   };
+  const budget = settings.catalogBudget;
+  if (budget !== false && !(Number.isInteger(budget) && budget >= MIN_CATALOG_BUDGET)) problems.push(`catalogBudget must be false or an integer of at least ${MIN_CATALOG_BUDGET}, got ${String(budget)}`);
+  if (settings.searchSkills !== "auto" && typeof settings.searchSkills !== "boolean") problems.push(`searchSkills must be "auto", true or false, got ${String(settings.searchSkills)}`);
+  const priority = options.catalogPriority;
+  if (priority !== undefined && !(Array.isArray(priority) && priority.every((name) => typeof name === "string"))) problems.push("catalogPriority must be an array of skill names");
   if (problems.length > 0) throw new SkillsetError("invalid-options", `createSkillRunner: ${problems.join("; ")}`);
   return settings;
 }
