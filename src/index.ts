@@ -81,5 +81,5 @@ export {
   createSkillRunner,
 } from "./core/text-protocol/skill-runner.js";
 export { type SkillInstruction, type ParsedReply, parseSkillInstructions } from "./core/text-protocol/parse-instructions.js";
-export { type TextProtocolPromptOptions, renderTextProtocolPrompt } from "./core/text-protocol/text-protocol-prompt.js";
+export { type TextProtocolPrompt, type TextProtocolPromptOptions, renderTextProtocolPrompt } from "./core/text-protocol/text-protocol-prompt.js";
 export { type InstructionOutcome, type InstructionRound, type RunInstructionsOptions, runSkillInstructions } from "./core/text-protocol/run-instructions.js";
