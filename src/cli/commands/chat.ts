@@ -33,9 +33,9 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
   if (!/^[\w.:-]{1,128}$/.test(threadId)) throw new CliError("usage", `--thread must be 1 to 128 letters, digits, '.', ':', '_' or '-' (got '${threadId}')`);
   const locations = sourceLocations(paths);
   const model = await createChatModel(modelOptions);
+  const store = await openThreadStore(options.thread !== undefined);
   const sources = locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false }));
   const catalog = createCatalog(sources);
-  const store = await openThreadStore(options.thread !== undefined);
   try {
     const agent = createChatAgent({
       model: model.model,

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { MemorySaver } from "@langchain/langgraph";
-import { createCatalog, type CatalogSnapshot } from "../../core/catalog.js";
+import { createCatalog } from "../../core/catalog.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { createChatAgent } from "../chat/chat-agent.js";
 import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";
@@ -44,26 +44,19 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
   const maxSteps = wholeNumber(options.maxSteps, "--max-steps", DEFAULT_MAX_STEPS);
   const concurrency = wholeNumber(options.concurrency, "--concurrency", DEFAULT_CONCURRENCY);
   const minPass = options.minPass === undefined ? undefined : passRate(options.minPass);
-  if (options.generate && existsSync(casesFile)) {
+  if (options.generate && casesFile !== "-" && existsSync(casesFile)) {
     throw new CliError("already-exists", `${casesFile} already exists; --generate does not overwrite it: name a new file, or - for stdout`);
   }
   const cases = options.generate ? [] : readEvalCases(casesFile);
 
   const sources = sourceLocations(paths).map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false }));
-  const catalog = createCatalog(sources);
-  let snapshot: CatalogSnapshot;
-  try {
-    snapshot = await catalog.refresh();
-  } finally {
-    catalog.close();
-  }
+  const snapshot = await createCatalog(sources).refresh();
   checkExpectedSkills(cases, snapshot.skills.map((skill) => skill.name), casesFile);
   const model = await createChatModel(modelOptions);
-  const failed = (error: unknown) => new CliError("provider", describeTurnError(error, model, modelOptions.timeoutMs).message);
 
   if (options.generate) {
     const drafted = await draftCases(model.model, snapshot.skills, options.model).catch((error: unknown) => {
-      throw failed(error);
+      throw new CliError("provider", describeTurnError(error, model, modelOptions.timeoutMs).message);
     });
     if (casesFile === "-") terminal.out(drafted.text);
     else writeFileSync(casesFile, drafted.text, { flag: "wx" });
@@ -75,6 +68,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
 
   const drafts = cases.filter((entry) => entry.draft).length;
   if (drafts > 0) terminal.err(terminal.color.yellow(`${plural(drafts, "case")} ${drafts === 1 ? "is a draft" : "are drafts"} (draft: true): review ${drafts === 1 ? "it" : "them"} before trusting the numbers.`));
+  // Sources read without watching (watch: false), so there is nothing to close afterwards.
   const agent = createChatAgent({
     model: model.model,
     sources,
@@ -93,8 +87,6 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
       if (run.error) terminal.err(terminal.color.red(`${terminal.interactive ? "\r\x1b[K" : ""}Case ${run.case.id}${repeat > 1 ? ` (run ${run.run})` : ""}: ${run.error}`));
       if (terminal.interactive) terminal.status(done < total ? `\r\x1b[KEvaluating: ${done}/${total} runs` : "\r\x1b[K");
     },
-  }).finally(() => {
-    for (const source of sources) source.close?.();
   });
   const summary = summarizeEval(runs);
   terminal.out(options.json ? evalJson(runs, summary) : formatEvalReport(runs, summary, terminal.color));
