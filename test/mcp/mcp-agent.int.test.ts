@@ -9,7 +9,10 @@ import { load, runAgent, scriptedModel, systemPromptOf, toolResults } from "../l
 import { CLI } from "./helpers.js";
 
 describe("an agent with skills from an MCP server", () => {
-  const tree = tempTree("skillset-agent-mcp-");
+  let tree: ReturnType<typeof tempTree>;
+  beforeAll(() => {
+    tree = tempTree("skillset-agent-mcp-");
+  });
   let source: SkillSource;
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@
 // over stdio and over Streamable HTTP.
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempTree } from "../helpers/skill-tree.js";
 import { callTool, errorOf, eventually, httpClient, httpServer, stdioClient, type ConnectedClient } from "./helpers.js";
 
@@ -25,7 +25,10 @@ function library() {
 }
 
 describe("skillset mcp over stdio", () => {
-  const lib = library();
+  let lib: ReturnType<typeof library>;
+  beforeAll(() => {
+    lib = library();
+  });
   let connected: ConnectedClient;
 
   beforeAll(async () => {
@@ -179,8 +182,10 @@ describe("skillset mcp over stdio", () => {
 });
 
 describe("skillset mcp with options", () => {
-  const lib = library();
-  afterEach(() => undefined);
+  let lib: ReturnType<typeof library>;
+  beforeAll(() => {
+    lib = library();
+  });
   afterAll(() => lib.cleanup());
 
   it("--allow-scripts offers run_skill_script, under the skill's allow-list", async () => {
@@ -216,7 +221,10 @@ describe("skillset mcp with options", () => {
 });
 
 describe("skillset mcp with a library larger than the catalog budget", () => {
-  const tree = tempTree("skillset-mcp-large-");
+  let tree: ReturnType<typeof tempTree>;
+  beforeAll(() => {
+    tree = tempTree("skillset-mcp-large-");
+  });
   afterAll(() => tree.cleanup());
 
   it("offers search_skills, which finds skills the catalog leaves out", async () => {
@@ -240,7 +248,10 @@ describe("skillset mcp with a library larger than the catalog budget", () => {
 });
 
 describe("skillset mcp over Streamable HTTP", () => {
-  const lib = library();
+  let lib: ReturnType<typeof library>;
+  beforeAll(() => {
+    lib = library();
+  });
   let server: Awaited<ReturnType<typeof httpServer>>;
 
   beforeAll(async () => {

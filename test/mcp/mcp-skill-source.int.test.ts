@@ -43,7 +43,10 @@ function library() {
 }
 
 describe("mcpSkillSource over skillset's own server (stdio)", () => {
-  const lib = library();
+  let lib: ReturnType<typeof library>;
+  beforeAll(() => {
+    lib = library();
+  });
   let catalog: Catalog;
   let client: Client;
   let transport: StdioClientTransport;
@@ -119,7 +122,10 @@ describe("mcpSkillSource over skillset's own server (stdio)", () => {
 });
 
 describe("mcpSkillSource over Streamable HTTP", () => {
-  const lib = library();
+  let lib: ReturnType<typeof library>;
+  beforeAll(() => {
+    lib = library();
+  });
   let server: Awaited<ReturnType<typeof httpServer>>;
 
   beforeAll(async () => {
@@ -145,7 +151,10 @@ describe("mcpSkillSource over Streamable HTTP", () => {
 });
 
 describe("mcpSkillSource with runScripts, for a server trusted to run code here", () => {
-  const lib = library();
+  let lib: ReturnType<typeof library>;
+  beforeAll(() => {
+    lib = library();
+  });
   afterAll(() => lib.cleanup());
 
   it("copies a loaded skill's verified files into a private folder and runs its scripts there; close() removes it", async () => {

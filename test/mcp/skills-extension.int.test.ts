@@ -31,11 +31,13 @@ async function listAll(client: ConnectedClient["client"]): Promise<{ pages: numb
 }
 
 describe("the Skills extension of skillset mcp", () => {
-  const tree = tempTree("skillset-ext-");
-  const skills = join(tree.root, "skills");
+  let tree: ReturnType<typeof tempTree>;
+  let skills: string;
   let connected: ConnectedClient;
 
   beforeAll(async () => {
+    tree = tempTree("skillset-ext-");
+    skills = join(tree.root, "skills");
     // 120 skills: three pages of 50.
     for (let index = 0; index < 120; index++) tree.skill(`skills/skill-${String(index).padStart(3, "0")}`);
     tree.write(
@@ -149,7 +151,10 @@ describe("the Skills extension of skillset mcp", () => {
 });
 
 describe("the Skills extension over Streamable HTTP", () => {
-  const tree = tempTree("skillset-ext-http-");
+  let tree: ReturnType<typeof tempTree>;
+  beforeAll(() => {
+    tree = tempTree("skillset-ext-http-");
+  });
   let server: Awaited<ReturnType<typeof httpServer>>;
 
   beforeAll(async () => {
