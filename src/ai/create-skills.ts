@@ -72,7 +72,7 @@ export function createSkills(options: SkillsOptions): Skills {
       return { skills, version, skill: (name) => byName.get(name) };
     },
     sources: async () => (await catalogOf()).sources,
-    include: { readResource: settings.readResourceTool, runScript: settings.runScripts !== undefined, search: settings.searchSkills },
+    include: { readResource: settings.readResourceTool, runScript: settings.runScripts !== undefined, search: settings.searchSkills, skillTools: settings.skillTools },
     ...(settings.store ? { store: settings.store } : {}),
   };
 

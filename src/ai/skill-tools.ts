@@ -3,8 +3,9 @@ import { z } from "zod";
 import { SkillsetError } from "../core/errors.js";
 import type { SkillCall } from "../core/plan-skill-calls.js";
 import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
-import type { SkillEngine, SkillReply, SkillRequest, SkillStep } from "../core/skill-engine.js";
+import { applySkillOperations, type SkillEngine, type SkillReply, type SkillRequest, type SkillStep } from "../core/skill-engine.js";
 import type { SkillOperation } from "../core/skill-operations.js";
+import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/skill-tools.js";
 import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
 
 /**
@@ -34,6 +35,8 @@ export interface SkillToolsIncluded {
   runScript: boolean;
   /** `"auto"`: offered, and `prepareStep` hides it while the catalog fits its budget. */
   search: boolean | "auto";
+  /** Tools skills bring (`metadata.include_tools`), callable only while a loaded skill names them. */
+  skillTools: ToolSet;
 }
 
 interface CallOptions {
@@ -80,7 +83,9 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
     execute: async ({ skill_name: skill, arguments: args }, options: CallOptions) => {
       const step = skillCall(host, options, "load", skill);
       const call = { skill, id: options.toolCallId, ...(args !== undefined ? { arguments: args } : {}) };
-      return settle(await engine.load(await step.request, call, [...step.calls]), step);
+      const request = await step.request;
+      const result = await engine.load(request, call, [...step.calls]);
+      return settle(result.ok ? { ...result, text: await withToolsNote(result.text, request, result.operations) } : result, step);
     },
   };
 
@@ -114,12 +119,39 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
     execute: async ({ query, limit }, options: CallOptions) => reply(await engine.search(await host.step(options.messages).request, { query, ...(limit !== undefined ? { limit } : {}) })),
   };
 
+  // What a load says about the tools its skill brings: offered from the next step, or missing.
+  async function withToolsNote(text: string, request: SkillRequest, operations: readonly SkillOperation[]): Promise<string> {
+    const loaded = await engine.loadedSkills({ ...request, state: applySkillOperations(request.state, operations) });
+    const tools = includedTools(loaded.at(-1) ?? { metadata: {} });
+    const note = skillToolsNote(tools, tools.filter((name) => !(name in include.skillTools)));
+    return note === undefined ? text : `${text}\n\n${note}`;
+  }
+
+  // Registered up front so the AI SDK knows them; `prepareStep` leaves them out of `activeTools`
+  // until a loaded skill names them, and a call before that is refused as for an unknown tool.
+  const gated = Object.fromEntries(
+    Object.entries(include.skillTools).map(([name, tool]) => [
+      name,
+      {
+        ...tool,
+        execute: async (input: unknown, options: CallOptions) => {
+          const disclosed = disclosedTools(await engine.loadedSkills(await host.step(options.messages).request));
+          if (!disclosed.includes(name)) throw new SkillToolRefusal(undisclosedToolMessage(name));
+          return (tool.execute as (input: unknown, options: CallOptions) => unknown)(input, options);
+        },
+      } as Tool,
+    ]),
+  );
+
+  // The AI SDK sends tools in the order of this object: the skill tools last, so that offering
+  // them changes only the end of the tools list.
   return {
     load_skill: loadSkill,
     unload_skill: unloadSkill,
     ...(include.search !== false ? { search_skills: searchSkills } : {}),
     ...(include.readResource ? { read_skill_resource: readResource } : {}),
     ...(include.runScript ? { run_skill_script: runScript } : {}),
+    ...gated,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Tool } from "ai";
 import { z } from "zod";
 import { SkillsetError } from "../core/errors.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
@@ -60,6 +61,13 @@ const optionsSchema = z.object({
   /** Rankers for `search_skills`, fused by reciprocal rank; default the lexical one (see `createEmbeddingRanker` in `skillset`). */
   searchRankers: z.array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function")).min(1).optional(),
   /**
+   * Tools that skills bring, by name: a skill names them in `metadata.include_tools` (a
+   * space-separated string, as deepagents reads it). They are in `skills.tools`, but `prepareStep`
+   * (given the call's `tools`) leaves them out of `activeTools` until a loaded skill names them,
+   * and a call before that is refused. A name that is also one of skillset's tools is an error.
+   */
+  skillTools: z.record(z.string(), z.custom<Tool>((value) => typeof value === "object" && value !== null, "an AI SDK tool")).default({}),
+  /**
    * Keep each thread's loaded skills here, by thread id (`skills.thread(id)`), instead of deriving
    * them from the messages. @default none: the messages are the state
    */
@@ -67,6 +75,8 @@ const optionsSchema = z.object({
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
+
+const OWN_TOOLS = ["load_skill", "unload_skill", "search_skills", "read_skill_resource", "run_skill_script"];
 
 /** Options of `createSkills` (from `skillset/ai`). */
 export type SkillsOptions = z.input<typeof optionsSchema>;
@@ -78,5 +88,7 @@ export type SkillsSettings = z.output<typeof optionsSchema>;
 export function parseSkillsOptions(options: SkillsOptions): SkillsSettings {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) throw new SkillsetError("invalid-options", `createSkills: ${z.prettifyError(parsed.error)}`);
+  const clashes = Object.keys(parsed.data.skillTools).filter((name) => OWN_TOOLS.includes(name));
+  if (clashes.length > 0) throw new SkillsetError("invalid-options", `createSkills: skillTools may not replace skillset's own tools: ${clashes.join(", ")}`);
   return parsed.data;
 }

@@ -1,5 +1,6 @@
 import type { ModelMessage, PrepareStepFunction, SystemModelMessage, ToolSet } from "ai";
 import { SkillsetError } from "../core/errors.js";
+import { disclosedTools } from "../core/skill-tools.js";
 import { applySkillOperations, type SkillEngine, type SkillRequest } from "../core/skill-engine.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillOperation } from "../core/skill-operations.js";
@@ -114,9 +115,16 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
     return step;
   }
 
-  // The skill tools not on offer in a step: `search_skills` while the catalog fits its budget.
-  async function withheldTools(request: SkillRequest): Promise<string[]> {
-    return host.include.search === "auto" && !(await engine.offersSearch(request)) ? [SEARCH_TOOL] : [];
+  // The tools on offer in a step, in order: the call's own tools (without `search_skills` while
+  // the catalog fits its budget), then the tools skills bring, as the loaded skills disclose them,
+  // so a load or unload changes only the end of the list. `undefined`: every tool.
+  async function activeTools(request: SkillRequest, tools: ToolSet): Promise<string[] | undefined> {
+    const brought = host.include.skillTools;
+    const withheld = host.include.search === "auto" && !(await engine.offersSearch(request)) ? [SEARCH_TOOL] : [];
+    if (withheld.length === 0 && Object.keys(brought).length === 0) return undefined;
+    const own = Object.keys(tools).filter((name) => !withheld.includes(name) && !(name in brought));
+    const disclosed = disclosedTools(await engine.loadedSkills(request)).filter((name) => name in brought && name in tools);
+    return [...own, ...disclosed];
   }
 
   return {
@@ -133,8 +141,8 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
         const instructions = withSection(base, section);
         // AI SDK 6 reads `system`, 7 reads `instructions`.
         const result: Record<string, unknown> = { system: instructions, instructions };
-        const withheld = options?.tools ? await withheldTools(request) : [];
-        if (withheld.length > 0) result.activeTools = Object.keys(options!.tools!).filter((name) => !withheld.includes(name));
+        const active = options?.tools ? await activeTools(request, options.tools) : undefined;
+        if (active) result.activeTools = active;
         return result;
       };
       return prepare as unknown as PrepareStepFunction<TOOLS>;

@@ -6,6 +6,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createSkills, type SkillStateStore, type SkillsOptions, type StoredSkillState } from "../../src/ai.js";
 import { createMemorySource, SkillsetError } from "../../src/index.js";
 import { createLocalExecutor } from "../../src/node.js";
@@ -291,6 +292,36 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
         const never = setup({ searchSkills: false, catalogBudget: 500 }, LIBRARY).skills;
         expect(Object.keys(never.tools)).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
         expect((await turn(never, [user("Hi")], ["ok"])).calls[0]!.tools).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
+      });
+    });
+
+    describe("tools that come with a skill", () => {
+      const GITHUB = { "github/SKILL.md": skillFile("github", "Work with GitHub issues.", "metadata:\n  include_tools: list_issues create_issue\n"), "a/SKILL.md": skillFile("a", "Skill a.") };
+      const listIssues = { description: "List the repository's open issues.", inputSchema: z.object({}), execute: async () => "#1 Crash on start" };
+
+      it("offers a skill's tools from the step after its load, last and in order, refuses them before, and withdraws them on unload", async () => {
+        const { skills } = setup({ skillTools: { list_issues: listIssues } }, GITHUB);
+        const steps: ScriptedStep[] = [[["list_issues", {}, "early"]], [load("github", "l1")], [["list_issues", {}, "ok"]], [unload("github", "u1")], "done"];
+        const { calls, conversation } = await turn(skills, [user("What is open?")], steps);
+        const own = ["load_skill", "unload_skill", "read_skill_resource"];
+        expect(calls.map((call) => call.tools)).toEqual([own, own, [...own, "list_issues"], [...own, "list_issues"], own]);
+        const results = toolResults(conversation);
+        // Not among the step's active tools: the AI SDK answers it as an unknown tool.
+        expect(results.get("early")).toEqual({ text: expect.stringContaining("'list_issues'"), error: true });
+        expect(results.get("l1")!.text.endsWith("\n\nTools this skill brings, offered from your next step: list_issues. Not available in this agent (nobody supplies them): create_issue; do the task without them.")).toBe(true);
+        expect(results.get("ok")).toEqual({ text: "#1 Crash on start", error: false });
+      });
+
+      it("refuses a call to a skill's tool while its skill is not loaded, also where activeTools are not used", async () => {
+        const { skills } = setup({ skillTools: { list_issues: listIssues } }, GITHUB);
+        const execute = skills.tools.list_issues!.execute!;
+        await expect(execute({}, { toolCallId: "x", messages: [] })).rejects.toThrow(
+          "Error: list_issues is not a valid tool here. Call only the tools you were given in this step; a skill's tools are offered from the step after the skill is loaded.",
+        );
+      });
+
+      it("refuses skillTools that would replace skillset's own tools", () => {
+        expect(() => setup({ skillTools: { load_skill: listIssues } }, GITHUB)).toThrow("createSkills: skillTools may not replace skillset's own tools: load_skill");
       });
     });
 
