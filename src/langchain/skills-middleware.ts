@@ -19,6 +19,7 @@ import { createBackendSource, type SkillsBackend } from "../sources/backend-sour
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import { createSkillModelSelector, type SkillModels } from "./skill-model.js";
+import { createSkillHookParts } from "./skill-hooks-middleware-part.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
 import { createSkillToolProvider, type SkillToolsOption } from "./skill-tools.js";
@@ -137,6 +138,17 @@ const optionsSchema = z.object({
    * event. Tools protocol only.
    */
   models: z.custom<SkillModels>((value) => typeof value === "function" || (typeof value === "object" && value !== null), "a record of chat models, or a function from a name to one").optional(),
+  /**
+   * Run the `hooks:` of loaded skills (Claude Code's shape; `PreToolUse`, `PostToolUse`, `Stop`)
+   * through `executor`, under the script rules (the skill's `allowed-tools` as allow-list, else
+   * `defaultAllowedCommands`). Off without it: hooks are then ignored. Tools protocol only.
+   */
+  hooks: z
+    .object({
+      executor: executorSchema,
+      defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]),
+    })
+    .optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -246,6 +258,9 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   );
 
   const selectModel = settings.models ? createSkillModelSelector(settings.models, settings.logger) : undefined;
+  if (textProtocol && settings.hooks) throw new SkillsetError("invalid-options", 'createSkillsMiddleware: hooks needs protocol: "tools"');
+  const skillHooks = settings.hooks ? createSkillHookParts({ engine, requestFor, ...settings.hooks, logger: settings.logger }) : undefined;
+  const withSkillHooks = <M extends { wrapToolCall?: unknown; afterModel?: unknown }>(middleware: M): M => (skillHooks ? { ...middleware, wrapToolCall: skillHooks.wrapToolCall(middleware.wrapToolCall), afterModel: skillHooks.afterModel } : middleware);
   const text = textProtocol ? createTextProtocolHooks({ engine, requestFor, scripts: settings.runScripts !== undefined, maxDescriptionLength: settings.maxDescriptionLength }) : undefined;
   const tools = [
     loadSkill,
@@ -258,7 +273,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   const skillTools = settings.skillTools ? createSkillToolProvider(settings.skillTools, tools.map((entry) => entry.name), settings.logger) : undefined;
   const gatesTools = skillTools !== undefined || settings.allowedToolsPolicy === "restrict";
 
-  return createMiddleware({
+  return withSkillHooks(createMiddleware({
     name: SKILLS_MIDDLEWARE_NAME,
     stateSchema: skillsStateSchema,
     tools: text ? [] : [...tools, ...(skillTools?.registered ?? [])],
@@ -333,7 +348,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
           return refusal === undefined ? handler(request) : errorMessage(refusal, request.toolCall.id ?? "", name);
         }
       : undefined,
-  });
+  }));
 
   // The tool objects of the loaded skills' tools, in the order `disclosedTools` gives. A tool that
   // cannot be resolved (a clash found only now, in a resumed thread) is left out with an event.

@@ -1,0 +1,101 @@
+import { HumanMessage, ToolMessage, type BaseMessage } from "langchain";
+import type { SkillEngine, SkillRequest } from "../core/skill-engine.js";
+import { matchingHooks, runSkillHooks, type SkillHookRun } from "../core/skill-hooks.js";
+import type { SkillsLogger } from "../core/skill-events.js";
+import type { ScriptExecutor } from "../exec/script-executor.js";
+import type { SkillsStateView } from "./skills-state.js";
+
+/** What the hooks part of the middleware needs. */
+export interface SkillHookParts {
+  engine: SkillEngine;
+  requestFor(state: SkillsStateView, runtime: object): SkillRequest;
+  executor: ScriptExecutor;
+  defaultAllowedCommands: readonly string[];
+  logger: SkillsLogger | undefined;
+}
+
+// A Stop hook that blocks makes the agent go on; after this many blocks in a row it may finish.
+const MAX_STOP_BLOCKS = 3;
+const STOP_MARK = "skillset_stop_hook";
+
+interface ToolCallRequest {
+  toolCall: { name: string; args: unknown; id?: string };
+  state: unknown;
+  runtime: unknown;
+}
+
+/**
+ * The loaded skills' `hooks:` in the agent loop: `PreToolUse` and `PostToolUse` around each tool
+ * call, `Stop` when the model answers without tool calls. `once` handlers are remembered per
+ * thread in this process.
+ */
+export function createSkillHookParts(parts: SkillHookParts) {
+  const ranByThread = new Map<string, Set<string>>();
+  const runFor = (request: SkillRequest): SkillHookRun => {
+    const thread = request.sessionId ?? "";
+    let ran = ranByThread.get(thread);
+    if (!ran) ranByThread.set(thread, (ran = new Set()));
+    return { executor: parts.executor, defaultAllowedCommands: parts.defaultAllowedCommands, logger: parts.logger, ...(request.emit ? { emit: request.emit } : {}), ran };
+  };
+  const base = (request: SkillRequest) => (request.sessionId === undefined ? {} : { session_id: request.sessionId });
+
+  return {
+    /** Wraps the middleware's own `wrapToolCall` (or the plain handler) with the tool hooks. */
+    wrapToolCall<W>(inner: W): W {
+      type Handler = (request: ToolCallRequest) => Promise<unknown>;
+      const wrapped = async (request: ToolCallRequest, handler: Handler): Promise<unknown> => {
+        const next: Handler = inner ? (value) => (inner as typeof wrapped)(value, handler) : handler;
+        const { name, args, id = "" } = request.toolCall;
+        const skills = parts.requestFor(request.state as SkillsStateView, request.runtime as object);
+        const loaded = await parts.engine.loadedSkills(skills);
+        const pre = matchingHooks(loaded, "PreToolUse", name);
+        const post = matchingHooks(loaded, "PostToolUse", name);
+        if (pre.length === 0 && post.length === 0) return next(request);
+        const input = { ...base(skills), tool_name: name, tool_input: args, tool_use_id: id };
+        if (pre.length > 0) {
+          const outcome = await runSkillHooks(pre, loaded, input, runFor(skills));
+          if (outcome.action === "block") return new ToolMessage({ content: `Error: A PreToolUse hook of skill '${outcome.skill}' blocked this call: ${outcome.reason}`, tool_call_id: id, name, status: "error" });
+        }
+        const response = await next(request);
+        if (post.length === 0 || !ToolMessage.isInstance(response)) return response;
+        const outcome = await runSkillHooks(post, loaded, { ...input, tool_response: response.content }, runFor(skills));
+        const notes = outcome.action === "block" ? [`[PostToolUse hook of skill '${outcome.skill}': ${outcome.reason}]`] : outcome.notes.map((note) => `[PostToolUse hook: ${note}]`);
+        if (notes.length === 0) return response;
+        return new ToolMessage({ ...response, content: `${response.text}\n\n${notes.join("\n")}`, tool_call_id: response.tool_call_id });
+      };
+      return wrapped as W;
+    },
+
+    /** `Stop` hooks when the model answers without tool calls; a block sends the agent back to the model with the reason. */
+    afterModel: {
+      canJumpTo: ["model" as const],
+      hook: async (state: SkillsStateView, runtime: object) => {
+        const messages = (state.messages ?? []) as BaseMessage[];
+        const last = messages.at(-1) as (BaseMessage & { tool_calls?: unknown[] }) | undefined;
+        if (!last || last.type !== "ai" || (last.tool_calls?.length ?? 0) > 0) return undefined;
+        const skills = parts.requestFor(state, runtime);
+        const loaded = await parts.engine.loadedSkills(skills);
+        const hooks = matchingHooks(loaded, "Stop");
+        if (hooks.length === 0) return undefined;
+        const blocks = recentStopBlocks(messages);
+        if (blocks >= MAX_STOP_BLOCKS) return undefined;
+        const outcome = await runSkillHooks(hooks, loaded, { ...base(skills), stop_hook_active: blocks > 0, last_assistant_message: last.text }, runFor(skills));
+        if (outcome.action !== "block") return undefined;
+        const message = new HumanMessage({ content: `[skillset: a Stop hook of skill '${outcome.skill}' asks you to go on before finishing: ${outcome.reason}]`, additional_kwargs: { [STOP_MARK]: outcome.skill } });
+        return { messages: [message], jumpTo: "model" as const };
+      },
+    },
+  };
+}
+
+// How many of the user messages since the last real one are Stop hooks' blocks.
+function recentStopBlocks(messages: readonly BaseMessage[]): number {
+  let count = 0;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.type !== "human") continue;
+    if (!message.additional_kwargs?.[STOP_MARK]) break;
+    count++;
+  }
+  return count;
+}
