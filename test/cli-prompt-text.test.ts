@@ -1,7 +1,7 @@
 // `skillset prompt --protocol text`: the BUILT binary (dist/cli/main.js) prints exactly the system
 // prompt createSkillRunner sends.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,9 +25,14 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 // What the runner sends, over the same folder, with and without an executor.
-async function runnerPrompt(executor: boolean): Promise<string> {
+async function runnerPrompt(executor: boolean, folder = EXAMPLES, catalogBudget?: number | false): Promise<string> {
   const { complete, calls } = scriptedComplete(["Hi."]);
-  const runner = createSkillRunner({ sources: [EXAMPLES], complete, ...(executor ? { executor: { specificationVersion: "v1", run: async () => Promise.reject(new Error("unused")) } } : {}) });
+  const runner = createSkillRunner({
+    sources: [folder],
+    complete,
+    ...(executor ? { executor: { specificationVersion: "v1", run: async () => Promise.reject(new Error("unused")) } } : {}),
+    ...(catalogBudget !== undefined ? { catalogBudget } : {}),
+  });
   await runner.run("Hello");
   runner.close();
   return calls[0]![0]!.content;
@@ -58,6 +63,33 @@ describe("skillset prompt --protocol text", () => {
       rmSync(folder, { recursive: true, force: true });
     }
     expect(empty).toBe("<available_skills>\n</available_skills>\n\n(No skills are available.)");
+  });
+
+  it("fits the catalog to --budget as the runner's catalogBudget does, offers <search_skills>, and says where the skills went", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "skillset-budget-"));
+    try {
+      for (let index = 0; index < 150; index++) {
+        const name = `report-skill-${String(index).padStart(3, "0")}`;
+        mkdirSync(join(folder, name));
+        writeFileSync(join(folder, name, "SKILL.md"), `---\nname: ${name}\ndescription: Build report number ${index} from the sales and inventory tables, with charts.\n---\nSteps.\n`);
+      }
+      const [budgeted, unlimited, byDefault] = await Promise.all([
+        run(["prompt", "--protocol", "text", "--budget", "600", "--tokens", folder]),
+        run(["prompt", "--protocol", "text", "--budget", "none", folder]),
+        run(["prompt", "--protocol", "text", folder]),
+      ]);
+      expect(budgeted.code).toBe(0);
+      expect(budgeted.stdout).toBe(`${await runnerPrompt(true, folder, 600)}\n`);
+      expect(budgeted.stdout).toContain("more skills are not listed here. Find them with search_skills.</more_skills>");
+      expect(budgeted.stdout).toContain("<search_skills>words about the task</search_skills>");
+      expect(budgeted.stderr).toMatch(/\nOver the catalog budget of 600 tokens: \d+ whole, \d+ shortened, \d+ by name only, \d+ left out \(search_skills finds them\); the catalog takes \d+ tokens\.\n$/);
+      expect(unlimited.stdout).toBe(`${await runnerPrompt(true, folder, false)}\n`);
+      expect(unlimited.stdout).not.toContain("search_skills");
+      expect(byDefault.stdout).toBe(`${await runnerPrompt(true, folder)}\n`);
+      expect(await run(["prompt", "--protocol", "text", "--budget", "100", folder])).toEqual({ code: 2, stdout: "", stderr: "skillset: --budget must be a whole number of tokens of at least 500, or none; got '100'\n" });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it.each([
