@@ -7,6 +7,7 @@ import { AIMessage, createAgent, HumanMessage, tool, type BaseMessage } from "la
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createMemorySource } from "../index.js";
 import { createChatModelComplete, createSkillsMiddleware } from "../langchain.js";
 import { createLocalExecutor, createSkillRunner } from "../node.js";
 
@@ -103,6 +104,25 @@ describe('createSkillsMiddleware({ protocol: "text" }) in createAgent', () => {
     expect(model.calls).toHaveLength(10);
     expect(textOf(model.calls[9]!.messages.at(-1)!).endsWith("(No more instructions can run in this turn: answer the user now with what you have.)")).toBe(true);
     expect(result.messages.at(-1)!.type).toBe("ai");
+  });
+
+  it("over the catalog budget (5,000 by default), offers <search_skills> and runs it between model calls", async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 300; index++) {
+      const name = `ledger-task-${String(index).padStart(3, "0")}`;
+      files[`/skills/${name}/SKILL.md`] = `---\nname: ${name}\ndescription: Reconcile ledger ${index} against the bank statements and flag the entries that do not match.\n---\nSteps.\n`;
+    }
+    files["/skills/weather-station-logs/SKILL.md"] = "---\nname: weather-station-logs\ndescription: Parse the raw logs of a weather station and chart rain over time.\n---\nRead the log, then chart it.\n";
+    const { model } = recordingModel(["<search_skills>weather station rain</search_skills>", "<use_skill>weather-station-logs</use_skill>", "Charted."]);
+    const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: [createMemorySource({ files })], protocol: "text" })] });
+    const result = await agent.invoke({ messages: [new HumanMessage("Chart the rain in station.log")] });
+    const system = textOf(model.calls[0]!.messages[0]!);
+    expect(system).toMatch(/<more_skills count="\d+">\d+ more skills are not listed here\. Find them with search_skills\.<\/more_skills>\n<\/available_skills>/);
+    expect(system).not.toContain("weather-station-logs");
+    expect(system).toContain("<search_skills>words about the task</search_skills>");
+    expect(textOf(result.messages[2]!)).toMatch(/^<search_results query="weather station rain">\nSkills matching 'weather station rain', best first:\n- weather-station-logs: Parse the raw logs/);
+    expect(textOf(result.messages[4]!)).toMatch(/^<skill_content name="weather-station-logs">/);
+    expect(result.skillsLoaded).toEqual(["weather-station-logs"]);
   });
 
   it("leaves a reply that calls the agent's own tools to the tools: its text instructions do not run", async () => {
