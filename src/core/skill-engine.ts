@@ -274,7 +274,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       return { error: message };
     }
     const { head, body } = splitAtBody(text);
-    const runCommand = dynamicRunner(request, skill);
+    const runCommand = source.runsCommands === false ? undefined : dynamicRunner(request, skill);
     const rendered = await renderInstructions(body, {
       // Argument placeholders are filled only for skills written to take arguments, or when
       // arguments were given: `awk '{print $1}'` in an ordinary skill must stay as written.
@@ -480,6 +480,10 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       if (!options.scripts) return { ok: false, text: "Error: Running scripts is not enabled for this agent." };
       const found = await loadedSkill(request, name);
       if ("error" in found) return { ok: false, text: found.error };
+      if (found.source.runsCommands === false) {
+        emit(request, { level: "warn", event: "script_refused", message: `run_skill_script refused for skill '${name}': its source does not run commands`, skill: name, command });
+        return { ok: false, text: `Error: Command refused: skill '${name}' comes from a source whose scripts are not run here; read its files instead.` };
+      }
       const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = options.scripts;
       const outcome = await runSkillCommand({ command, skillDir: skillDirectory(found.skill), allowedCommands: allowedCommandsOf(found.skill, defaultAllowedCommands), executor, skillName: name });
       if (!outcome.ok) {

@@ -57,6 +57,11 @@ export interface SkillSource {
    * (symlinks), special files and files over `maxBytes`, with a {@link SkillsetError}.
    */
   readFile?(skill: SkillMetadata, relativePath: string, maxBytes: number): Promise<Uint8Array>;
+  /**
+   * `false`: the skills' commands (scripts, dynamic context) are never run, whatever the agent
+   * allows, e.g. for skills that are content from elsewhere. @default true
+   */
+  readonly runsCommands?: boolean;
   /** Releases watchers or connections, if the source holds any. */
   close?(): void;
 }

@@ -256,6 +256,8 @@ export function mcpSkillSource(options: McpSkillSourceOptions): SkillSource {
   return {
     specificationVersion: "v1",
     id,
+    // Remote skills are content: their commands run only where the integrator opted in.
+    runsCommands: options.runScripts === true,
     scan() {
       if (last && client.transport && Date.now() - listedAt < ttlMs) return Promise.resolve(last);
       listing ??= list().finally(() => (listing = undefined));

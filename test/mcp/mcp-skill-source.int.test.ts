@@ -87,15 +87,12 @@ describe("mcpSkillSource over skillset's own server (stdio)", () => {
     expect((await agent.load("csv-insights")).text).toContain("Local steps.");
   });
 
-  it("never runs a remote skill's scripts: its files are not on this machine", async () => {
+  it("never runs a remote skill's scripts unless the integrator opts in: the source runs no commands", async () => {
     const agent = await thread(catalog, createSkillEngine({ scripts: { executor: createLocalExecutor() } }));
     await agent.load("docs:csv-insights");
-    // allowed-tools (`Bash(python3:*)`) is ignored, and the skill's folder is its URI.
-    expect(await agent.run("docs:csv-insights", "python3 scripts/profile.py")).toEqual({ ok: false, text: "Error: Command refused: 'python3' is not allowed for skill 'docs:csv-insights' (allowed: scripts/*)." });
-    expect(await agent.run("docs:csv-insights", "scripts/hello.sh")).toEqual({
-      ok: false,
-      text: expect.stringMatching(/^\$ scripts\/hello\.sh\n\(exited with code 126 after \d+ ms\)\n--- stderr ---\nthe skill's folder skill:\/\/csv-insights does not exist on this machine$/),
-    });
+    const refused = { ok: false, text: "Error: Command refused: skill 'docs:csv-insights' comes from a source whose scripts are not run here; read its files instead." };
+    expect(await agent.run("docs:csv-insights", "python3 scripts/profile.py")).toEqual(refused);
+    expect(await agent.run("docs:csv-insights", "scripts/hello.sh")).toEqual(refused);
   });
 
   it("reads a file that changed after listing: the digest does not match, skills/get gives the new entry, the read is verified against it", async () => {
