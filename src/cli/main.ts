@@ -73,7 +73,7 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .option("--protocol <protocol>", "tools (the middleware's prompt, default) or text (the whole system prompt of the <use_skill> text protocol, createSkillRunner)")
     .option("--no-scripts", "with --protocol text: the prompt of a runner without an executor")
     .option("--tokens", "count tokens (o200k_base) and print the counts on stderr")
-    .option("--budget <tokens>", "the catalog's token budget, as the middleware's catalogBudget (default 5000; none: no limit; XML: only when given)")
+    .option("--budget <tokens>", "the catalog's token budget, as the middleware's catalogBudget (default 5000; none: no limit; XML: only when given, except with --protocol text)")
     .action((sources: string[], options) => run(() => promptCommand(sources, options, terminal))());
 
   program
