@@ -84,7 +84,8 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
         const calls = resultRounds(messages) + 1;
         if (parsed.instructions.length === 0 || calls >= MAX_MODEL_CALLS) return undefined;
         const request = requestFor(state, runtime);
-        const { offersSearch } = await promptFor(request);
+        // The prompt the reply answered, by the thread's catalog version: no second scan.
+        const { offersSearch } = await (prompts.get(request.state.catalogVersion ?? "") ?? promptFor(request));
         const round = await runSkillInstructions(engine, request, parsed, { maxInstructions: MAX_INSTRUCTIONS, lastRound: calls === MAX_MODEL_CALLS - 1, id: reply.id ?? `round-${calls}`, search: offersSearch });
         const results = new HumanMessage({ content: round.message, additional_kwargs: { [RESULTS_MARKER]: true } });
         const update = { messages: [results], jumpTo: "model" as const };
