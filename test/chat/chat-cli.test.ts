@@ -153,7 +153,7 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
     const shown = stdout.slice(0, stdout.indexOf("\n"));
     expect(long.startsWith(shown) && shown.length < long.length).toBe(true);
     expect(stdout).toBe(`${shown}\nStill here.\n`);
-    expect(server.abandoned).toBe(1);
+    await expect.poll(() => server.abandoned).toBe(1);
   });
 
   it("--thread continues a conversation in another process, loaded skills included, from the data folder", async () => {

@@ -63,7 +63,7 @@ describe.skipIf(!useTmux)("skillset chat at a terminal", { timeout: 120_000 }, (
     const stopped = await terminal.waitFor((screen) => screen.at(-1) === ">" && screen.includes("! stopped"), "the stop and a new prompt");
     const shown = stopped[stopped.indexOf("> tell me a long story") + 1]!;
     expect(long.startsWith(shown) && shown.length < long.length).toBe(true);
-    expect(server.abandoned).toBe(1);
+    await expect.poll(() => server.abandoned).toBe(1);
 
     await terminal.send("are you there?", "Enter");
     await terminal.waitFor((screen) => screen.includes("Still here.") && screen.at(-1) === ">", "the next answer");

@@ -33,11 +33,6 @@ async function session(provider: "openai" | "anthropic", replies: Parameters<typ
   return harness;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; tries < 200 && !condition(); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}
-
 describe.each(["openai", "anthropic"] as const)("a turn, %s", (provider) => {
   it("streams the answer piece by piece, reports skill activity and counts the tokens of every model call", async () => {
     const harness = await session(provider, [
@@ -83,7 +78,7 @@ describe.each(["openai", "anthropic"] as const)("a turn, %s", (provider) => {
     expect(shown.length).toBeGreaterThanOrEqual(10);
     expect(full.startsWith(shown) && shown.length < full.length).toBe(true);
     // The server saw the client go: no tokens are spent on an answer nobody reads.
-    await until(() => harness.server.abandoned === 1);
+    await expect.poll(() => harness.server.abandoned).toBe(1);
     const after = await threadValues(harness.agent, "t-stop");
     expect(after.messages!.map((message) => `${message.type}: ${message.text}`)).toEqual(["human: count", `ai: ${shown}`]);
 

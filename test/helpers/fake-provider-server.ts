@@ -158,14 +158,13 @@ export async function startFakeProvider(format: WireFormat, script: FakeScript):
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     let gone = false;
     response.on("close", () => {
-      if (!response.writableFinished) gone = true;
+      if (response.writableFinished) return;
+      gone = true;
+      abandoned++;
     });
     for (const { event, data, piece } of format.events(reply, request, ids)) {
       if (piece && reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
-      if (gone) {
-        abandoned++;
-        return;
-      }
+      if (gone) return;
       response.write(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
     }
     response.end(format.end ?? "");
