@@ -1,24 +1,9 @@
 // Large libraries on the command line: `search`, `prompt --budget`, and `list` saying where the
 // budgeted catalog puts each skill. The built CLI, on real folders.
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "./helpers/run-cli.js";
 import { skillFile, skillTree } from "./langchain/helpers.js";
-
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const execFileAsync = promisify(execFile);
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: "1" } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 // 120 skills of about 40 tokens a line: over a 500-token budget, not over the default.
 const TOPICS = ["invoices", "spreadsheets", "kubernetes", "changelogs", "photographs", "contracts"];

@@ -1,24 +1,9 @@
 // `skillset render`: the built CLI prints exactly what the model receives for `/name args`.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { cli } from "./helpers/run-cli.js";
 import { skillFile, skillTree } from "./langchain/helpers.js";
-
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const execFileAsync = promisify(execFile);
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: "1" } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
 
 const trees: Array<{ cleanup(): void }> = [];
 afterEach(() => {

@@ -101,3 +101,14 @@ export function expectedSkillBody(content: string, room: number, path: string): 
   const lines = shown.split("\n").length - 1;
   return `${shown}[… SKILL.md continues after line ${lines}: read ${path} with \`read_file\` from line offset ${lines}.]`;
 }
+
+/** Records the tool names each model call was bound with (createAgent binds the request's tools per call). */
+export function recordBoundTools(model: ReturnType<typeof scriptedModel>): string[][] {
+  const bound: string[][] = [];
+  const bindTools = model.bindTools.bind(model);
+  model.bindTools = (tools, ...rest) => {
+    bound.push((tools as Array<{ name: string }>).map((entry) => entry.name));
+    return bindTools(tools, ...rest);
+  };
+  return bound;
+}

@@ -6,7 +6,7 @@ import { createAgent, type BaseMessage } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { countTokens, type SkillsLogEntry } from "../../src/index.js";
 import { createSkillsMiddleware } from "../../src/langchain.js";
-import { type ScriptedCall, load, scriptedModel, skillFile, skillTree, systemPromptOf, toolResults } from "./helpers.js";
+import { type ScriptedCall, load, scriptedModel, skillFile, skillTree, systemPromptOf, toolResults, recordBoundTools } from "./helpers.js";
 
 const trees: Array<{ cleanup(): void }> = [];
 afterEach(() => {
@@ -25,24 +25,13 @@ function library(size: number): string {
   return tree.root;
 }
 
-// Records the tool names each model call was bound with.
-function recording(model: ReturnType<typeof scriptedModel>) {
-  const bound: string[][] = [];
-  const bindTools = model.bindTools.bind(model);
-  model.bindTools = (tools, ...rest) => {
-    bound.push((tools as Array<{ name: string }>).map((entry) => entry.name));
-    return bindTools(tools, ...rest);
-  };
-  return bound;
-}
-
 const search = (query: string, id: string): ScriptedCall => ({ name: "search_skills", args: { query }, id });
 
 describe("a library over the catalog budget", () => {
   it("fits the catalog to the budget, offers search_skills, and a skill found by search loads", async () => {
     const root = library(150);
     const model = scriptedModel([[search("VAT tax forms", "s1")], [load("zz-tax-forms", "l1")]]);
-    const bound = recording(model);
+    const bound = recordBoundTools(model);
     const events: SkillsLogEntry[] = [];
     const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: [root], catalogBudget: 600, logger: (entry) => events.push(entry) })], checkpointer: new MemorySaver() });
     const result = await agent.invoke({ messages: [{ role: "user", content: "File the VAT return." }] }, { configurable: { thread_id: "big" } });
@@ -83,7 +72,7 @@ describe("a library over the catalog budget", () => {
   it("does not offer search_skills while every skill fits, unless asked; never with searchSkills: false", async () => {
     const offered = async (options: Parameters<typeof createSkillsMiddleware>[0]) => {
       const model = scriptedModel([]);
-      const bound = recording(model);
+      const bound = recordBoundTools(model);
       const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware(options)] });
       await agent.invoke({ messages: [{ role: "user", content: "Hi" }] });
       return bound[0];

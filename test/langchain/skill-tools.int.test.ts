@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { SkillsLogEntry } from "../../src/index.js";
 import { createSkillsMiddleware, type SkillsMiddlewareOptions } from "../../src/langchain.js";
-import { load, scriptedModel, skillFile, skillTree, toolResults, unload, type ScriptedCall } from "./helpers.js";
+import { load, scriptedModel, skillFile, skillTree, toolResults, unload, type ScriptedCall, recordBoundTools } from "./helpers.js";
 
 // The resumed-thread case runs this over the BUILT package: `npm run build` first.
 const WORKER = fileURLToPath(new URL("./fixtures/skill-tools-worker.mjs", import.meta.url));
@@ -51,21 +51,10 @@ const skillTools = () => [fakeTool("list_issues"), fakeTool("create_issue"), fak
 const ownTool = fakeTool("search_web");
 const call = (name: string, id: string): ScriptedCall => ({ name, args: {}, id });
 
-// Records the tool names each model call was bound with.
-function recording(model: ReturnType<typeof scriptedModel>) {
-  const bound: string[][] = [];
-  const bindTools = model.bindTools.bind(model);
-  model.bindTools = (tools, ...rest) => {
-    bound.push((tools as Array<{ name: string }>).map((entry) => entry.name));
-    return bindTools(tools, ...rest);
-  };
-  return bound;
-}
-
 async function run(steps: Array<ScriptedCall[] | string>, options: Partial<SkillsMiddlewareOptions> = {}, input: Record<string, unknown> = {}) {
   calls.length = 0;
   const model = scriptedModel(steps);
-  const bound = recording(model);
+  const bound = recordBoundTools(model);
   const events: SkillsLogEntry[] = [];
   const middleware = createSkillsMiddleware({ sources: [library()], skillTools: skillTools(), logger: (entry) => events.push(entry), ...options });
   const agent = createAgent({ model, tools: [ownTool], middleware: [middleware], checkpointer: new MemorySaver() });
@@ -147,7 +136,7 @@ describe("supplying skill tools", () => {
       return skill === "github" ? [fakeTool("list_issues"), fakeTool("create_issue")] : [];
     };
     const model = scriptedModel([[load("github", "l1")], [call("list_issues", "c1")], "turn one", [call("create_issue", "c2")], "turn two", [load("github", "l3")]]);
-    const bound = recording(model);
+    const bound = recordBoundTools(model);
     const agent = createAgent({ model, tools: [ownTool], middleware: [createSkillsMiddleware({ sources: [library()], skillTools: resolver })], checkpointer: new MemorySaver() });
     const first = await agent.invoke({ messages: [{ role: "user", content: "Go" }] }, { configurable: { thread_id: "a" } });
     await agent.invoke({ messages: [{ role: "user", content: "Again" }] }, { configurable: { thread_id: "a" } });
@@ -197,7 +186,7 @@ describe("skills the application pins", () => {
   it("invokes pinned skills from invoke's input as /name args would: instructions, arguments, tools from the first call, key cleared", async () => {
     const root = library({ "report/SKILL.md": skillFile("report", "Writes a report.", "argument-hint: [topic]\n", "Report on $ARGUMENTS.") });
     const model = scriptedModel([[call("list_issues", "c1")], "first turn"]);
-    const bound = recording(model);
+    const bound = recordBoundTools(model);
     const events: SkillsLogEntry[] = [];
     const agent = createAgent({ model, tools: [ownTool], middleware: [createSkillsMiddleware({ sources: [root], skillTools: skillTools(), logger: (entry) => events.push(entry) })], checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "p" } };
@@ -244,7 +233,7 @@ describe("skills the application pins", () => {
       { name: "start_issue_work", description: "Starts work on issues.", schema: z.object({}) },
     );
     const model = scriptedModel([[call("start_issue_work", "s1")], [call("create_issue", "c1")]]);
-    const bound = recording(model);
+    const bound = recordBoundTools(model);
     const agent = createAgent({ model, tools: [pinTool], middleware: [createSkillsMiddleware({ sources: [library()], skillTools: skillTools() })] });
     const result = await agent.invoke({ messages: [{ role: "user", content: "Go" }] });
     const base = ["start_issue_work", "load_skill", "unload_skill"];
