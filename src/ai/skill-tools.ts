@@ -6,7 +6,7 @@ import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
 import { applySkillOperations, type SkillEngine, type SkillReply, type SkillRequest, type SkillStep } from "../core/skill-engine.js";
 import type { SkillOperation } from "../core/skill-operations.js";
 import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/skill-tools.js";
-import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
+import { LOAD_SKILL_DESCRIPTION, READ_RESOURCE_DESCRIPTION, RUN_SCRIPT_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
 
 /**
  * One model step of one thread, as the tools see it. The AI SDK hands every tool call of a step
@@ -43,11 +43,6 @@ interface CallOptions {
   toolCallId: string;
   messages: readonly unknown[];
 }
-
-const READ_RESOURCE_DESCRIPTION =
-  "Read a file of a loaded skill (a script, reference or asset), by its path relative to the skill's folder. Text comes in pages of lines; use offset for the next page.";
-const RUN_SCRIPT_DESCRIPTION =
-  "Run one of a loaded skill's scripts (or a command its allowed-tools permit) in the skill's folder. One program with arguments, no shell: no pipes, redirections, ';', '&&' or '$'.";
 
 const loadInput = z.object({
   skill_name: z.string().describe("Name of the skill to load, from the skills list."),

@@ -120,3 +120,11 @@ export function unloadResultText(skill: string, stillLoaded: readonly string[], 
 /** The description of `search_skills`, for every host. */
 export const SEARCH_SKILLS_DESCRIPTION =
   "Search all available skills, including those the skills list does not show, by what you need to do. Returns the best matches with their descriptions; load one with load_skill.";
+
+/** The description of `read_skill_resource`, for every host. */
+export const READ_RESOURCE_DESCRIPTION =
+  "Read a file of a loaded skill (a script, reference or asset), by its path relative to the skill's folder. Text comes in pages of lines; use offset for the next page.";
+
+/** The description of `run_skill_script`, for every host. */
+export const RUN_SCRIPT_DESCRIPTION =
+  "Run one of a loaded skill's scripts (or a command its allowed-tools permit) in the skill's folder. One program with arguments, no shell: no pipes, redirections, ';', '&&' or '$'.";

@@ -2,6 +2,7 @@ import { tool, ToolMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
 import type { SkillEngine, SkillReply, SkillRequest } from "../core/skill-engine.js";
+import { READ_RESOURCE_DESCRIPTION, RUN_SCRIPT_DESCRIPTION } from "../core/skill-tool-messages.js";
 import type { SkillsStateView } from "./skills-state.js";
 
 type RequestFor = (state: SkillsStateView, runtime: object) => SkillRequest;
@@ -20,7 +21,7 @@ export function createReadResourceTool(engine: SkillEngine, requestFor: RequestF
     },
     {
       name: "read_skill_resource",
-      description: "Read a file of a loaded skill (a script, reference or asset), by its path relative to the skill's folder. Text comes in pages of lines; use offset for the next page.",
+      description: READ_RESOURCE_DESCRIPTION,
       schema: z.object({
         skill_name: z.string().describe("A loaded skill."),
         path: z.string().describe("Path relative to the skill's folder, e.g. references/guide.md."),
@@ -38,8 +39,7 @@ export function createRunScriptTool(engine: SkillEngine, requestFor: RequestFor)
       toolReply(await engine.runScript(requestFor(runtime.state as SkillsStateView, runtime), { skill, command }), runtime.toolCallId, "run_skill_script"),
     {
       name: "run_skill_script",
-      description:
-        "Run one of a loaded skill's scripts (or a command its allowed-tools permit) in the skill's folder. One program with arguments, no shell: no pipes, redirections, ';', '&&' or '$'.",
+      description: RUN_SCRIPT_DESCRIPTION,
       schema: z.object({
         skill_name: z.string().describe("A loaded skill."),
         command: z.string().describe("The command, e.g. `python3 scripts/profile_csv.py data.csv`."),
