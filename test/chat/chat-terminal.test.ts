@@ -39,7 +39,7 @@ async function chatAt(replies: FakeReply[]): Promise<{ terminal: TmuxTerminal; s
 }
 
 describe.skipIf(!useTmux)("skillset chat at a terminal", { timeout: 120_000 }, () => {
-  it("shows the answer as it streams, the skill activity, and the / commands' output", async () => {
+  it("shows the answer as it streams, the skill activity, and the / commands' output; Ctrl-D leaves", async () => {
     const answer = "Notes start with the date, then the decisions, then who does what by when.";
     const { terminal } = await chatAt([{ text: "Loading.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] }, { text: answer, chunkSize: 6, chunkDelayMs: 120 }]);
     await terminal.send("how do I write notes?", "Enter");
@@ -52,6 +52,9 @@ describe.skipIf(!useTmux)("skillset chat at a terminal", { timeout: 120_000 }, (
     await terminal.send("/skills", "Enter");
     const screen = await terminal.waitFor((lines) => lines.at(-1) === ">" && lines.includes("/notes — Writes meeting notes."), "/skills");
     expect(screen).toEqual([HEADER, HINT, "> how do I write notes?", "Loading.", "· loaded notes (0 resources)", answer, "> /loaded", "notes (0 resources)", "> /skills", "/notes — Writes meeting notes.", ">"]);
+    // Ctrl-D at the prompt leaves, on a line of its own.
+    await terminal.send("C-d");
+    expect((await terminal.waitFor((lines) => lines.includes("[exit 0]"), "the exit")).slice(-2)).toEqual([">", "[exit 0]"]);
   });
 
   it("Ctrl-C stops the answer being written, not the program: the next message is answered", async () => {
