@@ -19,10 +19,10 @@ export function resultTag(tag: ResultTag, attributes: Record<string, string | nu
 /**
  * An error or notice from the engine as a result: without its `Error: ` prefix, and with the
  * engine's advice, which names the tools of the tool-calling protocol, naming the instructions.
- * Only these exact phrases are rewritten, always to the same text.
+ * Only these exact phrases are rewritten, always to the same text. `note` as in {@link resultTag}.
  */
-export function engineResult(tag: ResultTag, attributes: Record<string, string | number>, text: string): string {
-  return resultTag(tag, attributes, text.replace(/^Error: /, ""))
+export function engineResult(tag: ResultTag, attributes: Record<string, string | number>, text: string, note = ""): string {
+  return resultTag(tag, attributes, text.replace(/^Error: /, ""), note)
     .replace('Use `unload_skill("skill-name")` to unload', "Use `<unload_skill>skill-name</unload_skill>` to unload")
     .replace("Load it with load_skill first.", "Load it first with `<use_skill>skill-name</use_skill>`.")
     .replace("from the earlier load_skill call", "from the earlier <use_skill>")

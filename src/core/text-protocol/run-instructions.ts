@@ -109,8 +109,15 @@ async function dispatch(engine: SkillEngine, request: SkillRequest, instruction:
       return failed(resultTag(errorTagOf(instruction.tag), {}, "", `Your instruction could not be read: ${instruction.reason}. Write it as ${INSTRUCTION_FORMS[instruction.tag]}.`));
     case "use_skill": {
       const { skill } = instruction;
-      const step = await engine.load(request, { skill, id, ...(instruction.arguments !== undefined ? { arguments: instruction.arguments } : {}) });
-      return step.ok ? { ok: true, result: resultTag("skill_content", { name: skill }, step.text), operations: step.operations } : failed(engineResult("skill_error", { name: skill }, step.text));
+      // An unknown name, told by the engine's own `skill_refused` event: search may find the skill.
+      let notFound = false;
+      const emit = (entry: SkillsLogEntry) => {
+        if (entry.event === "skill_refused" && entry.reason === "not-found") notFound = true;
+        request.emit?.(entry);
+      };
+      const step = await engine.load({ ...request, emit }, { skill, id, ...(instruction.arguments !== undefined ? { arguments: instruction.arguments } : {}) });
+      if (step.ok) return { ok: true, result: resultTag("skill_content", { name: skill }, step.text), operations: step.operations };
+      return failed(engineResult("skill_error", { name: skill }, step.text, notFound && search ? ` Find other skills with ${INSTRUCTION_FORMS.search_skills}.` : ""));
     }
     case "unload_skill": {
       const { skill } = instruction;
