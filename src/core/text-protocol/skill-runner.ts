@@ -119,8 +119,9 @@ export interface SkillRunner {
 
 /**
  * Agent Skills for models without tool calling. Each turn, the model gets the
- * `<available_skills>` catalog and how to write instructions (`<use_skill>`, `<read_resource>`,
- * `<execute_script>`, `<unload_skill>`) in plain text; the runner executes the instructions of
+ * `<available_skills>` catalog, fitted to `catalogBudget`, and how to write instructions
+ * (`<use_skill>`, `<read_resource>`, `<execute_script>`, `<unload_skill>`, and `<search_skills>`
+ * while the catalog is over its budget) in plain text; the runner executes the instructions of
  * every reply through the skill engine, as the tool-calling middleware does, and answers with
  * their results as the next user message, until a reply holds no instruction or
  * `maxIterations` model calls were made.
