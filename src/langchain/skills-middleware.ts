@@ -261,7 +261,17 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   if (textProtocol && settings.hooks) throw new SkillsetError("invalid-options", 'createSkillsMiddleware: hooks needs protocol: "tools"');
   const skillHooks = settings.hooks ? createSkillHookParts({ engine, requestFor, ...settings.hooks, logger: settings.logger }) : undefined;
   const withSkillHooks = <M extends { wrapToolCall?: unknown; afterModel?: unknown }>(middleware: M): M => (skillHooks ? { ...middleware, wrapToolCall: skillHooks.wrapToolCall(middleware.wrapToolCall), afterModel: skillHooks.afterModel } : middleware);
-  const text = textProtocol ? createTextProtocolHooks({ engine, requestFor, scripts: settings.runScripts !== undefined, maxDescriptionLength: settings.maxDescriptionLength }) : undefined;
+  const text = textProtocol
+    ? createTextProtocolHooks({
+        engine,
+        requestFor,
+        scripts: settings.runScripts !== undefined,
+        maxDescriptionLength: settings.maxDescriptionLength,
+        catalogBudget: settings.catalogBudget,
+        ...(settings.catalogPriority ? { catalogPriority: settings.catalogPriority } : {}),
+        searchSkills: settings.searchSkills,
+      })
+    : undefined;
   const tools = [
     loadSkill,
     unloadSkill,
