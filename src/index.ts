@@ -72,6 +72,7 @@ export { type SandboxBackend, type SandboxExecutorOptions, createSandboxExecutor
 export {
   type TextMessage,
   type TextCompletion,
+  type RunSignal,
   type SkillRunner,
   type SkillRunnerOptions,
   type SkillRunOptions,

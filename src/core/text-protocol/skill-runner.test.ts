@@ -310,7 +310,7 @@ describe("createSkillRunner: the loop", () => {
 
   it("stops when its signal is aborted, and passes the signal to the model", async () => {
     const controller = new AbortController();
-    let seen: AbortSignal | undefined;
+    let seen: unknown;
     const skills = createSkillRunner({
       sources: [createMemorySource({ files: FILES })],
       complete: async (_, { signal }) => {

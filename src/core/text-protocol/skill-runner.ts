@@ -24,7 +24,18 @@ export interface TextMessage {
  * A text model: the conversation in, the reply's text out. Any chat or completion API fits;
  * `createChatModelComplete` (`skillset/langchain`) makes one from a LangChain chat model.
  */
-export type TextCompletion = (messages: TextMessage[], options: { signal?: AbortSignal }) => Promise<string>;
+export type TextCompletion = (messages: TextMessage[], options: { signal?: RunSignal }) => Promise<string>;
+
+/**
+ * An `AbortSignal` as the runner uses it. Declared here so the core's types need neither the DOM
+ * nor Node's; any `AbortSignal` fits.
+ */
+export interface RunSignal {
+  readonly aborted: boolean;
+  throwIfAborted(): void;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
 
 /** Options of {@link createSkillRunner}. */
 export interface SkillRunnerOptions {
@@ -67,7 +78,7 @@ export interface SkillRunOptions {
   /** Becomes `${CLAUDE_SESSION_ID}` in instructions. */
   sessionId?: string;
   /** Stops the turn: passed to `complete`, checked between steps. */
-  signal?: AbortSignal;
+  signal?: RunSignal;
 }
 
 /** One model call of a turn and what the runner did with its reply. */
