@@ -48,6 +48,7 @@ export {
   type SkillReply,
   type SkillSearchReply,
   type SkillSearchResult,
+  type SkillInvocation,
   type CatalogRefresh,
   applySkillOperations,
   createSkillEngine,

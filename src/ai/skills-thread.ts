@@ -3,7 +3,6 @@ import { SkillsetError } from "../core/errors.js";
 import { disclosedTools } from "../core/skill-tools.js";
 import { applySkillOperations, type SkillEngine, type SkillRequest } from "../core/skill-engine.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
-import type { SkillOperation } from "../core/skill-operations.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { SkillStateStore, StoredSkillState } from "./skill-state-store.js";
 import { createSkillTools, type SkillsStep, type SkillToolsIncluded } from "./skill-tools.js";
@@ -153,21 +152,10 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
       while (first > 0 && messages[first - 1]!.role === "user") first--;
       if (first === messages.length) return messages;
       const request = await requestFor(messages);
+      const texts = messages.slice(first).map((message) => firstText(message.content));
+      const { state, operations, invocations } = await engine.invokeCommands(request, texts);
       const prepared = [...messages];
-      const operations: SkillOperation[] = [];
-      let state = request.state;
-      for (let index = first; index < messages.length; index++) {
-        const message = messages[index]!;
-        const text = firstText(message.content);
-        const command = text === undefined ? undefined : engine.parseCommand(text, state);
-        if (!command) continue;
-        const step = await engine.invoke({ ...request, state }, command);
-        const content = step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`;
-        prepared[index] = { ...message, content: withFirstText(message.content, content) } as ModelMessage;
-        if (!step.ok) continue;
-        operations.push(...step.operations);
-        state = applySkillOperations(state, step.operations);
-      }
+      for (const { at, text } of invocations) prepared[first + at] = { ...messages[first + at]!, content: withFirstText(messages[first + at]!.content, text) } as ModelMessage;
       if (store && operations.length > 0) await save(state);
       return prepared;
     },

@@ -102,6 +102,16 @@ export interface SkillReply {
   text: string;
 }
 
+/** One `/name args` of {@link SkillEngine.invokeCommands}: which text, and what the model gets in its place. */
+export interface SkillInvocation {
+  /** Index of the text among those given. */
+  at: number;
+  command: SkillCommand;
+  ok: boolean;
+  /** The rendered skill, or the user's text with a note saying why it could not be invoked. */
+  text: string;
+}
+
 /** One skill `search_skills` found. */
 export interface SkillSearchResult {
   name: string;
@@ -165,6 +175,17 @@ export interface SkillEngine {
    * unloaded to make room and the text says so.
    */
   invoke(request: SkillRequest, command: SkillCommand): Promise<SkillStep>;
+  /**
+   * Every `/name args` among a user's messages (their texts, in order; `undefined` for one
+   * without text), invoked one after another, each on the state the one before left. A command
+   * that fails keeps the user's text with a note saying why, so nothing the user typed is lost.
+   * `invoke` replaces {@link SkillEngine.invoke}, for hosts that add to its result.
+   */
+  invokeCommands(
+    request: SkillRequest,
+    texts: readonly (string | undefined)[],
+    invoke?: (request: SkillRequest, command: SkillCommand) => Promise<SkillStep>,
+  ): Promise<{ state: SkillThreadState; operations: SkillOperation[]; invocations: SkillInvocation[] }>;
   /** Reads a file of a loaded skill, a page of lines at a time. */
   readResource(request: SkillRequest, input: { skill: string; path: string; offset?: number; limit?: number }): Promise<SkillReply>;
   /** Runs a command in a loaded skill's folder, if its allow-list permits it. */
@@ -357,7 +378,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     return { skill, source };
   }
 
-  return {
+  const engine: SkillEngine = {
     maxLoaded,
 
     async refresh(catalog, state, sink) {
@@ -460,6 +481,22 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       return { ok: true, text: invocationResultText(prepared.content, skill.name, command.arguments, evicted, maxLoaded), operations };
     },
 
+    async invokeCommands(request, texts, invoke = engine.invoke) {
+      let state = request.state;
+      const operations: SkillOperation[] = [];
+      const invocations: SkillInvocation[] = [];
+      for (const [at, text] of texts.entries()) {
+        const command = text === undefined ? undefined : parseSkillCommand(text, renderingOf(state).byName);
+        if (!command) continue;
+        const step = await invoke({ ...request, state }, command);
+        invocations.push({ at, command, ok: step.ok, text: step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]` });
+        if (!step.ok) continue;
+        operations.push(...step.operations);
+        state = applySkillOperations(state, step.operations);
+      }
+      return { state, operations, invocations };
+    },
+
     async readResource(request, input) {
       const found = await loadedSkill(request, input.skill);
       if ("error" in found) return { ok: false, text: found.error };
@@ -520,6 +557,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       return message;
     },
   };
+  return engine;
 }
 
 // A skill's `allowed-tools` read as a command allow-list; a skill that declares none gets the default.

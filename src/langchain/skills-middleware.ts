@@ -427,29 +427,19 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
 
   // The user's trailing messages (those after the last answer) that start with `/name`.
   async function invokeUserCommands(request: SkillRequest, messages: readonly BaseMessage[], runtime: unknown): Promise<{ operations: SkillOperation[]; messages: BaseMessage[] }> {
-    const operations: SkillOperation[] = [];
-    const replaced: BaseMessage[] = [];
-    let state = request.state;
     let first = messages.length;
     while (first > 0 && messages[first - 1]!.type === "human") first--;
-    for (const message of messages.slice(first)) {
-      const text = firstText(message.content);
-      const command = text === undefined ? undefined : engine.parseCommand(text, state);
-      if (!command) continue;
-      const step = await invokeSkill({ ...request, state }, command, runtime);
-      const content = step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`;
-      replaced.push(
-        new HumanMessage({
-          ...(message.id !== undefined ? { id: message.id } : {}),
-          content: replaceFirstText(message.content, content),
-          additional_kwargs: { ...message.additional_kwargs, skillset_command: { text, skill: command.skill.name, arguments: command.arguments } },
-        }),
-      );
-      if (step.ok) {
-        operations.push(...step.operations);
-        state = applySkillOperations(state, step.operations);
-      }
-    }
+    const trailing = messages.slice(first);
+    const texts = trailing.map((message) => firstText(message.content));
+    const { operations, invocations } = await engine.invokeCommands(request, texts, (next, command) => invokeSkill(next, command, runtime));
+    const replaced = invocations.map(({ at, command, text }) => {
+      const message = trailing[at]!;
+      return new HumanMessage({
+        ...(message.id !== undefined ? { id: message.id } : {}),
+        content: replaceFirstText(message.content, text),
+        additional_kwargs: { ...message.additional_kwargs, skillset_command: { text: texts[at], skill: command.skill.name, arguments: command.arguments } },
+      });
+    });
     return { operations, messages: replaced };
   }
 }

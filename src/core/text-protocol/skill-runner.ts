@@ -243,14 +243,14 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
       // A user's `/name args` as the last message: the model gets the rendered skill instead.
       async function invokeUserCommand(conversation: TextMessage[]): Promise<SkillRunTrace["invoked"]> {
         const last = conversation[conversation.length - 1]!;
-        const command = last.role === "user" ? engine.parseCommand(last.content, state) : undefined;
-        if (!command) return undefined;
-        const step = await engine.invoke(request(), command);
-        const name = command.skill.name;
-        if (step.ok) apply(step.operations);
-        const content = step.ok ? resultTag("skill_content", { name }, step.text) : `${last.content}\n\n[skillset: /${name} could not be invoked. ${step.text}]`;
-        conversation[conversation.length - 1] = { role: "user", content };
-        return { skill: name, arguments: command.arguments, ok: step.ok };
+        if (last.role !== "user") return undefined;
+        const { operations, invocations } = await engine.invokeCommands(request(), [last.content]);
+        const [invoked] = invocations;
+        if (!invoked) return undefined;
+        const name = invoked.command.skill.name;
+        apply(operations);
+        conversation[conversation.length - 1] = { role: "user", content: invoked.ok ? resultTag("skill_content", { name }, invoked.text) : invoked.text };
+        return { skill: name, arguments: invoked.command.arguments, ok: invoked.ok };
       }
     },
 
