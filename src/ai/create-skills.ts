@@ -48,14 +48,14 @@ export function createSkills(options: SkillsOptions): Skills {
     maxLoadedSkills: settings.maxLoadedSkills,
     maxDescriptionLength: settings.maxDescriptionLength,
     resourceReadTool: readTool,
-    ...(runTool ? { scriptRunTool: runTool } : {}),
-    ...(settings.guidance ? { guidance: settings.guidance } : {}),
-    ...(settings.runScripts ? { scripts: settings.runScripts } : {}),
-    ...(settings.dynamicContext ? { dynamicContext: settings.dynamicContext } : {}),
-    ...(settings.logger ? { logger: settings.logger } : {}),
+    scriptRunTool: runTool,
+    guidance: settings.guidance,
+    scripts: settings.runScripts,
+    dynamicContext: settings.dynamicContext,
+    logger: settings.logger,
     catalogBudget: settings.catalogBudget,
-    ...(settings.catalogPriority ? { catalogPriority: settings.catalogPriority } : {}),
-    search: { offer: settings.searchSkills === "auto" ? "auto" : settings.searchSkills ? "always" : "never", ...(settings.searchRankers ? { rankers: settings.searchRankers } : {}) },
+    catalogPriority: settings.catalogPriority,
+    search: { offer: settings.searchSkills, rankers: settings.searchRankers },
   });
 
   // One catalog for every thread: sources hold only what they read from the skills.

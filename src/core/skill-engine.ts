@@ -57,9 +57,10 @@ export interface SkillEngineOptions {
   catalogPriority?: readonly string[];
   /**
    * Skill search: `offer` says when hosts offer `search_skills` (`"auto"`: while the catalog is
-   * over its budget); `rankers` are fused by reciprocal rank (default: the lexical ranker).
+   * over its budget; `true` or `"always"`; `false` or `"never"`); `rankers` are fused by
+   * reciprocal rank (default: the lexical ranker).
    */
-  search?: { offer?: "auto" | "always" | "never"; rankers?: readonly SkillRanker[] };
+  search?: { offer?: "auto" | "always" | "never" | boolean; rankers?: readonly SkillRanker[] | undefined };
   /** Receives structured log entries; nothing is logged without it. */
   logger?: SkillsLogger;
 }
@@ -214,7 +215,8 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
   const logged = new WeakSet<object>();
 
   const budget = options.catalogBudget === false ? undefined : (options.catalogBudget ?? DEFAULT_CATALOG_BUDGET);
-  const offer = options.search?.offer ?? "auto";
+  const given = options.search?.offer ?? "auto";
+  const offer = given === true ? "always" : given === false ? "never" : given;
   const rankers = options.search?.rankers ?? [createLexicalRanker()];
 
   // Derived from a catalog only, keyed by its content hash: safe to share between threads. The

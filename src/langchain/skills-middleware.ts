@@ -182,14 +182,14 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     allowedToolsPolicy: settings.allowedToolsPolicy,
     maxDescriptionLength: settings.maxDescriptionLength,
     resourceReadTool: readTool,
-    ...(runTool ? { scriptRunTool: runTool } : {}),
-    ...(settings.systemPrompt ? { guidance: settings.systemPrompt } : {}),
-    ...(settings.runScripts ? { scripts: settings.runScripts } : {}),
-    ...(settings.dynamicContext ? { dynamicContext: settings.dynamicContext } : {}),
-    ...(settings.logger ? { logger: settings.logger } : {}),
+    scriptRunTool: runTool,
+    guidance: settings.systemPrompt,
+    scripts: settings.runScripts,
+    dynamicContext: settings.dynamicContext,
+    logger: settings.logger,
     catalogBudget: settings.catalogBudget,
-    ...(settings.catalogPriority ? { catalogPriority: settings.catalogPriority } : {}),
-    search: { offer: textProtocol ? "never" : settings.searchSkills === "auto" ? "auto" : settings.searchSkills ? "always" : "never", ...(settings.searchRankers ? { rankers: settings.searchRankers } : {}) },
+    catalogPriority: settings.catalogPriority,
+    search: { offer: textProtocol ? false : settings.searchSkills, rankers: settings.searchRankers },
   });
 
   // Sources over a fixed backend or local folders are shared by every thread: they hold only
