@@ -55,6 +55,7 @@ export {
 } from "./core/skill-engine.js";
 export { type InvocableSkill, type SkillCommand, listInvocableSkills, parseSkillCommand } from "./core/skill-command.js";
 export { type SkillOperation, applyToLoaded, applyToResources } from "./core/skill-operations.js";
+export type { InheritedSkills } from "./core/inherit-skills.js";
 export type { SkillCall } from "./core/plan-skill-calls.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
 export { type RenderInstructionsContext, type DynamicCommandResult, type DynamicCommandRunner, renderInstructions } from "./core/render-instructions.js";

@@ -9,6 +9,7 @@ import { DEFAULT_CATALOG_BUDGET, renderCatalog, type RenderedCatalog } from "./r
 import { renderInstructions, type DynamicCommandRunner } from "./render-instructions.js";
 import { checkResourcePath } from "./resource-path.js";
 import { droppedSkills, restoreDroppedSkills } from "./restore-dropped-skills.js";
+import { planInheritance, type InheritedSkills } from "./inherit-skills.js";
 import { isUserInvocable, parseSkillCommand, type SkillCommand } from "./skill-command.js";
 import { splitAtBody } from "./skill-document.js";
 import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
@@ -187,6 +188,12 @@ export interface SkillEngine {
     texts: readonly (string | undefined)[],
     invoke?: (request: SkillRequest, command: SkillCommand) => Promise<SkillStep>,
   ): Promise<{ state: SkillThreadState; operations: SkillOperation[]; invocations: SkillInvocation[] }>;
+  /**
+   * A subagent's start with its parent's loaded skills: the loads to apply, and the parent's
+   * instruction texts of those the subagent does not see in `visibleTexts`. Skills its catalog
+   * lacks, or that find no free slot, stay behind with a `skill_not_inherited` event.
+   */
+  inherit(request: SkillRequest, parent: InheritedSkills, visibleTexts: readonly string[]): Promise<{ operations: SkillOperation[]; instructions: string[] }>;
   /** Reads a file of a loaded skill, a page of lines at a time. */
   readResource(request: SkillRequest, input: { skill: string; path: string; offset?: number; limit?: number }): Promise<SkillReply>;
   /** Runs a command in a loaded skill's folder, if its allow-list permits it. */
@@ -497,6 +504,17 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
         state = applySkillOperations(state, step.operations);
       }
       return { state, operations, invocations };
+    },
+
+    async inherit(request, parent, visibleTexts) {
+      const { byName } = await resolve(request);
+      const plan = planInheritance(parent, { loaded: request.state.loaded, maxLoaded, visibleTexts }, byName);
+      for (const { skill, reason } of plan.skipped) {
+        const why = reason === "no-slot" ? `all ${maxLoaded} slots are taken` : "it is not in this agent's catalog";
+        emit(request, { level: "warn", event: "skill_not_inherited", message: `Skill '${skill}' of the parent agent not inherited: ${why}`, skill, reason });
+      }
+      if (plan.inherited.length > 0) emit(request, { level: "info", event: "skills_inherited", message: `Inherited ${plan.inherited.length} loaded skills from the parent agent: ${plan.inherited.join(", ")}`, skills: plan.inherited });
+      return { operations: plan.operations, instructions: plan.instructions };
     },
 
     async readResource(request, input) {

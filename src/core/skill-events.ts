@@ -18,7 +18,12 @@ export type SkillsEventName =
   | "skill_model_unknown"
   | "hook_ran"
   | "hook_failed"
-  | "skill_tools_unavailable";
+  | "skill_tools_unavailable"
+  | "skills_inherited"
+  | "skill_not_inherited"
+  | "fork_started"
+  | "fork_step"
+  | "fork_finished";
 
 /** One structured log entry. */
 export interface SkillsLogEntry {

@@ -103,9 +103,17 @@ export function loadResultText(skill: SkillMetadata, content: string, discovery:
  * returns it, then what the user asked for and, if a skill had to make room, which one.
  */
 export function invocationResultText(loadResult: string, skill: string, args: string, evicted: string | undefined, maxLoaded: number): string {
-  const lines = [loadResult, `The user invoked this skill: /${skill}${args ? ` ${args}` : ""}`, "Follow its instructions now."];
+  const lines = [loadResult + `${INVOCATION_NOTE}/${skill}${args ? ` ${args}` : ""}`, "Follow its instructions now."];
   if (evicted) lines.push(`(Skill '${evicted}' was unloaded to make room: at most ${maxLoaded} skills can be loaded at once.)`);
   return lines.join("\n");
+}
+
+const INVOCATION_NOTE = "\nThe user invoked this skill: ";
+
+/** The load result within a text that may be a user's invocation ({@link invocationResultText}). */
+export function loadResultOf(text: string): string {
+  const note = text.lastIndexOf(INVOCATION_NOTE);
+  return note === -1 ? text : text.slice(0, note);
 }
 
 /** The `unload_skill` result. */

@@ -24,6 +24,7 @@ import { messagesAfterSummarization, stateForBackend } from "./graph-context.js"
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
 import { createSkillToolProvider, type SkillToolsOption } from "./skill-tools.js";
 import { skillsStateSchema, type PinnedSkill, type SkillsStateView } from "./skills-state.js";
+import { handDownSkills, skillsFromParent } from "./subagent-inheritance.js";
 import { createTextProtocolHooks } from "./text-protocol-middleware.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
 
@@ -31,6 +32,7 @@ import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-pro
 export const SKILLS_MIDDLEWARE_NAME = "SkillsMiddleware";
 
 const SEARCH_SKILLS_TOOL = "search_skills";
+const INHERITED_NOTE = "(The agent that gave you this task had this skill loaded; it is loaded here too.)";
 
 /** Tools that `"restrict"` never blocks, besides the skill tools and `alwaysAllowedTools`. */
 export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource", "run_skill_script"] as const;
@@ -149,6 +151,13 @@ const optionsSchema = z.object({
       defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]),
     })
     .optional(),
+  /**
+   * What a subagent that one of the agent's tool calls starts (deepagents' `task`) begins with:
+   * `"isolated"`, no skills loaded; `"inherit"`, the skills loaded here, with their instructions
+   * and resources, when it runs this middleware too. Its own loads and unloads never come back.
+   * @default "isolated"
+   */
+  subagentSkills: z.enum(["isolated", "inherit"]).default("isolated"),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -282,6 +291,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
 
   const skillTools = settings.skillTools ? createSkillToolProvider(settings.skillTools, tools.map((entry) => entry.name), settings.logger) : undefined;
   const gatesTools = skillTools !== undefined || settings.allowedToolsPolicy === "restrict";
+  const inheritSkills = settings.subagentSkills === "inherit";
 
   return withSkillHooks(createMiddleware({
     name: SKILLS_MIDDLEWARE_NAME,
@@ -309,12 +319,22 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const operations: SkillOperation[] = refreshed?.operations ?? [];
       // Only the version goes into the thread: the catalog itself stays in this process.
       const update: Record<string, unknown> = refreshed ? { _skillsCatalogVersion: refreshed.version } : {};
-      if (settings.userInvocation) {
-        const current = refreshed ? { ...request.state, catalogVersion: refreshed.version } : request.state;
-        const invoked = await invokeUserCommands({ ...request, state: applySkillOperations(current, operations) }, (view.messages ?? []) as BaseMessage[], runtime);
-        operations.push(...invoked.operations);
-        if (invoked.messages.length > 0) update.messages = invoked.messages;
+      const messages: BaseMessage[] = [];
+      let current = refreshed ? { ...request.state, catalogVersion: refreshed.version } : request.state;
+      // A subagent whose parent hands its skills down starts with them, before its own commands.
+      const parent = skillsFromParent();
+      if (parent) {
+        const inherited = await engine.inherit({ ...request, state: applySkillOperations(current, operations) }, parent, messageTexts(view.messages ?? []));
+        operations.push(...inherited.operations);
+        messages.push(...inherited.instructions.map((content) => new HumanMessage({ content: `${content}\n${INHERITED_NOTE}`, additional_kwargs: { skillset_inherited: true } })));
       }
+      if (settings.userInvocation) {
+        current = applySkillOperations(current, operations);
+        const invoked = await invokeUserCommands({ ...request, state: current }, (view.messages ?? []) as BaseMessage[], runtime);
+        operations.push(...invoked.operations);
+        messages.push(...invoked.messages);
+      }
+      if (messages.length > 0) update.messages = messages;
       if (operations.length > 0) Object.assign(update, { skillsLoaded: operations, skillResources: operations });
       return Object.keys(update).length > 0 ? update : undefined;
     },
@@ -345,19 +365,28 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
 
     // A skill tool runs only while a loaded skill discloses it (as of this step's start); then the
     // `allowed-tools` restriction.
-    wrapToolCall: gatesTools
-      ? async (request, handler) => {
-          const name = request.toolCall.name;
-          const skills = requestFor(request.state as SkillsStateView, request.runtime);
-          if (skillTools?.isSkillTool(name)) {
-            const disclosed = (await disclosedSkillTools(skills, request.runtime)).find((entry) => entry.name === name);
-            if (!disclosed) return errorMessage(undisclosedToolMessage(name), request.toolCall.id ?? "", name);
-            request = { ...request, tool: disclosed };
+    // Under "inherit", an agent the call starts as a subgraph finds this thread's skills.
+    wrapToolCall:
+      gatesTools || inheritSkills
+        ? async (request, handler) => {
+            const gate = async () => {
+              if (!gatesTools) return handler(request);
+              const name = request.toolCall.name;
+              const skills = requestFor(request.state as SkillsStateView, request.runtime);
+              if (skillTools?.isSkillTool(name)) {
+                const disclosed = (await disclosedSkillTools(skills, request.runtime)).find((entry) => entry.name === name);
+                if (!disclosed) return errorMessage(undisclosedToolMessage(name), request.toolCall.id ?? "", name);
+                request = { ...request, tool: disclosed };
+              }
+              const refusal = engine.toolRefusal(skills, name, alwaysAllowed);
+              return refusal === undefined ? handler(request) : errorMessage(refusal, request.toolCall.id ?? "", name);
+            };
+            const state = request.state as SkillsStateView;
+            if (!inheritSkills || !state.skillsLoaded?.length) return gate();
+            const namespace = (request.runtime as { configurable?: { checkpoint_ns?: unknown } }).configurable?.checkpoint_ns;
+            return handDownSkills(namespace, () => ({ loaded: state.skillsLoaded ?? [], resources: state.skillResources ?? {}, texts: messageTexts(state.messages ?? []) }), gate);
           }
-          const refusal = engine.toolRefusal(skills, name, alwaysAllowed);
-          return refusal === undefined ? handler(request) : errorMessage(refusal, request.toolCall.id ?? "", name);
-        }
-      : undefined,
+        : undefined,
   }));
 
   // The tool objects of the loaded skills' tools, in the order `disclosedTools` gives. A tool that
