@@ -45,6 +45,7 @@ export {
   type SkillThreadState,
   type SkillRequest,
   type SkillStep,
+  type SkillFork,
   type SkillReply,
   type SkillSearchReply,
   type SkillSearchResult,

@@ -62,6 +62,13 @@ export interface SkillEngineOptions {
    * reciprocal rank (default: the lexical ranker).
    */
   search?: { offer?: "auto" | "always" | "never" | boolean; rankers?: readonly SkillRanker[] | undefined };
+  /**
+   * Whether the host runs `context: fork` skills in a forked agent. Their loads and invocations
+   * then take no slot and come back with {@link SkillStep}'s `fork`; otherwise they load as any
+   * skill does.
+   * @default false
+   */
+  forkSkills?: boolean;
   /** Receives structured log entries; nothing is logged without it. */
   logger?: SkillsLogger;
 }
@@ -96,7 +103,19 @@ export interface SkillRequest {
  * The outcome of a state-changing call: on success the text for the model and the operations the
  * host applies to its loaded-skills state; on refusal only the text, and nothing changes.
  */
-export type SkillStep = { ok: true; text: string; operations: SkillOperation[] } | { ok: false; text: string };
+export type SkillStep = { ok: true; text: string; operations: SkillOperation[]; fork?: SkillFork } | { ok: false; text: string };
+
+/**
+ * A `context: fork` skill for the host to run in a forked agent (with `forkSkills`): the step's
+ * text is the fork's task, and its operations belong to the fork's state, not the thread's.
+ */
+export interface SkillFork {
+  skill: string;
+  /** The skill's `agent:`, the agent type to run it in. */
+  agent?: string;
+  /** The skill's `allowed-tools`: the fork gets only these of its agent's tools, when there are any. */
+  allowedTools: string[];
+}
 
 /** The outcome of a read-only call: the text for the model, and whether it is an error. */
 export interface SkillReply {
@@ -112,6 +131,8 @@ export interface SkillInvocation {
   ok: boolean;
   /** The rendered skill, or the user's text with a note saying why it could not be invoked. */
   text: string;
+  /** For a skill the host runs in a forked agent: which, and the fork's own state operations (the thread's state does not change). */
+  fork?: SkillFork & { operations: SkillOperation[] };
 }
 
 /** One skill `search_skills` found. */
@@ -338,14 +359,16 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     };
   }
 
+  const forks = (skill: SkillMetadata | undefined): boolean => options.forkSkills === true && skill?.context === "fork";
+
   function plan(state: SkillThreadState, { byName }: Rendering, own: SkillCall, calls: readonly SkillCall[] | undefined): SkillCallDecision {
-    const step = calls?.some((call) => call.id === own.id) ? calls : [own];
-    return planSkillCalls(step, {
-      loaded: state.loaded,
-      maxLoaded,
-      // A skill only the user may invoke is unknown to the model.
-      isAvailable: (name) => byName.get(name)?.disableModelInvocation !== true && byName.has(name),
-    }).get(own.id)!;
+    // A forked skill takes no slot: it is planned alone, and other calls do not count it.
+    // A skill only the user may invoke is unknown to the model.
+    const isAvailable = (name: string) => byName.get(name)?.disableModelInvocation !== true && byName.has(name);
+    if (own.action === "load" && forks(byName.get(own.skill))) return { outcome: isAvailable(own.skill) ? "load" : "not-found" };
+    const others = calls?.filter((call) => call.action !== "load" || call.id === own.id || !forks(byName.get(call.skill)));
+    const step = others?.some((call) => call.id === own.id) ? others : [own];
+    return planSkillCalls(step, { loaded: state.loaded, maxLoaded, isAvailable }).get(own.id)!;
   }
 
   function refuse(request: SkillRequest, tool: string, skill: string, decision: SkillCallDecision, available: readonly string[] = [], closest?: { names: readonly string[]; searchTool?: string }): SkillStep | undefined {
@@ -377,6 +400,13 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
 
   async function offersSearchFor(request: SkillRequest, cached: Rendering): Promise<boolean> {
     return offer === "always" || (offer === "auto" && overBudget(await catalogText(request, cached)));
+  }
+
+  // The fork's task: the skill as a load shows it, and what to do with it.
+  function forkStep(skill: SkillMetadata, prepared: { content: string; operation: SkillOperation }, invokedWith?: string): SkillStep {
+    const asked = invokedWith === undefined ? "" : `The user invoked this skill: /${skill.name}${invokedWith ? ` ${invokedWith}` : ""}\n`;
+    const text = `${prepared.content}\n${asked}${FORK_TASK_NOTE}`;
+    return { ok: true, text, operations: [prepared.operation], fork: { skill: skill.name, ...(skill.agent !== undefined ? { agent: skill.agent } : {}), allowedTools: skill.allowedTools } };
   }
 
   async function loadedSkill(request: SkillRequest, name: string): Promise<{ skill: SkillMetadata; source: SkillSource } | { error: string }> {
@@ -457,6 +487,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       if (refusal || !skill) return refusal ?? { ok: false, text: `Error: Skill '${call.skill}' not found.` };
       const prepared = await prepare(request, skill, call.arguments);
       if ("error" in prepared) return { ok: false, text: prepared.error };
+      if (forks(skill)) return forkStep(skill, prepared);
       const slotsUsed = request.state.loaded.length + 1;
       emit(request, { level: "info", event: "skill_loaded", message: `Skill '${skill.name}' loaded (${prepared.resources} resources discovered)`, skill: skill.name, resources: prepared.resources, slotsUsed, maxLoaded });
       return { ok: true, text: prepared.content, operations: [prepared.operation] };
@@ -480,6 +511,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
       if (!isUserInvocable(skill)) return { ok: false, text: `Error: Skill '${skill.name}' cannot be invoked by the user (user-invocable: false).` };
       const prepared = await prepare(request, skill, command.arguments);
       if ("error" in prepared) return { ok: false, text: prepared.error };
+      if (forks(skill)) return forkStep(skill, prepared, command.arguments);
       const loaded = request.state.loaded;
       const evicted = !loaded.includes(skill.name) && loaded.length >= maxLoaded ? loaded[0] : undefined;
       const operations: SkillOperation[] = evicted ? [{ kind: "unload", skill: evicted }, prepared.operation] : [prepared.operation];
@@ -498,8 +530,9 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
         const command = text === undefined ? undefined : parseSkillCommand(text, renderingOf(state).byName);
         if (!command) continue;
         const step = await invoke({ ...request, state }, command);
-        invocations.push({ at, command, ok: step.ok, text: step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]` });
-        if (!step.ok) continue;
+        const fork = step.ok && step.fork ? { fork: { ...step.fork, operations: step.operations } } : {};
+        invocations.push({ at, command, ok: step.ok, text: step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`, ...fork });
+        if (!step.ok || step.fork) continue;
         operations.push(...step.operations);
         state = applySkillOperations(state, step.operations);
       }
@@ -606,6 +639,7 @@ const FUSION_DEPTH = 50;
 /** Threads' catalogs kept in memory, by version. */
 const MAX_CACHED_CATALOGS = 64;
 const SEARCH_TOOL = "search_skills";
+const FORK_TASK_NOTE = "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
 const DEFAULT_SEARCH_LIMIT = 5;
 const MAX_SEARCH_LIMIT = 25;
 

@@ -1,12 +1,12 @@
 import { Command, getConfig } from "@langchain/langgraph";
 import type { ClientTool } from "@langchain/core/tools";
-import { createMiddleware, HumanMessage, tool, ToolMessage, type BaseMessage, type ToolRuntime } from "langchain";
+import { AIMessage, createMiddleware, HumanMessage, tool, ToolMessage, type AgentMiddleware, type BaseMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
 import type { SkillCall } from "../core/plan-skill-calls.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
-import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillStep, type SkillThreadState } from "../core/skill-engine.js";
+import { applySkillOperations, createSkillEngine, type SkillFork, type SkillRequest, type SkillStep, type SkillThreadState } from "../core/skill-engine.js";
 import { emitSkillsEvent, type SkillsLogger } from "../core/skill-events.js";
 import type { SkillOperation } from "../core/skill-operations.js";
 import type { SkillSource } from "../core/skill-source.js";
@@ -19,6 +19,7 @@ import { createBackendSource, type SkillsBackend } from "../sources/backend-sour
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import { createSkillModelSelector, type SkillModels } from "./skill-model.js";
+import { createForkParents, createForkRunner, type ForkAgents, type ForkParent } from "./skill-fork.js";
 import { createSkillHookParts } from "./skill-hooks-middleware-part.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
@@ -158,6 +159,24 @@ const optionsSchema = z.object({
    * @default "isolated"
    */
   subagentSkills: z.enum(["isolated", "inherit"]).default("isolated"),
+  /**
+   * Agent types for skills with `context: fork`, by the name in their `agent:` (a record, or a
+   * list of named ones such as deepagents' `subagents`). Such a skill runs in a fresh agent
+   * instead of the conversation: its rendered instructions are the task, it is loaded there, and
+   * only the fork's final answer comes back (as the `load_skill` result, or as the answer to a
+   * user's `/name`); it takes no slot here. `"general-purpose"` (the default agent type) is this
+   * agent's model and its own tools, limited to the skill's `allowed-tools` when it declares
+   * them. `false`: such skills load like any other. Tools protocol only.
+   */
+  forkAgents: z.union([z.literal(false), z.custom<ForkAgents>((value) => typeof value === "object" && value !== null, "a record or list of agent types")]).optional(),
+  /**
+   * Bounds of forked skills: the most model calls one fork makes, and how deep forks nest (1: a
+   * fork cannot start another).
+   * @default { maxSteps: 20, maxDepth: 1 }
+   */
+  forkLimits: z
+    .object({ maxSteps: z.number().int().positive().default(20), maxDepth: z.number().int().positive().default(1) })
+    .prefault({}),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -199,6 +218,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     catalogBudget: settings.catalogBudget,
     catalogPriority: settings.catalogPriority,
     search: { offer: textProtocol ? false : settings.searchSkills, rankers: settings.searchRankers },
+    forkSkills: !textProtocol && settings.forkAgents !== false,
   });
 
   // Sources over a fixed backend or local folders are shared by every thread: they hold only
@@ -229,7 +249,12 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const state = runtime.state as SkillsStateView;
       const id = runtime.toolCallId;
       const request = requestFor(state, runtime);
+      const parent = forkParents.take(id);
       const step = await engine.load(request, { skill, id, ...(args !== undefined ? { arguments: args } : {}) }, siblingSkillCalls(state.messages ?? [], id));
+      if (step.ok && step.fork) {
+        const outcome = await forked(step.fork, step.text, step.operations, state, request, runtime, parent);
+        return outcome.ok ? new ToolMessage({ content: outcome.text, tool_call_id: id, name: "load_skill" }) : errorMessage(outcome.text, id, "load_skill");
+      }
       return toolResult(await withSkillTools(step, request, runtime), id, "load_skill");
     },
     {
@@ -292,8 +317,23 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   const skillTools = settings.skillTools ? createSkillToolProvider(settings.skillTools, tools.map((entry) => entry.name), settings.logger) : undefined;
   const gatesTools = skillTools !== undefined || settings.allowedToolsPolicy === "restrict";
   const inheritSkills = settings.subagentSkills === "inherit";
+  const ownTools = new Set<string>(tools.map((entry) => entry.name));
+  // The fork's agents run this middleware too; it exists only once created below.
+  const self: { middleware?: AgentMiddleware } = {};
+  const forkParents = createForkParents();
+  const runFork =
+    !textProtocol && settings.forkAgents !== false
+      ? createForkRunner({
+          agents: settings.forkAgents,
+          middleware: () => self.middleware!,
+          isMiddlewareTool: (name) => ownTools.has(name) || skillTools?.isSkillTool(name) === true,
+          alwaysAllowed,
+          maxSteps: settings.forkLimits.maxSteps,
+          logger: settings.logger,
+        })
+      : undefined;
 
-  return withSkillHooks(createMiddleware({
+  const middleware = withSkillHooks(createMiddleware({
     name: SKILLS_MIDDLEWARE_NAME,
     stateSchema: skillsStateSchema,
     tools: text ? [] : [...tools, ...(skillTools?.registered ?? [])],
@@ -344,13 +384,23 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     wrapModelCall: async (request, handler) => {
       if (text) return text.wrapModelCall(request, handler);
       const skills = requestFor(request.state as SkillsStateView, request.runtime);
+      // What a fork started from this call gets of this agent: its own model and tools.
+      const parent: ForkParent | undefined = runFork ? { model: request.model, tools: request.tools } : undefined;
+      const forks = parent ? await runUserForks(request.messages as BaseMessage[], request.state as SkillsStateView, skills, request.runtime, parent) : undefined;
+      // Only forks asked: their answers are the answer. Else the model answers, knowing theirs.
+      if (forks?.answer) return forks.answer;
+      if (forks) request = { ...request, messages: forks.messages };
+      const finish = (response: Awaited<ReturnType<typeof handler>>) => {
+        forkParents.remember(response, parent);
+        return forks ? new Command({ update: { messages: forks.answered } }) : response;
+      };
       const section = await engine.systemPrompt(skills, () => messageTexts(messagesAfterSummarization(request.messages)));
       const systemMessage = request.systemMessage.concat("\n\n" + section);
       const skillModel = selectModel?.(await engine.loadedSkills(skills), skills.emit);
       if (skillModel) request = { ...request, model: skillModel };
       // "auto": search_skills is offered only while the catalog leaves skills out of sight.
       const hideSearch = settings.searchSkills === "auto" && !(await engine.offersSearch(skills));
-      if (!hideSearch && !skillTools) return handler({ ...request, systemMessage });
+      if (!hideSearch && !skillTools) return finish(await handler({ ...request, systemMessage }));
       let offered = hideSearch ? request.tools.filter((entry) => entry.name !== SEARCH_SKILLS_TOOL) : request.tools;
       if (skillTools) {
         // The agent's own tools first, then the disclosed skill tools in load order.
@@ -360,7 +410,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
         skillTools.noteAgentTools(offered.map(toolName));
         offered = [...offered, ...(await disclosedSkillTools(skills, request.runtime))];
       }
-      return handler({ ...request, systemMessage, tools: offered });
+      return finish(await handler({ ...request, systemMessage, tools: offered }));
     },
 
     // A skill tool runs only while a loaded skill discloses it (as of this step's start); then the
@@ -388,6 +438,50 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
           }
         : undefined,
   }));
+  self.middleware = middleware as unknown as AgentMiddleware;
+  return middleware;
+
+  // A forked skill runs in its agent, below the depth limit; this thread's skills do not change.
+  async function forked(fork: SkillFork, task: string, operations: SkillOperation[], state: SkillsStateView, request: SkillRequest, runtime: unknown, parent: ForkParent | undefined): Promise<{ ok: boolean; text: string }> {
+    const depth = (state.skillsForkDepth ?? 0) + 1;
+    const { maxDepth } = settings.forkLimits;
+    if (depth > maxDepth) {
+      emitSkillsEvent(settings.logger, request.emit, { level: "warn", event: "skill_refused", message: `Skill '${fork.skill}' refused: forks nest at most ${maxDepth} deep`, skill: fork.skill, reason: "fork-depth" });
+      return { ok: false, text: `Error: Skill '${fork.skill}' runs in a forked agent, and this agent is a fork already (forks nest at most ${maxDepth} deep). Do the task without that skill.` };
+    }
+    const { writer, signal } = runtime as { writer?: (chunk: unknown) => void; signal?: AbortSignal };
+    return runFork!({ fork, task, operations, depth, parent, emit: request.emit, writer, threadId: request.sessionId, signal });
+  }
+
+  // The forks that this turn's trailing user messages (a `/name args`, or a pinned skill) asked
+  // for and that have no answer yet, run in order. When they are all the turn asked, their
+  // answers are the answer; else the model gets each answer in its message, and so does the state.
+  async function runUserForks(messages: readonly BaseMessage[], state: SkillsStateView, request: SkillRequest, runtime: unknown, parent: ForkParent): Promise<{ answer?: AIMessage; messages: BaseMessage[]; answered: BaseMessage[] } | undefined> {
+    let first = messages.length;
+    while (first > 0 && messages[first - 1]!.type === "human") first--;
+    const pending = messages.slice(first).filter((message) => pendingFork(message) !== undefined);
+    if (pending.length === 0) return undefined;
+    const answers = new Map<BaseMessage, { fork: PendingFork; text: string }>();
+    for (const message of pending) {
+      const fork = pendingFork(message)!;
+      const { text } = await forked(fork, fork.task, fork.operations, state, request, runtime, parent);
+      answers.set(message, { fork, text });
+    }
+    if (pending.length === messages.length - first) {
+      return { answer: new AIMessage({ content: [...answers.values()].map(({ text }) => text).join("\n\n"), additional_kwargs: { skillset_forks: pending.map((message) => pendingFork(message)!.skill) } }), messages: [], answered: [] };
+    }
+    const answered = new Map(
+      [...answers].map(([message, { fork, text }]) => [
+        message,
+        new HumanMessage({
+          ...(message.id !== undefined ? { id: message.id } : {}),
+          content: `${message.text}\n\n[skillset: /${fork.skill} ran in a forked agent. Its answer:]\n${text}`,
+          additional_kwargs: { ...message.additional_kwargs, skillset_fork: { ...fork, answered: true } },
+        }),
+      ]),
+    );
+    return { messages: messages.map((message) => answered.get(message) ?? message), answered: [...answered.values()] };
+  }
 
   // The tool objects of the loaded skills' tools, in the order `disclosedTools` gives. A tool that
   // cannot be resolved (a clash found only now, in a resumed thread) is left out with an event.
@@ -444,9 +538,10 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
         step = { ok: false, text: `Error: No skill named '${name}' that the application may invoke (it is not in the catalog, or it is user-invocable: false).` };
         emitSkillsEvent(settings.logger, request.emit, { level: "warn", event: "skill_refused", message: `Pinned skill '${name}' refused: not a skill the application may invoke`, skill: name, reason: "pinned-unknown" });
       }
-      const content = step.ok ? step.text : `[skillset: the application pinned the skill '${name}', which could not be invoked. ${step.text}]`;
-      messages.push(new HumanMessage({ content, additional_kwargs: { skillset_pinned: { skill: name, arguments: args } } }));
-      if (step.ok) {
+      const fork = step.ok && step.fork ? { skillset_fork: { ...step.fork, operations: step.operations, task: step.text } satisfies PendingFork } : {};
+      const content = !step.ok ? `[skillset: the application pinned the skill '${name}', which could not be invoked. ${step.text}]` : step.fork ? `[skillset: the application invoked /${name}${args ? ` ${args}` : ""} in a forked agent]` : step.text;
+      messages.push(new HumanMessage({ content, additional_kwargs: { skillset_pinned: { skill: name, arguments: args }, ...fork } }));
+      if (step.ok && !step.fork) {
         operations.push(...step.operations);
         state = applySkillOperations(state, step.operations);
       }
@@ -461,16 +556,29 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     const trailing = messages.slice(first);
     const texts = trailing.map((message) => firstText(message.content));
     const { operations, invocations } = await engine.invokeCommands(request, texts, (next, command) => invokeSkill(next, command, runtime));
-    const replaced = invocations.map(({ at, command, text }) => {
+    // A forked skill keeps the user's text; its task waits in the message for the model call.
+    const replaced = invocations.map(({ at, command, text, fork }) => {
       const message = trailing[at]!;
       return new HumanMessage({
         ...(message.id !== undefined ? { id: message.id } : {}),
-        content: replaceFirstText(message.content, text),
-        additional_kwargs: { ...message.additional_kwargs, skillset_command: { text: texts[at], skill: command.skill.name, arguments: command.arguments } },
+        content: fork ? message.content : replaceFirstText(message.content, text),
+        additional_kwargs: {
+          ...message.additional_kwargs,
+          skillset_command: { text: texts[at], skill: command.skill.name, arguments: command.arguments },
+          ...(fork ? { skillset_fork: { ...fork, task: text } satisfies PendingFork } : {}),
+        },
       });
     });
     return { operations, messages: replaced };
   }
+}
+
+/** A forked skill a user's or the application's message asked for, waiting for the model call. */
+type PendingFork = SkillFork & { operations: SkillOperation[]; task: string; answered?: true };
+
+function pendingFork(message: BaseMessage): PendingFork | undefined {
+  const fork = message.additional_kwargs?.skillset_fork as PendingFork | undefined;
+  return fork && !fork.answered ? fork : undefined;
 }
 
 function threadState(state: SkillsStateView): SkillThreadState {

@@ -41,6 +41,8 @@ export const skillsStateSchema = new StateSchema({
   pinnedSkills: z.array(pinnedSkill).optional(),
   /** Content hash of the catalog the thread last saw: a changed library unloads skills that left it. */
   _skillsCatalogVersion: z.string().optional(),
+  /** In a forked skill's agent, how deep the fork is (1 below the top agent); set when the fork starts. */
+  skillsForkDepth: z.number().optional(),
 });
 
 /** The state fields the middleware reads. */
@@ -49,5 +51,6 @@ export interface SkillsStateView {
   skillResources?: Record<string, SkillResource[]>;
   _skillsCatalogVersion?: string;
   pinnedSkills?: PinnedSkill[];
+  skillsForkDepth?: number;
   messages?: unknown[];
 }

@@ -104,10 +104,11 @@ describe("subagentSkills under createDeepAgent's task tool", () => {
 
 describe("subagentSkills with agents that tools start", () => {
   // A tool that runs another agent on the tool's config, as deepagents' task does.
-  function delegateTo(agent: { invoke: (input: unknown, config: unknown) => Promise<unknown> }, name = "delegate") {
+  function delegateTo(agent: { invoke: (...args: never[]) => Promise<unknown> }, name = "delegate") {
+    const invoke = agent.invoke.bind(agent) as (input: unknown, config: unknown) => Promise<unknown>;
     return tool(
       async ({ task }: { task: string }, config) => {
-        const result = (await agent.invoke({ messages: [new HumanMessage(task)] }, config)) as SkillsAgentState;
+        const result = (await invoke({ messages: [new HumanMessage(task)] }, config)) as SkillsAgentState;
         return `${result.messages.at(-1)!.text} [loaded: ${result.skillsLoaded.join(", ") || "none"}]`;
       },
       { name, description: "Delegates a task.", schema: z.object({ task: z.string() }) },
