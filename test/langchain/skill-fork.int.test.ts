@@ -1,10 +1,12 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
+import { createDeepAgent, FilesystemBackend } from "deepagents";
 import { AIMessage, createAgent, HumanMessage, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSkillsMiddleware, type SkillsMiddlewareOptions } from "../../src/langchain.js";
+import { tempTree } from "../helpers/skill-tree.js";
 import { recordBoundTools, skillFile, skillTree, type SkillsAgentState } from "./helpers.js";
 
 // `context: fork`: the skill runs in a fresh agent with its instructions as the task; the parent
@@ -246,5 +248,39 @@ describe("context: fork through a user's /name", () => {
       ["ai", "Summary for you."],
     ]);
     expect(fast.callCount).toBe(1);
+  });
+});
+
+describe("context: fork under createDeepAgent", () => {
+  function deepLibrary() {
+    const tree = tempTree("skillset-fork-deep-");
+    trees.push(tree);
+    tree.write("skills/survey/SKILL.md", skillFile("survey", "Survey the notes.", "context: fork\n", "# survey\n\nRead /notes.txt and report."));
+    tree.write("skills/audit/SKILL.md", skillFile("audit", "Audit.", "context: fork\nagent: auditor\n", "# audit\n\nAudit it."));
+    tree.write("notes.txt", "NOTE ONE\n");
+    return new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
+  }
+
+  it("a skill without agent: runs with the deep agent's own tools (read_file here); agent: names one of its subagents", async () => {
+    const backend = deepLibrary();
+    const model = fakeModel()
+      .respondWithTools([{ name: "load_skill", args: { skill_name: "survey" }, id: "load-s" }]) // 0: parent
+      .respondWithTools([{ name: "read_file", args: { file_path: "/notes.txt" }, id: "read-1" }]) // 1: fork of survey
+      .respond(new AIMessage("The notes say NOTE ONE.")) // 2: fork of survey
+      .respondWithTools([{ name: "load_skill", args: { skill_name: "audit" }, id: "load-a" }]) // 3: parent
+      .respond(new AIMessage("parent done")); // 4: parent
+    const auditorModel = fakeModel().respond(new AIMessage("Audit passed."));
+    const subagents = [{ name: "auditor", description: "Audits things.", systemPrompt: "You audit.", model: auditorModel, tools: [] }];
+    const agent = createDeepAgent({ model, backend, subagents, skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend, forkAgents: subagents })] });
+
+    const result = (await agent.invoke({ messages: [new HumanMessage("go")] })) as SkillsAgentState;
+
+    expect(model.callCount).toBe(5);
+    expect(auditorModel.callCount).toBe(1);
+    expect(auditorModel.calls[0]!.messages[0]!.text).toMatch(/^You audit\.\n\n/);
+    expect(model.calls[2]!.messages.at(-1)!.text).toContain("NOTE ONE");
+    const results = Object.fromEntries(result.messages.filter((message) => message.type === "tool").map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]));
+    expect(results).toEqual({ "load-s": "The notes say NOTE ONE.", "load-a": "Audit passed." });
+    expect(result.skillsLoaded).toEqual([]);
   });
 });
