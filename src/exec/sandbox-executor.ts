@@ -37,8 +37,8 @@ export function createSandboxExecutor(backend: SandboxBackend, options: SandboxE
       if ("refused" in input) return { exitCode: null, stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false, timedOut: false, killedReason: input.refused, durationMs: performance.now() - started };
       const line = `cd ${shellQuote(request.cwd)} && ${input.before}timeout -s KILL ${seconds} ${request.argv.map(shellQuote).join(" ")}${input.after}`;
       const response = await backend.execute(line);
-      // deepagents' local shell appends "Exit code: N"; the code is reported separately.
-      // deepagents' local shell says "<no output>" for none.
+      // deepagents' local shell appends "Exit code: N" (the code is reported separately), and
+      // says "<no output>" for none.
       const printed = response.output.replace(/\n?Exit code: -?\d+\s*$/, "");
       const output = printed === "<no output>" ? "" : printed;
       const timedOut = response.exitCode === 137;
