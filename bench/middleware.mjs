@@ -298,7 +298,7 @@ async function agentStates(middleware, { history, turns }) {
   return states;
 }
 
-async function agentState(middleware, options) {
+export async function agentState(middleware, options) {
   return (await agentStates(middleware, options)).at(-1);
 }
 

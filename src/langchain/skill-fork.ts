@@ -1,6 +1,6 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import type { ClientTool, ServerTool } from "@langchain/core/tools";
-import { AIMessage, createAgent, createMiddleware, HumanMessage, type AgentMiddleware } from "langchain";
+import { AIMessage, createAgent, createMiddleware, HumanMessage, type AgentMiddleware, type BaseMessage } from "langchain";
 import { SkillsetError } from "../core/errors.js";
 import type { SkillFork } from "../core/skill-engine.js";
 import { emitSkillsEvent, type SkillsLogger } from "../core/skill-events.js";
@@ -62,12 +62,53 @@ interface ForkRunnerOptions {
   isMiddlewareTool: (name: string) => boolean;
   alwaysAllowed: ReadonlySet<string>;
   maxSteps: number;
+  /** How deep forks nest: a fork deeper than this is refused. */
+  maxDepth: number;
   logger: SkillsLogger | undefined;
 }
 
 const FORK_SYSTEM_PROMPT = "You are a forked agent running one skill for another agent. Do the task you are given with the tools you have; your final message is your whole answer.";
 // The model node of a LangChain v1 agent, whose updates count a fork's steps.
 const MODEL_NODE = "model_request";
+
+/** A forked skill a user's `/name` (or the application's pin) asked for, waiting in its message for the model call. */
+export type PendingFork = SkillFork & { operations: SkillOperation[]; task: string; answered?: true };
+
+/**
+ * Runs the forks that this turn's trailing user messages asked for and that have no answer yet,
+ * in order. When they are all the turn asked, their answers are the answer; else the messages for
+ * the model carry each answer in its message, and `answered` are those messages for the state.
+ */
+export async function answerUserForks(messages: readonly BaseMessage[], run: (fork: PendingFork) => Promise<{ text: string }>): Promise<{ answer?: AIMessage; messages: BaseMessage[]; answered: BaseMessage[] } | undefined> {
+  let first = messages.length;
+  while (first > 0 && messages[first - 1]!.type === "human") first--;
+  const pending = messages.slice(first).flatMap((message) => {
+    const fork = pendingFork(message);
+    return fork ? [{ message, fork }] : [];
+  });
+  if (pending.length === 0) return undefined;
+  const answers: string[] = [];
+  for (const { fork } of pending) answers.push((await run(fork)).text);
+  if (pending.length === messages.length - first) {
+    return { answer: new AIMessage({ content: answers.join("\n\n"), additional_kwargs: { skillset_forks: pending.map(({ fork }) => fork.skill) } }), messages: [], answered: [] };
+  }
+  const answered = new Map(
+    pending.map(({ message, fork }, index) => [
+      message,
+      new HumanMessage({
+        ...(message.id !== undefined ? { id: message.id } : {}),
+        content: `${message.text}\n\n[skillset: /${fork.skill} ran in a forked agent. Its answer:]\n${answers[index]}`,
+        additional_kwargs: { ...message.additional_kwargs, skillset_fork: { ...fork, answered: true } },
+      }),
+    ]),
+  );
+  return { messages: messages.map((message) => answered.get(message) ?? message), answered: [...answered.values()] };
+}
+
+function pendingFork(message: BaseMessage): PendingFork | undefined {
+  const fork = message.additional_kwargs?.skillset_fork as PendingFork | undefined;
+  return fork && !fork.answered ? fork : undefined;
+}
 
 /**
  * Runs forked skills: builds (and caches) the agent type a skill names, starts it with the
@@ -117,6 +158,10 @@ export function createForkRunner(options: ForkRunnerOptions) {
     const skill = run.fork.skill;
     const agentName = run.fork.agent ?? DEFAULT_FORK_AGENT;
     const emit = (entry: Parameters<SkillsLogger>[0]) => emitSkillsEvent(options.logger, run.emit, entry);
+    if (run.depth > options.maxDepth) {
+      emit({ level: "warn", event: "skill_refused", message: `Skill '${skill}' refused: forks nest at most ${options.maxDepth} deep`, skill, reason: "fork-depth" });
+      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, and this agent is a fork already (forks nest at most ${options.maxDepth} deep). Do the task without that skill.` };
+    }
     const agent = agentFor(run);
     if (typeof agent === "string") {
       emit({ level: "warn", event: "fork_finished", message: `Fork of skill '${skill}' did not start: ${agent}`, skill, agent: agentName, ok: false, steps: 0 });

@@ -99,9 +99,11 @@ describe("state initialisation (seed 001 §8.1)", () => {
     const { result, checkpointer, config } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
     expect(systemPromptOf(model, 0)).toMatch(/\n- minimal: .*\n- plain: .*\n- web-research: /);
     const channels = (await checkpointer.getTuple(config))!.checkpoint.channel_values;
-    expect(Object.keys(channels).filter((key) => /skill/i.test(key)).sort()).toEqual(["_skillsCatalogVersion", "pinnedSkills", "skillResources", "skillsLoaded"]);
-    // The pinning key is a channel, but holds nothing unless the application pins skills.
+    expect(Object.keys(channels).filter((key) => /skill/i.test(key)).sort()).toEqual(["_skillsCatalogVersion", "pinnedSkills", "skillResources", "skillsForkDepth", "skillsLoaded"]);
+    // The pinning and fork-depth keys are channels, but hold nothing unless the application pins
+    // skills, or the agent is a forked skill's.
     expect(channels.pinnedSkills).toBeUndefined();
+    expect(channels.skillsForkDepth).toBeUndefined();
     expect(channels._skillsCatalogVersion).toMatch(/^[0-9a-f]+:\d+$/);
     expect(result.skillsLoaded).toEqual([]);
     expect(result.skillResources).toEqual({});

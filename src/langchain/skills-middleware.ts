@@ -1,6 +1,6 @@
 import { Command, getConfig } from "@langchain/langgraph";
 import type { ClientTool } from "@langchain/core/tools";
-import { AIMessage, createMiddleware, HumanMessage, tool, ToolMessage, type AgentMiddleware, type BaseMessage, type ToolRuntime } from "langchain";
+import { createMiddleware, HumanMessage, tool, ToolMessage, type AgentMiddleware, type BaseMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
@@ -19,7 +19,7 @@ import { createBackendSource, type SkillsBackend } from "../sources/backend-sour
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import { createSkillModelSelector, type SkillModels } from "./skill-model.js";
-import { createForkParents, createForkRunner, type ForkAgents, type ForkParent } from "./skill-fork.js";
+import { answerUserForks, createForkParents, createForkRunner, type ForkAgents, type ForkParent, type PendingFork } from "./skill-fork.js";
 import { createSkillHookParts } from "./skill-hooks-middleware-part.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
@@ -328,7 +328,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
           middleware: () => self.middleware!,
           isMiddlewareTool: (name) => ownTools.has(name) || skillTools?.isSkillTool(name) === true,
           alwaysAllowed,
-          maxSteps: settings.forkLimits.maxSteps,
+          ...settings.forkLimits,
           logger: settings.logger,
         })
       : undefined;
@@ -386,7 +386,11 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       const skills = requestFor(request.state as SkillsStateView, request.runtime);
       // What a fork started from this call gets of this agent: its own model and tools.
       const parent: ForkParent | undefined = runFork ? { model: request.model, tools: request.tools } : undefined;
-      const forks = parent ? await runUserForks(request.messages as BaseMessage[], request.state as SkillsStateView, skills, request.runtime, parent) : undefined;
+      // Checked before any await: this runs on every model call, and a fork is rarely pending.
+      const forks =
+        parent && request.messages.at(-1)?.type === "human"
+          ? await answerUserForks(request.messages as BaseMessage[], (fork) => forked(fork, fork.task, fork.operations, request.state as SkillsStateView, skills, request.runtime, parent))
+          : undefined;
       // Only forks asked: their answers are the answer. Else the model answers, knowing theirs.
       if (forks?.answer) return forks.answer;
       if (forks) request = { ...request, messages: forks.messages };
@@ -441,46 +445,10 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
   self.middleware = middleware as unknown as AgentMiddleware;
   return middleware;
 
-  // A forked skill runs in its agent, below the depth limit; this thread's skills do not change.
-  async function forked(fork: SkillFork, task: string, operations: SkillOperation[], state: SkillsStateView, request: SkillRequest, runtime: unknown, parent: ForkParent | undefined): Promise<{ ok: boolean; text: string }> {
-    const depth = (state.skillsForkDepth ?? 0) + 1;
-    const { maxDepth } = settings.forkLimits;
-    if (depth > maxDepth) {
-      emitSkillsEvent(settings.logger, request.emit, { level: "warn", event: "skill_refused", message: `Skill '${fork.skill}' refused: forks nest at most ${maxDepth} deep`, skill: fork.skill, reason: "fork-depth" });
-      return { ok: false, text: `Error: Skill '${fork.skill}' runs in a forked agent, and this agent is a fork already (forks nest at most ${maxDepth} deep). Do the task without that skill.` };
-    }
+  // A forked skill runs in its agent; this thread's skills do not change.
+  function forked(fork: SkillFork, task: string, operations: SkillOperation[], state: SkillsStateView, request: SkillRequest, runtime: unknown, parent: ForkParent | undefined): Promise<{ ok: boolean; text: string }> {
     const { writer, signal } = runtime as { writer?: (chunk: unknown) => void; signal?: AbortSignal };
-    return runFork!({ fork, task, operations, depth, parent, emit: request.emit, writer, threadId: request.sessionId, signal });
-  }
-
-  // The forks that this turn's trailing user messages (a `/name args`, or a pinned skill) asked
-  // for and that have no answer yet, run in order. When they are all the turn asked, their
-  // answers are the answer; else the model gets each answer in its message, and so does the state.
-  async function runUserForks(messages: readonly BaseMessage[], state: SkillsStateView, request: SkillRequest, runtime: unknown, parent: ForkParent): Promise<{ answer?: AIMessage; messages: BaseMessage[]; answered: BaseMessage[] } | undefined> {
-    let first = messages.length;
-    while (first > 0 && messages[first - 1]!.type === "human") first--;
-    const pending = messages.slice(first).filter((message) => pendingFork(message) !== undefined);
-    if (pending.length === 0) return undefined;
-    const answers = new Map<BaseMessage, { fork: PendingFork; text: string }>();
-    for (const message of pending) {
-      const fork = pendingFork(message)!;
-      const { text } = await forked(fork, fork.task, fork.operations, state, request, runtime, parent);
-      answers.set(message, { fork, text });
-    }
-    if (pending.length === messages.length - first) {
-      return { answer: new AIMessage({ content: [...answers.values()].map(({ text }) => text).join("\n\n"), additional_kwargs: { skillset_forks: pending.map((message) => pendingFork(message)!.skill) } }), messages: [], answered: [] };
-    }
-    const answered = new Map(
-      [...answers].map(([message, { fork, text }]) => [
-        message,
-        new HumanMessage({
-          ...(message.id !== undefined ? { id: message.id } : {}),
-          content: `${message.text}\n\n[skillset: /${fork.skill} ran in a forked agent. Its answer:]\n${text}`,
-          additional_kwargs: { ...message.additional_kwargs, skillset_fork: { ...fork, answered: true } },
-        }),
-      ]),
-    );
-    return { messages: messages.map((message) => answered.get(message) ?? message), answered: [...answered.values()] };
+    return runFork!({ fork, task, operations, depth: (state.skillsForkDepth ?? 0) + 1, parent, emit: request.emit, writer, threadId: request.sessionId, signal });
   }
 
   // The tool objects of the loaded skills' tools, in the order `disclosedTools` gives. A tool that
@@ -571,14 +539,6 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
     });
     return { operations, messages: replaced };
   }
-}
-
-/** A forked skill a user's or the application's message asked for, waiting for the model call. */
-type PendingFork = SkillFork & { operations: SkillOperation[]; task: string; answered?: true };
-
-function pendingFork(message: BaseMessage): PendingFork | undefined {
-  const fork = message.additional_kwargs?.skillset_fork as PendingFork | undefined;
-  return fork && !fork.answered ? fork : undefined;
 }
 
 function threadState(state: SkillsStateView): SkillThreadState {
