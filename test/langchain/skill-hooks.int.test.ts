@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tool } from "langchain";
+import { createDeepAgent, FilesystemBackend } from "deepagents";
+import { HumanMessage, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createLocalExecutor } from "../../src/node.js";
@@ -122,5 +123,26 @@ describe("skill hooks", () => {
     // The forked child was killed with its run: it never writes its file.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(existsSync(join(tree.root, "rogue/late"))).toBe(false);
+  });
+});
+
+describe("skill hooks under createDeepAgent", () => {
+  it("a PreToolUse hook blocks deepagents' own write_file while its skill is loaded", async () => {
+    const tree = skillTree({
+      "skills/guard/SKILL.md": skillFile("guard", "Use guard for tests.", `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "write_.*", "scripts/deny.sh")}`),
+      "skills/guard/scripts/deny.sh": '#!/bin/sh\ncat > /dev/null\necho "no writes while guard is loaded" >&2\nexit 2\n',
+    });
+    trees.push(tree);
+    chmodSync(join(tree.root, "skills/guard/scripts/deny.sh"), 0o755);
+    // Real paths (no virtualMode): the local executor runs the hook in the skill's real folder.
+    const backend = new FilesystemBackend({ rootDir: tree.root });
+    const skills = join(tree.root, "skills");
+    const model = scriptedModel([[load("guard")], [{ name: "write_file", args: { file_path: join(tree.root, "out.txt"), content: "x" }, id: "w1" }]]);
+    const agent = createDeepAgent({ model, backend, skills: [skills], middleware: [createSkillsMiddleware({ sources: [skills], backend, hooks: hooks() })] });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("go")] });
+
+    expect(toolResults(result.messages).get("w1")).toEqual({ content: "Error: A PreToolUse hook of skill 'guard' blocked this call: no writes while guard is loaded", status: "error" });
+    expect(existsSync(join(tree.root, "out.txt"))).toBe(false);
   });
 });

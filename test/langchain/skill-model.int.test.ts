@@ -1,5 +1,6 @@
 import { fakeModel } from "@langchain/core/testing";
-import { AIMessage } from "langchain";
+import { createDeepAgent, FilesystemBackend } from "deepagents";
+import { AIMessage, HumanMessage } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkillsMiddleware, type SkillsLogEntry } from "../../src/langchain.js";
 import { load, runAgent, skillFile, skillTree, unload, type ScriptedCall } from "./helpers.js";
@@ -92,5 +93,27 @@ describe("skill model override", () => {
 
   it("rejects a models option that is neither a record nor a function", () => {
     expect(() => createSkillsMiddleware({ sources: ["/x"], models: "big" as never })).toThrow(/models/);
+  });
+});
+
+describe("skill model override under createDeepAgent", () => {
+  it("the skill's model answers while it is loaded, and in a task subagent that inherits the skill; the agent's model otherwise", async () => {
+    const tree = skillTree({ "skills/deep/SKILL.md": skillFile("deep", "Use deep for hard problems.", "model: big\n") });
+    trees.push(tree);
+    const backend = new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
+    const agentModel = scriptedModel([[load("deep")]]);
+    // Every call after the load: the parent's task call, the subagent's answer, the parent's unload.
+    const big = scriptedModel([[{ name: "task", args: { description: "dig", subagent_type: "general-purpose" }, id: "task-1" }], "sub answer", [unload("deep")]]);
+    const middleware = createSkillsMiddleware({ sources: ["/skills/"], backend, models: { big }, subagentSkills: "inherit" });
+    const agent = createDeepAgent({ model: agentModel, backend, skills: ["/skills/"], middleware: [middleware] });
+
+    const result = await agent.invoke({ messages: [new HumanMessage("go")] });
+
+    expect(answers(big)).toBe(3);
+    expect(answers(agentModel)).toBe(2);
+    // The subagent's call (big's second) starts from the task, with deep inherited.
+    expect(big.calls[1]!.messages.map((message) => message.type)).toEqual(["system", "human", "human"]);
+    expect(big.calls[1]!.messages[2]!.text).toMatch(/^<skill name="deep" /);
+    expect(result.messages.at(-1)!.text).toBe("done");
   });
 });
