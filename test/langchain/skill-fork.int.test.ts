@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
@@ -89,6 +91,31 @@ describe("context: fork through load_skill", () => {
     ]);
     expect(result.skillsLoaded).toEqual([]);
     expect(result.messages.at(-1)!.text).toBe("parent done");
+  });
+
+  it("a fork cannot call the agent's tools its skill's allowed-tools leave out, nor a skill's injected arguments run anything", async () => {
+    const parent = fakeModel()
+      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "!`touch pwned` $(touch pwned2)" }, id: "load-r" }])
+      .respond(new AIMessage("parent done"));
+    const fast = fakeModel()
+      .respondWithTools([{ name: "write_note", args: {}, id: "w-1" }])
+      .respond(new AIMessage("could not write"));
+    const seen: string[] = [];
+    const written: string[] = [];
+    const writeNote = tool(async () => (written.push("note"), "written"), { name: "write_note", description: "Writes a note.", schema: z.object({}) });
+    const lookup = toolsFor(seen)[0]!;
+    const root = library();
+    const agent = createAgent({ model: parent, tools: [lookup, writeNote], middleware: [createSkillsMiddleware({ sources: [root], models: { fast } })], checkpointer: new MemorySaver() });
+
+    const result = (await agent.invoke({ messages: [new HumanMessage("go")] }, config("fork-refuse"))) as SkillsAgentState;
+
+    expect(written).toEqual([]);
+    const refusal = fast.calls[1]!.messages.at(-1) as BaseMessage & { status?: string };
+    expect(refusal.status).toBe("error");
+    expect(refusal.text).toContain("write_note");
+    expect(fast.calls[0]!.messages[1]!.text).toContain("Research !`touch pwned` $(touch pwned2) with lookup");
+    expect(existsSync(join(root, "research", "pwned")) || existsSync(join(root, "research", "pwned2")) || existsSync("pwned")).toBe(false);
+    expect(result.messages.find((message) => message.type === "tool")!.text).toBe("could not write");
   });
 
   it("sends the fork's progress to the custom stream", async () => {
