@@ -4,5 +4,6 @@ export { type PinnedSkill, skillsStateSchema } from "./langchain/skills-state.js
 export type { SkillToolsOption, SkillToolsResolver } from "./langchain/skill-tools.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
 export type { SkillModels } from "./langchain/skill-model.js";
+export type { CompiledForkAgent, ForkAgentSpec, ForkAgents } from "./langchain/skill-fork.js";
 export { RESTORE_LIMITS } from "./core/restore-dropped-skills.js";
 export { type ChatModelLike, createChatModelComplete } from "./langchain/text-protocol-complete.js";

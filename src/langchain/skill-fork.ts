@@ -1,7 +1,6 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import type { ClientTool, ServerTool } from "@langchain/core/tools";
 import { AIMessage, createAgent, createMiddleware, HumanMessage, type AgentMiddleware, type BaseMessage } from "langchain";
-import { SkillsetError } from "../core/errors.js";
 import type { SkillFork } from "../core/skill-engine.js";
 import { emitSkillsEvent, type SkillsLogger } from "../core/skill-events.js";
 import type { SkillOperation } from "../core/skill-operations.js";
@@ -31,7 +30,7 @@ export interface CompiledForkAgent {
 export type ForkAgents = Record<string, ForkAgentSpec | CompiledForkAgent> | ReadonlyArray<(ForkAgentSpec | CompiledForkAgent) & { name: string }>;
 
 /** The agent type a skill without `agent:` runs in: the parent's model and tools, unless `forkAgents` defines it. */
-export const DEFAULT_FORK_AGENT = "general-purpose";
+const DEFAULT_FORK_AGENT = "general-purpose";
 
 /** The parent agent's model and tools as its model call had them. */
 export interface ForkParent {
@@ -133,7 +132,7 @@ export function createForkRunner(options: ForkRunnerOptions) {
   function agentFor(run: ForkRun): Runnable | string {
     const name = run.fork.agent ?? DEFAULT_FORK_AGENT;
     const type = agentTypes.get(name) ?? (name === DEFAULT_FORK_AGENT ? {} : undefined);
-    if (!type) return `it names the agent '${name}', which this agent does not have (${agentTypes.size > 0 ? `agent types: ${[DEFAULT_FORK_AGENT, ...agentTypes.keys()].join(", ")}` : `only '${DEFAULT_FORK_AGENT}'`})`;
+    if (!type) return `it names the agent '${name}', which this agent does not have (${agentTypes.size > 0 ? `agent types: ${[...new Set([DEFAULT_FORK_AGENT, ...agentTypes.keys()])].join(", ")}` : `only '${DEFAULT_FORK_AGENT}'`})`;
     if ("runnable" in type) return type.runnable as Runnable;
     const model = type.model ?? run.parent?.model;
     const tools = type.tools ?? run.parent?.tools.filter((entry) => !options.isMiddlewareTool(toolName(entry)));
@@ -182,7 +181,7 @@ export function createForkRunner(options: ForkRunnerOptions) {
       const config = {
         ...(run.threadId !== undefined ? { configurable: { thread_id: run.threadId } } : {}),
         ...(run.signal ? { signal: run.signal } : {}),
-        // The step limit below stops the fork first; this only bounds what it does not count.
+        // The step limit stops the fork first; this only bounds what it does not count.
         recursionLimit: options.maxSteps * 10 + 20,
       };
       if (typeof agent.stream !== "function") {
@@ -212,7 +211,7 @@ export function createForkRunner(options: ForkRunnerOptions) {
       if (answer && (answer.tool_calls?.length ?? 0) > 0) outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that was stopped after ${steps} model calls (its limit) before it answered.` };
       else outcome = { ok: true, text: text || `(The forked agent of skill '${skill}' finished without an answer.)` };
     } catch (error) {
-      const message = SkillsetError.isInstance(error) || error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : String(error);
       outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that failed: ${message}` };
     }
     const durationMs = Math.round(performance.now() - started);
