@@ -298,7 +298,7 @@ async function agentStates(middleware, { history, turns }) {
   return states;
 }
 
-export async function agentState(middleware, options) {
+async function agentState(middleware, options) {
   return (await agentStates(middleware, options)).at(-1);
 }
 
