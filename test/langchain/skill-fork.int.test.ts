@@ -118,6 +118,27 @@ describe("context: fork through load_skill", () => {
     expect(result.messages.find((message) => message.type === "tool")!.text).toBe("could not write");
   });
 
+  it("takes no slot: a fork and a load in one step both go ahead at maxLoadedSkills 1; an inheriting parent's skills stay out of the fork", async () => {
+    const parent = fakeModel()
+      .respondWithTools([
+        { name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" },
+        { name: "load_skill", args: { skill_name: "plain" }, id: "load-p" },
+      ])
+      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "waves" }, id: "load-r2" }])
+      .respond(new AIMessage("parent done"));
+    const fast = fakeModel().respond(new AIMessage("Tides follow the moon.")).respond(new AIMessage("Waves follow the wind."));
+    const agent = agentWith(parent, { models: { fast }, maxLoadedSkills: 1, subagentSkills: "inherit" });
+
+    const result = (await agent.invoke({ messages: [new HumanMessage("go")] }, config("fork-slots"))) as SkillsAgentState;
+
+    const results = Object.fromEntries(result.messages.filter((message) => message.type === "tool").map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text.slice(0, 22)]));
+    expect(results).toEqual({ "load-r": "Tides follow the moon.", "load-p": '<skill name="plain" pa', "load-r2": "Waves follow the wind." });
+    expect(result.skillsLoaded).toEqual(["plain"]);
+    // The second fork ran while the parent had plain loaded: the fork has only its own skill.
+    expect(fast.calls[1]!.messages.map((message) => message.type)).toEqual(["system", "human"]);
+    expect(fast.calls[1]!.messages[0]!.text).toMatch(/Loaded skills \(1\/1, 0 slots free\):\n- research \(recommended tools: lookup\)$/);
+  });
+
   it("sends the fork's progress to the custom stream", async () => {
     const parent = fakeModel()
       .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" }])
