@@ -48,6 +48,20 @@ function agentWith(parent: ReturnType<typeof fakeModel>, options: Partial<Skills
 
 const config = (thread: string) => ({ configurable: { thread_id: thread } });
 
+// The agent's model: loads research for "tides", then finishes.
+function parentLoadingResearch() {
+  return fakeModel()
+    .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" }])
+    .respond(new AIMessage("parent done"));
+}
+
+// The skill's model, in the fork: looks tides up, then answers.
+function forkLookingUpTides() {
+  return fakeModel()
+    .respondWithTools([{ name: "lookup", args: { q: "tides" }, id: "look-1" }])
+    .respond(new AIMessage("Tides follow the moon."));
+}
+
 // The fake model echoes its input as the text of a tool-calling message: only answers' texts count.
 function texts(messages: readonly BaseMessage[]): Array<[string, string]> {
   return messages.map((message) => [message.type, message.type === "system" || (message.type === "ai" && ((message as AIMessage).tool_calls?.length ?? 0) > 0) ? "" : message.text]);
@@ -55,12 +69,8 @@ function texts(messages: readonly BaseMessage[]): Array<[string, string]> {
 
 describe("context: fork through load_skill", () => {
   it("runs the skill in a fresh agent on its model, with its arguments, only its allowed tools and the skill loaded; the parent gets only the answer and no slot is taken", async () => {
-    const parent = fakeModel()
-      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" }])
-      .respond(new AIMessage("parent done"));
-    const fast = fakeModel()
-      .respondWithTools([{ name: "lookup", args: { q: "tides" }, id: "look-1" }])
-      .respond(new AIMessage("Tides follow the moon."));
+    const parent = parentLoadingResearch();
+    const fast = forkLookingUpTides();
     const bound = recordBoundTools(fast);
     const seen: string[] = [];
     const agent = agentWith(parent, { models: { fast } }, seen);
@@ -140,12 +150,8 @@ describe("context: fork through load_skill", () => {
   });
 
   it("sends the fork's progress to the custom stream", async () => {
-    const parent = fakeModel()
-      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" }])
-      .respond(new AIMessage("parent done"));
-    const fast = fakeModel()
-      .respondWithTools([{ name: "lookup", args: { q: "tides" }, id: "look-1" }])
-      .respond(new AIMessage("Tides follow the moon."));
+    const parent = parentLoadingResearch();
+    const fast = forkLookingUpTides();
     const agent = agentWith(parent, { models: { fast } });
 
     const events: Array<Record<string, unknown>> = [];
@@ -161,9 +167,7 @@ describe("context: fork through load_skill", () => {
   });
 
   it("stops a fork at its step limit and reports it as the result; the parent goes on", async () => {
-    const parent = fakeModel()
-      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" }])
-      .respond(new AIMessage("parent done"));
+    const parent = parentLoadingResearch();
     let fast = fakeModel();
     for (let index = 0; index < 5; index++) fast = fast.respondWithTools([{ name: "lookup", args: { q: `t${index}` }, id: `look-${index}` }]);
     const seen: string[] = [];
@@ -180,9 +184,7 @@ describe("context: fork through load_skill", () => {
   });
 
   it("reports a fork that fails as the result", async () => {
-    const parent = fakeModel()
-      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" }])
-      .respond(new AIMessage("parent done"));
+    const parent = parentLoadingResearch();
     const fast = fakeModel().respond(new Error("provider down"));
     const result = (await agentWith(parent, { models: { fast } }).invoke({ messages: [new HumanMessage("go")] }, config("fork-fail"))) as SkillsAgentState;
 
@@ -240,9 +242,7 @@ describe("context: fork through load_skill", () => {
   });
 
   it('forkAgents: false loads a context: fork skill like any other', async () => {
-    const parent = fakeModel()
-      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "tides" }, id: "load-r" }])
-      .respond(new AIMessage("parent done"));
+    const parent = parentLoadingResearch();
     const result = (await agentWith(parent, { forkAgents: false }).invoke({ messages: [new HumanMessage("go")] }, config("fork-off"))) as SkillsAgentState;
     expect(result.skillsLoaded).toEqual(["research"]);
     expect(result.messages.find((message) => message.type === "tool")!.text).toMatch(/^<skill name="research"/);
