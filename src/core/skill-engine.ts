@@ -19,7 +19,7 @@ import { disclosedTools } from "./skill-tools.js";
 import { applyToLoaded, applyToResources, type SkillOperation } from "./skill-operations.js";
 import { DEFAULT_RESOURCE_LIMITS, discoverResources, type SkillResource } from "./skill-resources.js";
 import { MAX_SKILL_FILE_BYTES, type SkillSource } from "./skill-source.js";
-import { invocationResultText, loadResultText, refusalMessage, unloadResultText } from "./skill-tool-messages.js";
+import { forkTaskText, invocationResultText, loadResultText, refusalMessage, unloadResultText } from "./skill-tool-messages.js";
 import { allowedToolUnion, isToolAllowed, restrictedToolMessage, type AllowedToolsPolicy } from "./tool-policy.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import { createSkillCommandRunner, runSkillCommand } from "../exec/run-skill-command.js";
@@ -362,9 +362,9 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
   const forks = (skill: SkillMetadata | undefined): boolean => options.forkSkills === true && skill?.context === "fork";
 
   function plan(state: SkillThreadState, { byName }: Rendering, own: SkillCall, calls: readonly SkillCall[] | undefined): SkillCallDecision {
-    // A forked skill takes no slot: it is planned alone, and other calls do not count it.
     // A skill only the user may invoke is unknown to the model.
     const isAvailable = (name: string) => byName.get(name)?.disableModelInvocation !== true && byName.has(name);
+    // A forked skill takes no slot: it is planned alone, and other calls do not count it.
     if (own.action === "load" && forks(byName.get(own.skill))) return { outcome: isAvailable(own.skill) ? "load" : "not-found" };
     const others = calls?.filter((call) => call.action !== "load" || call.id === own.id || !forks(byName.get(call.skill)));
     const step = others?.some((call) => call.id === own.id) ? others : [own];
@@ -402,11 +402,9 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     return offer === "always" || (offer === "auto" && overBudget(await catalogText(request, cached)));
   }
 
-  // The fork's task: the skill as a load shows it, and what to do with it.
   function forkStep(skill: SkillMetadata, prepared: { content: string; operation: SkillOperation }, invokedWith?: string): SkillStep {
-    const asked = invokedWith === undefined ? "" : `The user invoked this skill: /${skill.name}${invokedWith ? ` ${invokedWith}` : ""}\n`;
-    const text = `${prepared.content}\n${asked}${FORK_TASK_NOTE}`;
-    return { ok: true, text, operations: [prepared.operation], fork: { skill: skill.name, ...(skill.agent !== undefined ? { agent: skill.agent } : {}), allowedTools: skill.allowedTools } };
+    const fork: SkillFork = { skill: skill.name, ...(skill.agent !== undefined ? { agent: skill.agent } : {}), allowedTools: skill.allowedTools };
+    return { ok: true, text: forkTaskText(prepared.content, skill.name, invokedWith), operations: [prepared.operation], fork };
   }
 
   async function loadedSkill(request: SkillRequest, name: string): Promise<{ skill: SkillMetadata; source: SkillSource } | { error: string }> {
@@ -639,7 +637,6 @@ const FUSION_DEPTH = 50;
 /** Threads' catalogs kept in memory, by version. */
 const MAX_CACHED_CATALOGS = 64;
 const SEARCH_TOOL = "search_skills";
-const FORK_TASK_NOTE = "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
 const DEFAULT_SEARCH_LIMIT = 5;
 const MAX_SEARCH_LIMIT = 25;
 

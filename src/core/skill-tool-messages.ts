@@ -109,6 +109,13 @@ export function invocationResultText(loadResult: string, skill: string, args: st
 }
 
 const INVOCATION_NOTE = "\nThe user invoked this skill: ";
+const FORK_TASK_NOTE = "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
+
+/** A forked skill's task: the skill as a load shows it, the user's `/name args` when a user invoked it, and what to do. */
+export function forkTaskText(loadResult: string, skill: string, args: string | undefined): string {
+  const asked = args === undefined ? "" : `${INVOCATION_NOTE}/${skill}${args ? ` ${args}` : ""}`;
+  return `${loadResult}${asked}\n${FORK_TASK_NOTE}`;
+}
 
 /** The load result within a text that may be a user's invocation ({@link invocationResultText}). */
 export function loadResultOf(text: string): string {
