@@ -51,6 +51,27 @@ describe("createSkillEngine", () => {
     });
   });
 
+  it("with forkSkills, a context: fork skill's load and invocation come back as a fork's task, taking no slot; without it, it loads as any skill", async () => {
+    const files = { "/s/a/SKILL.md": skill("a"), "/s/f/SKILL.md": skill("f", "context: fork\nagent: reviewer\nallowed-tools: lookup\n", "Review $ARGUMENTS.") };
+    const { engine, request, apply, entries } = await setup(files, { maxLoadedSkills: 1, forkSkills: true });
+    const first = await engine.load(request(), { skill: "a", id: "a" });
+    if (first.ok) apply(first.operations);
+    // Every slot is taken, and the fork still goes ahead.
+    const loaded = await engine.load(request(), { skill: "f", id: "1", arguments: "the diff" });
+    const task = '<skill name="f" path="/s/f/SKILL.md">\n---\nname: f\ndescription: Use f.\ncontext: fork\nagent: reviewer\nallowed-tools: lookup\n---\nReview the diff.\n\n</skill>\nRecommended tools while this skill is active: lookup';
+    const note = "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
+    expect(loaded).toEqual({ ok: true, text: `${task}\n${note}`, operations: [{ kind: "load", skill: "f", resources: [] }], fork: { skill: "f", agent: "reviewer", allowedTools: ["lookup"] } });
+    const command = engine.parseCommand("/f the diff", { catalogVersion: request().state.catalogVersion! })!;
+    const invoked = await engine.invokeCommands(request(), ["/f the diff"]);
+    expect(invoked.operations).toEqual([]);
+    expect(invoked.invocations).toEqual([{ at: 0, command, ok: true, text: `${task}\nThe user invoked this skill: /f the diff\n${note}`, fork: { skill: "f", agent: "reviewer", allowedTools: ["lookup"], operations: [{ kind: "load", skill: "f", resources: [] }] } }]);
+    expect(entries.filter((entry) => entry.event === "skill_loaded").map((entry) => entry.skill)).toEqual(["a"]);
+
+    const inline = await setup(files, { maxLoadedSkills: 1 });
+    const step = await inline.engine.load(inline.request(), { skill: "f", id: "1", arguments: "the diff" });
+    expect(step).toEqual({ ok: true, text: task, operations: [{ kind: "load", skill: "f", resources: [] }] });
+  });
+
   it("invokes a user's /name args, evicting the least recently loaded skill when the budget is full", async () => {
     const { engine, request, apply, state, entries } = await setup(
       { "/s/a/SKILL.md": skill("a"), "/s/b/SKILL.md": skill("b"), "/s/fix/SKILL.md": skill("fix", "argument-hint: '[issue]'\n", "Fix issue $0 in session ${CLAUDE_SESSION_ID}.") },
