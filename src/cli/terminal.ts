@@ -8,6 +8,8 @@ export interface Terminal {
   status(text: string): void;
   /** True when stderr is an interactive terminal (progress is shown only then). */
   interactive: boolean;
+  /** How long work runs before its progress line shows. @default 300 */
+  progressDelayMs?: number;
   color: Colors;
 }
 
@@ -57,8 +59,16 @@ export function processTerminal(): Terminal {
     err: (text) => writeErr(text.endsWith("\n") ? text : `${text}\n`),
     status: writeErr,
     interactive: Boolean(process.stderr.isTTY),
+    progressDelayMs: progressDelay(process.env.SKILLSET_PROGRESS_DELAY_MS),
     color: colorsFor(process.stdout),
   };
+}
+
+const DEFAULT_PROGRESS_DELAY_MS = 300;
+
+// SKILLSET_PROGRESS_DELAY_MS: milliseconds before a progress line shows; anything else, the default.
+function progressDelay(value: string | undefined): number {
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : DEFAULT_PROGRESS_DELAY_MS;
 }
 
 /**
@@ -66,7 +76,7 @@ export function processTerminal(): Terminal {
  * a terminal, so quick scans and pipes stay silent. The timer can fire only while `work`
  * waits, so it relies on discovery yielding to the event loop.
  */
-export async function withProgress<T>(terminal: Terminal, label: string, work: () => Promise<T>, delayMs = 300): Promise<T> {
+export async function withProgress<T>(terminal: Terminal, label: string, work: () => Promise<T>, delayMs = terminal.progressDelayMs ?? DEFAULT_PROGRESS_DELAY_MS): Promise<T> {
   if (!terminal.interactive) return work();
   let shown = false;
   const timer = setTimeout(() => {
