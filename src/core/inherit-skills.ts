@@ -1,6 +1,7 @@
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { SkillOperation } from "./skill-operations.js";
 import type { SkillResource } from "./skill-resources.js";
+import { skillsInTexts } from "./restore-dropped-skills.js";
 import { loadResultOf, loadedSkillMarker } from "./skill-tool-messages.js";
 
 /** What a parent agent hands a subagent it starts: its loaded skills and the texts its model saw. */
@@ -42,7 +43,7 @@ export function planInheritance(parent: InheritedSkills, child: { loaded: readon
       free--;
     }
   }
-  const visible = new Set(child.visibleTexts.flatMap((text) => taken.filter((name) => text.startsWith(loadedSkillMarker(name) + " "))));
+  const visible = skillsInTexts(child.visibleTexts);
   for (const name of taken) {
     plan.operations.push({ kind: "load", skill: name, resources: [...(parent.resources[name] ?? [])] });
     plan.inherited.push(name);

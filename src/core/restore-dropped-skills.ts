@@ -44,7 +44,8 @@ export async function restoreDroppedSkills(
   };
 }
 
-function skillsInTexts(texts: readonly string[]): Set<string> {
+/** The skills whose instructions (a load result or an invocation, opening with the marker) are among `texts`. */
+export function skillsInTexts(texts: readonly string[]): Set<string> {
   const present = new Set<string>();
   for (const text of texts) {
     if (!text.startsWith(MARKER)) continue;

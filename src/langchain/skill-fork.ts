@@ -185,12 +185,12 @@ export function createForkRunner(options: ForkRunnerOptions) {
         recursionLimit: options.maxSteps * 10 + 20,
       };
       if (typeof agent.stream !== "function") {
-        answer = lastAnswer((await agent.invoke(input as never, config as never)) as { messages?: unknown[] });
+        answer = lastAIMessage(((await agent.invoke(input as never, config as never)) as { messages?: unknown[] }).messages);
       } else {
         const stream = await agent.stream(input, { ...config, streamMode: ["updates", "custom", "values"] });
         for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
           if (mode === "values") {
-            answer = lastAnswer(chunk as { messages?: unknown[] }) ?? answer;
+            answer = lastAIMessage((chunk as { messages?: unknown[] }).messages) ?? answer;
             continue;
           }
           if (mode === "custom") {
@@ -230,14 +230,15 @@ function modelReply(chunk: unknown): AIMessage | undefined {
   const update = (chunk as Record<string, unknown> | undefined)?.[MODEL_NODE];
   if (update === undefined) return undefined;
   const updates = Array.isArray(update) ? update : [update];
-  return updates.flatMap((entry: { messages?: unknown[] }) => entry?.messages ?? []).findLast((message): message is AIMessage => AIMessage.isInstance(message));
+  return lastAIMessage(updates.flatMap((entry: { messages?: unknown[] }) => entry?.messages ?? []));
 }
 
-function lastAnswer(state: { messages?: unknown[] }): AIMessage | undefined {
-  return (state.messages ?? []).findLast((message): message is AIMessage => AIMessage.isInstance(message));
+function lastAIMessage(messages: readonly unknown[] | undefined): AIMessage | undefined {
+  return messages?.findLast((message): message is AIMessage => AIMessage.isInstance(message));
 }
 
-function toolName(entry: unknown): string {
+/** The name of a LangChain tool (client or server). */
+export function toolName(entry: unknown): string {
   return String((entry as { name?: unknown }).name);
 }
 

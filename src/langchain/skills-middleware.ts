@@ -19,7 +19,7 @@ import { createBackendSource, type SkillsBackend } from "../sources/backend-sour
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import { createSkillModelSelector, type SkillModels } from "./skill-model.js";
-import { answerUserForks, createForkParents, createForkRunner, type ForkAgents, type ForkParent, type PendingFork } from "./skill-fork.js";
+import { answerUserForks, createForkParents, createForkRunner, toolName, type ForkAgents, type ForkParent, type PendingFork } from "./skill-fork.js";
 import { createSkillHookParts } from "./skill-hooks-middleware-part.js";
 import { messagesAfterSummarization, stateForBackend } from "./graph-context.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
@@ -614,10 +614,6 @@ function replaceFirstText(content: BaseMessage["content"], text: string): BaseMe
 
 function errorMessage(content: string, toolCallId: string, name: string): ToolMessage {
   return new ToolMessage({ content, tool_call_id: toolCallId, name, status: "error" });
-}
-
-function toolName(entry: unknown): string {
-  return String((entry as { name?: unknown }).name);
 }
 
 function isTool(value: unknown): value is ClientTool {
