@@ -1,5 +1,6 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { inspectSkill, type InspectSkillResult } from "./inspect-skill.js";
+import { baseName, parentFolder } from "./path-separator.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES } from "./skill-source.js";
 
@@ -40,6 +41,5 @@ export function inspectSkillFile(content: Uint8Array | string, file: string, sou
   } catch {
     return fail("not-utf8", `${file} is not valid UTF-8`);
   }
-  const directory = file.slice(0, file.lastIndexOf("/"));
-  return inspectSkill({ text, file, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source });
+  return inspectSkill({ text, file, directoryName: baseName(parentFolder(file)), source });
 }

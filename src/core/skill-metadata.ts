@@ -1,3 +1,5 @@
+import { pathSeparator } from "./path-separator.js";
+
 /**
  * What the catalog knows about one skill: its frontmatter, typed. The first fields have the
  * names and shape deepagents uses for `skillsMetadata`, so state written by either is compatible.
@@ -37,6 +39,6 @@ export interface SkillMetadata {
 
 /** The folder that holds a skill's `SKILL.md`. */
 export function skillDirectory(skill: Pick<SkillMetadata, "path">): string {
-  const slash = skill.path.lastIndexOf("/");
+  const slash = skill.path.lastIndexOf(pathSeparator(skill.path));
   return slash <= 0 ? skill.path.slice(0, slash + 1) || "." : skill.path.slice(0, slash);
 }

@@ -1,4 +1,5 @@
 import type { SkillCallDecision } from "./plan-skill-calls.js";
+import { parentFolder } from "./path-separator.js";
 import { quoteForPrompt } from "./safe-text.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { ResourceDiscovery } from "./skill-resources.js";
@@ -73,7 +74,7 @@ export function loadedSkillMarker(skill: string): string {
  * note that says how to read the rest.
  */
 export function loadResultText(skill: SkillMetadata, content: string, discovery: ResourceDiscovery, readTool: string, policy: AllowedToolsPolicy = "recommend"): string {
-  const directory = quoteForPrompt(skill.path.slice(0, skill.path.lastIndexOf("/")));
+  const directory = quoteForPrompt(parentFolder(skill.path));
   const tail: string[] = [];
   if (discovery.resources.length > 0) {
     tail.push(`<skill_resources base="${directory}">`);

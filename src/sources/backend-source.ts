@@ -2,10 +2,11 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../core/errors.js";
 import { collectSkills, inspectSkillFile } from "../core/collect-skills.js";
 import type { InspectSkillResult } from "../core/inspect-skill.js";
+import { pathSeparator } from "../core/path-separator.js";
 import { skillDirectory } from "../core/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 
-/** A file entry as deepagents backends list them. */
+/** A file entry as deepagents backends list them: `path` absolute, or a name relative to the folder listed. */
 export interface BackendFileInfo {
   path: string;
   is_dir?: boolean;
@@ -33,7 +34,7 @@ export interface SkillsBackend {
 export interface BackendSourceOptions {
   /** The backend, or a function that returns it (for backends bound to a run, like deepagents' StateBackend). */
   backend: SkillsBackend | (() => MaybePromise<SkillsBackend>);
-  /** The folder on the backend that holds skill folders, e.g. `/skills/`. */
+  /** The folder on the backend that holds skill folders, e.g. `/skills/` (or `C:\\skills\\user` on a backend with Windows paths). */
   path: string;
   /** Find skills at any depth below `path`, not only in its direct children. @default false */
   recursive?: boolean;
@@ -48,7 +49,8 @@ export interface BackendSourceOptions {
  * `downloadFiles` call, the rest is reused.
  */
 export function createBackendSource(options: BackendSourceOptions): SkillSource {
-  const root = options.path.endsWith("/") ? options.path : `${options.path}/`;
+  const separator = pathSeparator(options.path);
+  const root = /[\\/]$/.test(options.path) ? options.path : `${options.path}${separator}`;
   const id = options.id ?? `backend:${root}`;
   const getBackend = async () => (typeof options.backend === "function" ? await options.backend() : options.backend);
   let cache = new Map<string, { stamp: string; result: InspectSkillResult }>();
@@ -64,18 +66,18 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
       const diagnostics: Diagnostic[] = [];
       let entries: BackendFileInfo[];
       try {
-        entries = await listSkillFiles(backend, root, options.recursive ?? false);
+        entries = await listSkillFiles(backend, root, separator, options.recursive ?? false);
       } catch (error) {
         entries = [];
         diagnostics.push({ severity: "warning", code: "source-unreadable", file: root, source: id, message: `Cannot list ${root}: ${describe(error)}` });
       }
       const stamped = entries
         .filter((entry) => isContained(entry.path, root))
-        .map((entry) => ({ path: entry.path, size: entry.size, stamp: entry.size !== undefined && entry.modified_at ? `${entry.modified_at}:${entry.size}` : "" }))
+        .map((entry) => ({ path: entry.path, size: entry.size, probe: isProbe(entry), stamp: entry.size !== undefined && entry.modified_at ? `${entry.modified_at}:${entry.size}` : "" }))
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
       const next = new Map<string, { stamp: string; result: InspectSkillResult }>();
-      const toFetch: Array<{ path: string; stamp: string }> = [];
+      const toFetch: Array<{ path: string; stamp: string; probe: boolean }> = [];
       for (const entry of stamped) {
         const cached = cache.get(entry.path);
         if (cached && entry.stamp !== "" && cached.stamp === entry.stamp) next.set(entry.path, cached);
@@ -84,8 +86,10 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
         else toFetch.push(entry);
       }
       const fetched = toFetch.length > 0 ? await downloadAll(backend, toFetch.map((entry) => entry.path)) : new Map<string, Uint8Array | string>();
-      for (const { path, stamp } of toFetch) {
+      for (const { path, stamp, probe } of toFetch) {
         const content = fetched.get(path);
+        // A folder the backend could not list, and with no SKILL.md to read, holds no skill.
+        if (content === undefined && probe) continue;
         const result = content === undefined ? readFailure(path, id) : overSizeLimit(content) ? tooLarge(path, id) : inspectSkillFile(content, path, id);
         next.set(path, { stamp: stamp || contentStamp(content), result });
       }
@@ -109,7 +113,7 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
       return bytes;
     },
     async readFile(skill, relativePath, maxBytes) {
-      const path = `${skillDirectory(skill)}/${relativePath}`;
+      const path = `${skillDirectory(skill)}${separator}${separator === "/" ? relativePath : relativePath.replaceAll("/", separator)}`;
       if (!isContained(path, root)) throw new SkillsetError("outside-skill", `${relativePath} is outside the skill's folder; refused`);
       const content = (await downloadAll(await getBackend(), [path])).get(path);
       if (content === undefined) throw new SkillsetError("not-found", `${relativePath} does not exist in the skill's folder`);
@@ -119,7 +123,7 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
     },
     async listFiles(skill, limits) {
       const backend = await getBackend();
-      const base = `${skillDirectory(skill)}/`;
+      const base = `${skillDirectory(skill)}${separator}`;
       const files: SkillFile[] = [];
       let truncated = false;
       let level = [base];
@@ -128,9 +132,9 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
         for (const folder of level) {
           for (const entry of await listFolder(backend, folder)) {
             if (!isContained(entry.path, base)) continue;
-            const relativePath = entry.path.slice(base.length).replace(/\/$/, "");
-            if (entry.is_dir || entry.path.endsWith("/")) {
-              if (depth < limits.maxDepth) nextLevel.push(entry.path.endsWith("/") ? entry.path : `${entry.path}/`);
+            const relativePath = entry.path.slice(base.length).replace(/[\\/]$/, "").replaceAll(separator, "/");
+            if (isFolder(entry)) {
+              if (depth < limits.maxDepth) nextLevel.push(entry.path);
               else truncated = true;
             } else if (entry.path !== skill.path) {
               if (files.length >= limits.maxFiles) return { files, truncated: true };
@@ -145,30 +149,58 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
   };
 }
 
-async function listSkillFiles(backend: SkillsBackend, root: string, recursive: boolean): Promise<BackendFileInfo[]> {
+async function listSkillFiles(backend: SkillsBackend, root: string, separator: string, recursive: boolean): Promise<BackendFileInfo[]> {
   if (recursive && (backend.glob || backend.globInfo)) {
     const result = backend.glob ? await backend.glob("**/SKILL.md", root) : await backend.globInfo!("**/SKILL.md", root);
-    const files = unwrap(result);
-    // Globs may answer relative to `path`; make every entry absolute on the backend.
-    return files.map((file) => ({ ...file, path: file.path.startsWith("/") ? file.path : `${root}${file.path}` })).filter((file) => file.path.endsWith("/SKILL.md"));
+    return unwrap(result)
+      .map((file) => ({ ...file, path: absolutePath(root, file.path.replaceAll("/", separator)) }))
+      .filter((file) => file.path.endsWith(`${separator}SKILL.md`));
   }
-  const found: BackendFileInfo[] = [];
   const rootEntries = await listFolder(backend, root);
   const direct = rootEntries.find((entry) => entry.path === `${root}SKILL.md`);
   if (direct) return [direct];
-  const folders = rootEntries.filter((entry) => entry.is_dir || entry.path.endsWith("/"));
-  for (const folder of folders) {
-    const path = folder.path.endsWith("/") ? folder.path : `${folder.path}/`;
-    const skillFile = (await listFolder(backend, path)).find((entry) => entry.path === `${path}SKILL.md`);
+  const found: BackendFileInfo[] = [];
+  for (const folder of rootEntries.filter(isFolder)) {
+    let entries: BackendFileInfo[];
+    try {
+      entries = await listFolder(backend, folder.path);
+    } catch {
+      // Some backends list only the folders they were told about (deepagents' own test backend):
+      // read the SKILL.md directly, as deepagents does.
+      found.push({ path: `${folder.path}SKILL.md`, [PROBE]: true } as BackendFileInfo);
+      continue;
+    }
+    const skillFile = entries.find((entry) => entry.path === `${folder.path}SKILL.md`);
     if (skillFile) found.push(skillFile);
   }
   return found;
 }
 
-async function listFolder(backend: SkillsBackend, path: string): Promise<BackendFileInfo[]> {
-  if (backend.ls) return unwrap(await backend.ls(path));
-  if (backend.lsInfo) return await backend.lsInfo(path);
-  throw new SkillsetError("backend-unsupported", "The backend has neither ls nor lsInfo");
+// Marks a SKILL.md guessed from a folder that could not be listed: missing, it is no error.
+const PROBE = Symbol("probe");
+const isProbe = (entry: BackendFileInfo) => (entry as { [PROBE]?: boolean })[PROBE] === true;
+
+// Entries come back with absolute paths or as names relative to `folder` (`web-research/`);
+// folders end with the folder's separator either way.
+async function listFolder(backend: SkillsBackend, folder: string): Promise<BackendFileInfo[]> {
+  let entries: BackendFileInfo[];
+  if (backend.ls) entries = unwrap(await backend.ls(folder));
+  else if (backend.lsInfo) entries = await backend.lsInfo(folder);
+  else throw new SkillsetError("backend-unsupported", "The backend has neither ls nor lsInfo");
+  const separator = pathSeparator(folder);
+  return entries.map((entry) => {
+    const path = absolutePath(folder, entry.path);
+    const folderPath = entry.is_dir || /[\\/]$/.test(path) ? path.replace(/[\\/]?$/, separator) : path;
+    return folderPath === entry.path ? entry : { ...entry, path: folderPath };
+  });
+}
+
+function absolutePath(folder: string, path: string): string {
+  return path.startsWith(folder) || path.startsWith("/") || /^([A-Za-z]:)?\\/.test(path) || /^[A-Za-z]:\//.test(path) ? path : `${folder}${path}`;
+}
+
+function isFolder(entry: BackendFileInfo): boolean {
+  return entry.is_dir === true || /[\\/]$/.test(entry.path);
 }
 
 function unwrap(result: { files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]): BackendFileInfo[] {
@@ -230,7 +262,7 @@ function contentStamp(content: Uint8Array | string | undefined): string {
 }
 
 function isContained(path: string, root: string): boolean {
-  return path.startsWith(root) && !path.slice(root.length).split("/").some((part) => part === ".." || part === ".");
+  return path.startsWith(root) && !path.slice(root.length).split(/[\\/]/).some((part) => part === ".." || part === ".");
 }
 
 function describe(error: unknown): string {
