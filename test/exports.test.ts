@@ -77,7 +77,7 @@ describe("public exports", () => {
   });
 
   it("skillset/langchain", async () => {
-    expect(Object.keys(await import("../src/langchain.js")).sort()).toEqual(["ALWAYS_ALLOWED_TOOLS", "RESTORE_LIMITS", "SKILLS_MIDDLEWARE_NAME", "createChatModelComplete", "createSkillsMiddleware", "skillsStateSchema"]);
+    expect(Object.keys(await import("../src/langchain.js")).sort()).toEqual(["ALWAYS_ALLOWED_TOOLS", "RESTORE_LIMITS", "SKILLS_MIDDLEWARE_NAME", "createChatModelComplete", "createSkillsMiddleware", "skillsStateSchema", "withSkillset"]);
   });
 
   it("skillset/mcp", async () => {
