@@ -14,19 +14,23 @@ export function skillUri(skill: string, path = "SKILL.md"): string {
 
 /**
  * Reads `skill://<name>/<path>`. Each segment is percent-decoded once, then the path goes through
- * the same check as `read_skill_resource` paths (`checkResourcePath`): `..` (also as `%2e%2e` or
- * inside an encoded `%2f`), absolute paths, backslashes and control characters are refused.
+ * the same check as `read_skill_resource` paths (`checkResourcePath`): `..` (also as `%2e%2e`),
+ * absolute paths, backslashes and control characters are refused. A segment that decodes to a `/`
+ * (`%2f`) names no file: folders are separated by `/` only.
  * `path` is `undefined` for the skill's folder itself (`skill://<name>`).
  */
 export function parseSkillUri(uri: string): ParsedSkillUri {
   if (!uri.startsWith(SKILL_URI_PREFIX)) return { ok: false, reason: `it is not a ${SKILL_URI_PREFIX} URI` };
   const segments: string[] = [];
   for (const segment of uri.slice(SKILL_URI_PREFIX.length).split("/")) {
+    let decoded: string;
     try {
-      segments.push(decodeURIComponent(segment));
+      decoded = decodeURIComponent(segment);
     } catch {
       return { ok: false, reason: "it has a malformed percent-encoding" };
     }
+    if (decoded.includes("/")) return { ok: false, reason: "a percent-encoded '/' names no file" };
+    segments.push(decoded);
   }
   const [skill, ...rest] = segments;
   if (!skill) return { ok: false, reason: "it names no skill" };

@@ -81,6 +81,9 @@ describe("resources/read of skill:// URIs", () => {
     for (const uri of attempts) expect([uri, await read(uri)]).toEqual([uri, "error -32602"]);
     // Found by the property below (seed 1361675595): a trailing slash is a folder, never the file.
     expect(await read("skill://other/SKILL.md/")).toBe("error -32602");
+    // Found by the property below in a fresh clone: an encoded `/` once let `SKILL.md//` through as `SKILL.md`.
+    expect(await read("skill://other/SKILL.md/%2F")).toBe("error -32602");
+    expect(await read("skill://other/SKILL.md%2F")).toBe("error -32602");
     expect(await read("skill://good/references/guide.md")).toBe("# Guide\n");
   });
 
