@@ -1,11 +1,7 @@
-// Control characters (C0 and C1, DEL), except tab and the line breaks.
-const CONTROL = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g; // eslint-disable-line no-control-regex
-const ANY_CONTROL = /[\0-\x1f\x7f-\x9f]/; // eslint-disable-line no-control-regex
+export { withoutControlCharacters } from "../exec/control-characters.js";
 
-/** Removes control characters other than tab and line breaks. */
-export function withoutControlCharacters(text: string): string {
-  return text.replace(CONTROL, "");
-}
+// Any control character (C0 and C1, DEL), line breaks included.
+const ANY_CONTROL = /[\0-\x1f\x7f-\x9f]/; // eslint-disable-line no-control-regex
 
 /**
  * Text from a skill's files or file names, made safe to place in a tool result or a prompt line:

@@ -1,11 +1,8 @@
 import { createLexicalIndex } from "./lexical-index.js";
+import type { RankedSkill } from "./ranked-skill.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 
-/** One skill a ranker found, with the ranker's own score (higher is better). */
-export interface RankedSkill {
-  name: string;
-  score: number;
-}
+export type { RankedSkill };
 
 /**
  * Ranks the catalog's skills for a query, best first, at most `limit`. Called with the same

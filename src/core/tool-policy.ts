@@ -1,13 +1,10 @@
+import { toolNameOf } from "../exec/tool-name.js";
 import type { SkillMetadata } from "./skill-metadata.js";
+
+export { toolNameOf };
 
 /** How `allowed-tools` is used: `"recommend"` shows it to the model; `"restrict"` also refuses calls to other tools. */
 export type AllowedToolsPolicy = "recommend" | "restrict";
-
-/** The tool a tool entry names: `Bash(git:*)` names `Bash`. */
-export function toolNameOf(entry: string): string {
-  const paren = entry.indexOf("(");
-  return (paren === -1 ? entry : entry.slice(0, paren)).trim();
-}
 
 /**
  * The tools allowed while `loaded` skills are active under `"restrict"`: the union of their

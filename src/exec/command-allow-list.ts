@@ -1,4 +1,4 @@
-import { toolNameOf } from "../core/tool-policy.js";
+import { toolNameOf } from "./tool-name.js";
 
 /** Commands a skill that declares no `allowed-tools` may run: the files in its `scripts/` folder. */
 export const DEFAULT_ALLOWED_COMMANDS = ["scripts/*"] as const;

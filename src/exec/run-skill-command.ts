@@ -1,6 +1,6 @@
-import type { DynamicCommandRunner } from "../core/render-instructions.js";
-import { withoutControlCharacters } from "../core/safe-text.js";
 import { isCommandAllowed } from "./command-allow-list.js";
+import { withoutControlCharacters } from "./control-characters.js";
+import type { DynamicCommandRunner } from "./dynamic-command.js";
 import { parseCommand } from "./parse-command.js";
 import type { ScriptExecutor, ScriptResult } from "./script-executor.js";
 

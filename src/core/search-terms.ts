@@ -1,0 +1,45 @@
+// Text analysis for the lexical index: how a name, a description or a query becomes the words
+// the index compares. Query and skills must go through the same function, or they never meet.
+
+// Words that say nothing about which skill is meant. Kept short: in skill descriptions, words
+// like "create", "file" or "test" do carry meaning.
+const STOP_WORDS = new Set(
+  "a an and are as at be but by can could do does for from have help how i in into is it its me my of on or our please should so that the their them then there these this to use used using want was we what when where which while who why will with would you your".split(" "),
+);
+
+// Words repeat across a library: each is stemmed once (bounded, so odd input cannot grow it).
+const stemmed = new Map<string, string | null>();
+const MAX_STEMMED = 100_000;
+
+/** The words of a text as the index keeps them: lower case, split at anything but letters and digits, no stop words, stemmed. */
+export function searchTerms(text: string): string[] {
+  const words: string[] = [];
+  const lower = text.toLowerCase();
+  // The Unicode-aware split is several times slower; most descriptions are ASCII.
+  for (const raw of lower.split(/^[ -~\t\n\r]*$/.test(lower) ? /[^a-z0-9]+/ : /[^\p{L}\p{N}]+/u)) {
+    if (raw === "") continue;
+    let word = stemmed.get(raw);
+    if (word === undefined) {
+      word = STOP_WORDS.has(raw) ? null : stem(raw);
+      if (stemmed.size < MAX_STEMMED) stemmed.set(raw, word);
+    }
+    if (word !== null) words.push(word);
+  }
+  return words;
+}
+
+// The commonest English endings, so "merging", "merged" and "merges" meet "merge".
+function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("ing") && word.length > 5) return dropDouble(word.slice(0, -3));
+  if (word.endsWith("ed") && word.length > 4) return dropDouble(word.slice(0, -2));
+  if (word.endsWith("es") && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) return word.slice(0, -1);
+  return word;
+}
+
+// "running" → "run", but "fill" stays "fill".
+function dropDouble(word: string): string {
+  return /([bdgmnprt])\1$/.test(word) ? word.slice(0, -1) : word;
+}
