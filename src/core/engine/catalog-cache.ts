@@ -1,0 +1,77 @@
+import { createCatalog } from "../catalog.js";
+import { catalogView } from "../catalog-view.js";
+import type { RenderedCatalog } from "../render-catalog.js";
+import type { SkillRequest, SkillThreadState } from "../skill-engine-types.js";
+import type { SkillMetadata } from "../skill-metadata.js";
+
+/** Threads' catalogs kept in memory, by version. */
+export const MAX_CACHED_CATALOGS = 64;
+
+/** One catalog and what the engine derives from it, computed at most once per catalog version. */
+export interface Rendering {
+  skills: readonly SkillMetadata[];
+  byName: Map<string, SkillMetadata>;
+  /** The skills the model may load: what search ranks. */
+  searchable?: SkillMetadata[];
+  catalog?: Promise<RenderedCatalog>;
+}
+
+/**
+ * The engine's catalogs by version. Derived from a catalog only, keyed by its content hash: safe
+ * to share between threads. The threads keep only the version, so this is where their catalog
+ * lives; the least recently used go first.
+ */
+export interface CatalogCache {
+  /** The rendering of `version`, cached (or moved to the most recent end) and returned. */
+  remember(version: string, skills: readonly SkillMetadata[]): Rendering;
+  /**
+   * A state's catalog without waiting: without the version's catalog in memory, nor skills in the
+   * state, it is empty here; {@link CatalogCache.resolve} scans the sources again instead.
+   */
+  renderingOf(state: Pick<SkillThreadState, "skills" | "catalogVersion">): Rendering;
+  /** A request's catalog, scanning its sources when only the version is known and not cached. */
+  resolve(request: SkillRequest): Promise<Rendering>;
+}
+
+/** A fresh rendering of `skills`, nothing derived yet. */
+export function rendering(skills: readonly SkillMetadata[]): Rendering {
+  return { skills, byName: new Map(skills.map((skill) => [skill.name, skill])) };
+}
+
+const EMPTY_RENDERING = rendering([]);
+
+/** A {@link CatalogCache} holding at most `capacity` catalogs. */
+export function createCatalogCache(capacity = MAX_CACHED_CATALOGS): CatalogCache {
+  const renderings = new Map<string, Rendering>();
+  const remember = (version: string, skills: readonly SkillMetadata[]): Rendering => {
+    let cached = renderings.get(version);
+    if (cached !== undefined) renderings.delete(version);
+    else cached = rendering(skills);
+    if (renderings.size >= capacity) renderings.delete(renderings.keys().next().value!);
+    renderings.set(version, cached);
+    return cached;
+  };
+  const renderingOf = (state: Pick<SkillThreadState, "skills" | "catalogVersion">): Rendering => {
+    // A catalog without a version was not written by skillset: render it, but do not cache it.
+    if (!state.catalogVersion) return rendering(state.skills ?? []);
+    if (!state.skills && !renderings.has(state.catalogVersion)) return EMPTY_RENDERING;
+    return remember(state.catalogVersion, state.skills ?? []);
+  };
+  const resolve = async (request: SkillRequest): Promise<Rendering> => {
+    const { state } = request;
+    if (state.skills || !state.catalogVersion || renderings.has(state.catalogVersion)) return renderingOf(state);
+    const view = catalogView(await createCatalog(await request.sources()).refresh());
+    return view.version === state.catalogVersion ? remember(view.version, view.skills) : rendering([]);
+  };
+  return { remember, renderingOf, resolve };
+}
+
+/** The skills of `catalog` the model may load (not `disable-model-invocation`), derived once. */
+export function searchableSkills(catalog: Rendering): SkillMetadata[] {
+  return (catalog.searchable ??= catalog.skills.filter((skill) => !skill.disableModelInvocation));
+}
+
+/** The loaded skills, in load order, as `catalog` describes them; names it lacks are left out. */
+export function loadedSkillsOf(state: Pick<SkillThreadState, "loaded">, catalog: Rendering): SkillMetadata[] {
+  return state.loaded.flatMap((name) => catalog.byName.get(name) ?? []);
+}

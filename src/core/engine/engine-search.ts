@@ -1,0 +1,46 @@
+import type { SkillRequest, SkillSearchReply, SkillSearchResult } from "../skill-engine-types.js";
+import type { SkillMetadata } from "../skill-metadata.js";
+import { fuseRankings } from "../skill-search.js";
+import { searchableSkills, type Rendering } from "./catalog-cache.js";
+import { catalogSection, overBudget } from "./catalog-section.js";
+import type { EngineContext } from "./engine-context.js";
+
+// How many candidates each ranker gives when several are fused.
+const FUSION_DEPTH = 50;
+const DEFAULT_SEARCH_LIMIT = 5;
+const MAX_SEARCH_LIMIT = 25;
+
+/** The model's `search_skills`: the skills it may load that best match the query, as text and as data. */
+export async function searchReply(context: EngineContext, request: SkillRequest, input: { query: string; limit?: number }): Promise<SkillSearchReply> {
+  const query = input.query.trim();
+  const limit = Math.min(Math.max(Math.floor(input.limit ?? DEFAULT_SEARCH_LIMIT), 1), MAX_SEARCH_LIMIT);
+  if (query === "") return { ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [] };
+  const hits = await searchSkills(context, await context.catalogs.resolve(request), query, limit);
+  const results = hits.map(({ skill, score }) => ({ name: skill.name, description: skill.description, ...(skill.argumentHint !== undefined ? { argumentHint: skill.argumentHint } : {}), path: skill.path, score }));
+  context.emit(request, { level: "info", event: "skills_searched", message: `search_skills('${query}') found ${results.length} skills`, query, results: results.length });
+  return { ok: true, text: searchResultText(query, results), results };
+}
+
+/** Every ranker over the skills the model may load; several are fused by reciprocal rank. */
+export async function searchSkills(context: EngineContext, catalog: Rendering, query: string, limit: number): Promise<Array<{ name: string; score: number; skill: SkillMetadata }>> {
+  const { rankers } = context;
+  const skills = searchableSkills(catalog);
+  const rankings = await Promise.all(rankers.map((rank) => rank(query, skills, rankers.length > 1 ? Math.max(limit, FUSION_DEPTH) : limit)));
+  const ranked = rankings.length === 1 ? rankings[0]!.slice(0, limit) : fuseRankings(rankings, limit);
+  return ranked.flatMap((hit) => {
+    const skill = catalog.byName.get(hit.name);
+    return skill && !skill.disableModelInvocation ? [{ ...hit, skill }] : [];
+  });
+}
+
+/** Whether hosts offer `search_skills` for `catalog`: always, never, or while it is over its budget. */
+export async function offersSearch(context: EngineContext, request: SkillRequest, catalog: Rendering): Promise<boolean> {
+  return context.offer === "always" || (context.offer === "auto" && overBudget(await catalogSection(context, request, catalog)));
+}
+
+/** What `search_skills` tells the model: each skill as a catalog line would, and what to do next. */
+export function searchResultText(query: string, results: readonly SkillSearchResult[]): string {
+  if (results.length === 0) return `No skills match '${query}'. Try other words, or go on without a skill.`;
+  const lines = results.map((result) => `- ${result.name}${result.argumentHint ? ` (arguments: ${result.argumentHint})` : ""}: ${result.description.replace(/\s+/g, " ").trim()}`);
+  return `Skills matching '${query}', best first:\n${lines.join("\n")}\nLoad one with load_skill to use it.`;
+}
