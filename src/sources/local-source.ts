@@ -6,7 +6,7 @@ import { inspectSkill, type InspectSkillResult } from "../core/inspect-skill.js"
 import { collectSkills } from "../core/collect-skills.js";
 import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
 import type { FileListLimits, SkillFile, SkillFileListing, SkillSource, SkillSourceScan } from "../core/skill-source.js";
-import { expandHome } from "../node/expand-home.js";
+import { expandHome } from "./expand-home.js";
 import { readSkillFile, readSkillHead } from "./read-skill-head.js";
 import { createTimeSlice, type TimeSlice } from "./time-slice.js";
 
