@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { expandHome } from "./expand-home.js";
+import { expandHome } from "../sources/expand-home.js";
 
 const SKIPPED = new Set([".git", ".hg", ".svn", "node_modules", "__pycache__"]);
 

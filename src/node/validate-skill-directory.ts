@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
 import { validateSkillText, type SkillValidationOptions, type ValidationReport } from "../core/validate-skill.js";
 import { decodeUtf8, readSkillFile } from "../sources/read-skill-head.js";
-import { expandHome } from "./expand-home.js";
+import { expandHome } from "../sources/expand-home.js";
 
 /** A {@link ValidationReport} for one skill folder on disk. */
 export interface DirectoryValidationReport extends ValidationReport {

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 import { expandHome } from "./expand-home.js";
-import { findSkillDirectories } from "./find-skill-directories.js";
-import { validateSkillDirectory } from "./validate-skill-directory.js";
+import { findSkillDirectories } from "../node/find-skill-directories.js";
+import { validateSkillDirectory } from "../node/validate-skill-directory.js";
 
 // Assigning undefined to process.env would store the string "undefined".
 function restoreHome(saved: string | undefined) {

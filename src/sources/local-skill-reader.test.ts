@@ -1,0 +1,100 @@
+import { appendFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempTree } from "../../test/helpers/skill-tree.js";
+import { inspectSkill } from "../core/inspect-skill.js";
+import { statStamp, type LocalSkillCache } from "./local-skill-cache.js";
+import { createLocalSkillReader } from "./local-skill-reader.js";
+
+let trees: Array<ReturnType<typeof tempTree>> = [];
+afterEach(() => {
+  for (const tree of trees) tree.cleanup();
+  trees = [];
+});
+
+function folder() {
+  const tree = tempTree();
+  trees.push(tree);
+  const root = realpathSync(tree.root);
+  const directory = join(root, "one");
+  const file = tree.skill("one");
+  return { tree, root, directory, file, head: "---\nname: one\ndescription: Use one for tests.\n---\n" };
+}
+
+const reader = (root: string, previous: LocalSkillCache = new Map(), usePolling = false) => createLocalSkillReader({ previous, usePolling, sourceId: "test", allowedRoots: [root] });
+
+describe("createLocalSkillReader", () => {
+  it("reads a skill folder without its stamp on a cold scan, and says false for a folder without SKILL.md", () => {
+    const { tree, root, directory, file, head } = folder();
+    tree.write("none/README.md", "no skill");
+    const cold = reader(root);
+    expect(cold.readSkillAt(directory)).toBe(true);
+    expect(cold.readSkillAt(join(root, "none"))).toBe(false);
+    expect([...cold.entries]).toEqual([[directory, { stamp: "", file, text: head, result: inspectSkill({ text: head, file, directoryName: "one", source: "test" }) }]]);
+  });
+
+  it("on a polling scan, reuses the entry object when the stamp is the same, and records the stamp when it was not known", () => {
+    const { root, directory, file } = folder();
+    const cold = reader(root);
+    cold.readSkillAt(directory);
+    const entry = cold.entries.get(directory)!;
+    const first = reader(root, cold.entries, true);
+    expect(first.readSkillAt(directory)).toBe(true);
+    expect(first.entries.get(directory)).toBe(entry);
+    expect(entry.stamp).toBe(statStamp(file));
+    const second = reader(root, first.entries, true);
+    second.readSkillAt(directory);
+    expect(second.entries.get(directory)).toBe(entry);
+  });
+
+  it("keeps the entry object when only the body changed, and makes a new one when the frontmatter changed", () => {
+    const { tree, root, directory, file } = folder();
+    const cold = reader(root, new Map(), true);
+    cold.readSkillAt(directory);
+    const entry = cold.entries.get(directory)!;
+    appendFileSync(file, "More instructions.\n");
+    utimesSync(file, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
+    const afterBody = reader(root, cold.entries, true);
+    afterBody.readSkillAt(directory);
+    expect(afterBody.entries.get(directory)).toBe(entry);
+    expect(entry.stamp).toBe(statStamp(file));
+    tree.skill("one", "one", "Changed.");
+    const afterHead = reader(root, afterBody.entries, true);
+    afterHead.readSkillAt(directory);
+    expect(afterHead.entries.get(directory)).not.toBe(entry);
+    expect(afterHead.entries.get(directory)!.result.skill?.description).toBe("Changed.");
+  });
+
+  it("says false when a polled SKILL.md is gone", () => {
+    const { root, directory, file } = folder();
+    const cold = reader(root);
+    cold.readSkillAt(directory);
+    rmSync(file);
+    const polling = reader(root, cold.entries, true);
+    expect(polling.readSkillAt(directory)).toBe(false);
+    expect(polling.entries.size).toBe(0);
+  });
+
+  it("accepts skill.md with a warning first", () => {
+    const { tree, root } = folder();
+    const file = tree.write("lower/skill.md", "---\nname: lower\ndescription: Lower.\n---\n");
+    const cold = reader(root);
+    expect(cold.readSkillAt(join(root, "lower"))).toBe(true);
+    expect(cold.entries.get(join(root, "lower"))!.result.diagnostics).toEqual([
+      { severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: "test" },
+    ]);
+  });
+
+  it("turns a SKILL.md that cannot be used into an entry with an error naming it, stamped", () => {
+    const { root, directory, file } = folder();
+    writeFileSync(file, Buffer.concat([Buffer.from("---\nname: one\ndescription: One.\n---\n"), Buffer.from([0xff])]));
+    const cold = reader(root);
+    expect(cold.readSkillAt(directory)).toBe(true);
+    expect(cold.entries.get(directory)).toEqual({
+      stamp: statStamp(file),
+      file,
+      text: "",
+      result: { diagnostics: [{ severity: "error", code: "not-utf8", file, message: `${file} is not valid UTF-8`, source: "test" }] },
+    });
+  });
+});

@@ -1,0 +1,83 @@
+import { SkillsetError } from "../core/errors.js";
+import { inspectSkill } from "../core/inspect-skill.js";
+import { readSkillHeadWithinRoots } from "./allowed-roots.js";
+import { statStamp, type LocalSkillCache } from "./local-skill-cache.js";
+
+const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
+
+/** Inputs of {@link createLocalSkillReader}: one scan's view of the source. */
+export interface LocalSkillReaderOptions {
+  /** What the previous scan read; entries whose file is unchanged are reused as they are. */
+  previous: LocalSkillCache;
+  /** Compare each file's stamp with `previous` before reading it (every scan after the first). */
+  usePolling: boolean;
+  /** Names the source in diagnostics. */
+  sourceId: string;
+  /** Real folders a symlinked `SKILL.md` may point into. */
+  allowedRoots: readonly string[];
+}
+
+/** Reads the skill folders of one scan into a new cache. */
+export interface LocalSkillReader {
+  /** Every skill folder read so far, with its entry, in the order read. */
+  readonly entries: LocalSkillCache;
+  /**
+   * Reads the `SKILL.md` (or `skill.md`) of `directory` into `entries`; false when the folder
+   * has neither, so it is no skill folder. A file that cannot be used becomes an entry whose
+   * result is an error diagnostic naming it.
+   */
+  readSkillAt(directory: string): boolean;
+}
+
+/**
+ * A reader for one scan. Cold scans skip the stamp (one fstat per file); polling scans stat
+ * each file and reuse the previous entry when its stamp is the same, or when only the body
+ * changed, so an unchanged skill keeps its entry object.
+ */
+export function createLocalSkillReader({ previous, usePolling, sourceId, allowedRoots }: LocalSkillReaderOptions): LocalSkillReader {
+  const entries: LocalSkillCache = new Map();
+
+  const readSkillAt = (directory: string): boolean => {
+    for (const fileName of SKILL_FILES) {
+      const file = `${directory}/${fileName}`;
+      const cached = previous.get(directory);
+      if (usePolling && cached) {
+        const stamp = statStamp(file);
+        if (stamp === cached.stamp) {
+          entries.set(directory, cached);
+          return true;
+        }
+        if (stamp === undefined) continue;
+      }
+      try {
+        // Cold scans skip the stamp (one fstat per file); the first poll records it.
+        const head = readSkillHeadWithinRoots(file, usePolling, allowedRoots);
+        if (head === undefined) continue;
+        if (cached && cached.file === file && cached.text === head.text) {
+          // Only the body changed, or the stamp was not known yet: same skill, same entry.
+          cached.stamp = head.stamp ?? "";
+          entries.set(directory, cached);
+          return true;
+        }
+        const result = inspectSkill({ text: head.text, file, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source: sourceId });
+        if (fileName !== "SKILL.md") {
+          result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: sourceId });
+        }
+        entries.set(directory, { stamp: head.stamp ?? "", file, text: head.text, result });
+        return true;
+      } catch (error) {
+        if (!SkillsetError.isInstance(error)) throw error;
+        entries.set(directory, {
+          stamp: statStamp(file) ?? "",
+          file,
+          text: "",
+          result: { diagnostics: [{ severity: "error", code: error.code, file, message: error.message, source: sourceId }] },
+        });
+        return true;
+      }
+    }
+    return false;
+  };
+
+  return { entries, readSkillAt };
+}

@@ -1,0 +1,79 @@
+import { resolve } from "node:path";
+import { SkillsetError } from "../core/errors.js";
+import { realOrResolved } from "./allowed-roots.js";
+import { expandHome } from "./expand-home.js";
+
+/** Options of `createLocalSource`. */
+export interface LocalSourceOptions {
+  /** A folder of skill folders, or one skill folder; a leading `~` or `~/` means the home folder. */
+  path: string;
+  /**
+   * Find skills in nested folders at any depth below `path` (collections such as
+   * `skills/.curated/<name>`), not only in its direct children.
+   * @default false
+   */
+  recursive?: boolean;
+  /** Deepest folder level searched when `recursive`. @default 6 */
+  maxDepth?: number;
+  /** Folders visited at most per scan when `recursive`; a warning says when it stopped. @default 10000 */
+  maxDirectories?: number;
+  /** Folders that symlinks may point into (`~` expanded as in `path`). @default [path] */
+  allowedRoots?: string[];
+  /**
+   * Watch the folders (inotify/FSEvents) after the first re-scan, so later re-scans of an
+   * unchanged source cost almost nothing. Without it every re-scan checks each file's stamp.
+   * @default true
+   */
+  watch?: boolean;
+  /** Names the source in diagnostics. @default `local:<absolute path>` */
+  id?: string;
+}
+
+/** {@link LocalSourceOptions} with defaults applied and paths expanded and resolved. */
+export interface LocalSourceSettings {
+  /** The absolute source folder; `path` as given when it cannot be expanded. */
+  root: string;
+  /** False when `path` cannot be expanded (`~user/...`): then the source reads nothing. */
+  readable: boolean;
+  id: string;
+  recursive: boolean;
+  maxDepth: number;
+  maxDirectories: number;
+  watch: boolean;
+  /** Real paths of the allowed roots that could be expanded. */
+  allowedRoots: string[];
+  /** Paths that cannot be expanded (`~user/...`): reported on every scan and never read. */
+  pathProblems: Array<{ path: string; message: string }>;
+}
+
+/** Applies the defaults of {@link LocalSourceOptions}; a string is the `path`. */
+export function resolveLocalSourceOptions(options: LocalSourceOptions | string): LocalSourceSettings {
+  const given = typeof options === "string" ? { path: options } : options;
+  const pathProblems: LocalSourceSettings["pathProblems"] = [];
+  const expand = (path: string): string | undefined => {
+    try {
+      return expandHome(path);
+    } catch (error) {
+      if (!SkillsetError.isInstance(error)) throw error;
+      pathProblems.push({ path, message: error.message });
+      return undefined;
+    }
+  };
+  const expandedPath = expand(given.path);
+  const root = expandedPath === undefined ? given.path : resolve(expandedPath);
+  const allowedRoots = (given.allowedRoots ?? (expandedPath === undefined ? [] : [root])).flatMap((path) => {
+    const expanded = expand(path);
+    return expanded === undefined ? [] : [realOrResolved(expanded)];
+  });
+  return {
+    root,
+    readable: expandedPath !== undefined,
+    id: given.id ?? `local:${root}`,
+    recursive: given.recursive ?? false,
+    maxDepth: given.maxDepth ?? 6,
+    maxDirectories: given.maxDirectories ?? 10_000,
+    watch: given.watch ?? true,
+    allowedRoots,
+    pathProblems,
+  };
+}

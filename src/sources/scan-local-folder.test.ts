@@ -1,0 +1,73 @@
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempTree } from "../../test/helpers/skill-tree.js";
+import { resolveLocalSourceOptions, type LocalSourceOptions } from "./local-source-options.js";
+import { scanLocalFolder } from "./scan-local-folder.js";
+import type { TimeSlice } from "./time-slice.js";
+
+let trees: Array<ReturnType<typeof tempTree>> = [];
+afterEach(() => {
+  for (const tree of trees) tree.cleanup();
+  trees = [];
+});
+
+function library() {
+  const tree = tempTree();
+  trees.push(tree);
+  tree.skill("a");
+  tree.skill("group/b");
+  return realpathSync(tree.root);
+}
+
+/** Scans with a slice that is never due, counting its pauses; returns the result in plain values. */
+async function scan(options: LocalSourceOptions, previous = new Map(), usePolling = false) {
+  let pauses = 0;
+  const slice: TimeSlice = { due: () => false, pause: async () => void pauses++ };
+  const result = await scanLocalFolder({ settings: resolveLocalSourceOptions(options), previous, usePolling, slice });
+  return { result, pauses, skills: result.skills.map((skill) => skill.name), folders: result.folders, entries: [...result.entries.keys()], unscannable: result.unscannable };
+}
+
+describe("scanLocalFolder", () => {
+  it("returns the skills, the folders walked then the skill folders, and the entries read, pausing before and after the walk", async () => {
+    const root = library();
+    const { result, ...flat } = await scan({ path: root });
+    expect(flat).toEqual({ pauses: 2, skills: ["a"], folders: [root, `${root}/a`], entries: [`${root}/a`], unscannable: false });
+    expect(result.diagnostics).toEqual([]);
+    const recursive = await scan({ path: root, recursive: true });
+    expect(recursive.folders).toEqual([root, `${root}/group`, `${root}/a`, `${root}/group/b`]);
+    expect(recursive.skills).toEqual(["a", "b"]);
+  });
+
+  it("reuses the previous entries on a polling re-scan of an unchanged folder", async () => {
+    const root = library();
+    const cold = await scan({ path: root, recursive: true });
+    const warm = await scan({ path: root, recursive: true }, cold.result.entries, true);
+    expect([...warm.result.entries.values()]).toEqual([...cold.result.entries.values()]);
+    for (const [directory, entry] of warm.result.entries) expect(entry).toBe(cold.result.entries.get(directory));
+  });
+
+  it("reads a skill folder given as the source itself, without walking", async () => {
+    const root = library();
+    const { result, ...solo } = await scan({ path: join(root, "a") });
+    expect(solo).toEqual({ pauses: 2, skills: ["a"], folders: [`${root}/a`], entries: [`${root}/a`], unscannable: false });
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("reports a missing source folder as unscannable", async () => {
+    const root = join(library(), "missing");
+    const { result, ...missing } = await scan({ path: root });
+    expect(missing).toEqual({ pauses: 2, skills: [], folders: [], entries: [], unscannable: true });
+    expect(result.diagnostics).toEqual([{ severity: "warning", code: "source-missing", file: root, message: `Skills folder ${root} does not exist`, source: `local:${root}` }]);
+  });
+
+  it("reports paths it cannot expand and reads nothing", async () => {
+    const root = library();
+    const { result, ...unexpanded } = await scan({ path: "~nobody/skills", allowedRoots: [root, "~other"] });
+    expect(unexpanded).toEqual({ pauses: 2, skills: [], folders: [], entries: [], unscannable: false });
+    expect(result.diagnostics).toEqual([
+      { severity: "warning", code: "unsupported-path", file: "~nobody/skills", message: "Cannot use ~nobody/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path", source: "local:~nobody/skills" },
+      { severity: "warning", code: "unsupported-path", file: "~other", message: "Cannot use ~other: only ~ and ~/ (your home folder) are expanded; write the folder's full path", source: "local:~nobody/skills" },
+    ]);
+  });
+});

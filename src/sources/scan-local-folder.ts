@@ -1,0 +1,75 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { collectSkills } from "../core/collect-skills.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { LocalSkillCache } from "./local-skill-cache.js";
+import { createLocalSkillReader } from "./local-skill-reader.js";
+import type { LocalSourceSettings } from "./local-source-options.js";
+import { walkLocalFolders } from "./local-walk.js";
+import type { TimeSlice } from "./time-slice.js";
+
+/** Inputs of {@link scanLocalFolder}. */
+export interface LocalScanInput {
+  settings: LocalSourceSettings;
+  /** The previous scan's entries; an empty cache for a cold scan. */
+  previous: LocalSkillCache;
+  /** Compare stamps with `previous` before reading (every scan after the first). */
+  usePolling: boolean;
+  /** Cuts the synchronous file work into slices; also used by the caller after the scan. */
+  slice: TimeSlice;
+}
+
+/** What one scan of a local folder found. */
+export interface LocalScanResult {
+  skills: SkillMetadata[];
+  /** Problems with the source, its folders and its skills, in the order found. */
+  diagnostics: Diagnostic[];
+  /** The skill folders read: the cache for the next scan. An unchanged skill keeps its entry object. */
+  entries: LocalSkillCache;
+  /** The folders walked, then the skill folders: the folders to watch. */
+  folders: string[];
+  /** The source folder is missing or cannot be read, so there is nothing to watch. */
+  unscannable: boolean;
+}
+
+/**
+ * Scans one local source: its folder is one skill folder, or its child folders (at any depth
+ * when `recursive`) are. Pauses first, since started from a timer callback the first two slices
+ * would run before timers get another turn (libuv runs them after the check phase).
+ */
+export async function scanLocalFolder({ settings, previous, usePolling, slice }: LocalScanInput): Promise<LocalScanResult> {
+  await slice.pause();
+  const { root, id, allowedRoots } = settings;
+  const diagnostics: Diagnostic[] = [];
+  const warn = (file: string, code: string, message: string) => diagnostics.push({ severity: "warning", code, file, message, source: id });
+  const reader = createLocalSkillReader({ previous, usePolling, sourceId: id, allowedRoots });
+  let folders: string[] = [];
+
+  for (const { path, message } of settings.pathProblems) warn(path, "unsupported-path", message);
+  // An unexpandable path is never resolved: that would read a folder named `~user`.
+  const problem = settings.readable ? rootProblem(root) : undefined;
+  if (problem) warn(root, problem.code, problem.message);
+  else if (settings.readable && !reader.readSkillAt(root)) {
+    const { recursive, maxDepth, maxDirectories } = settings;
+    folders = await walkLocalFolders({ root, recursive, maxDepth, maxDirectories, allowedRoots, readSkillAt: reader.readSkillAt, warn }, slice);
+  }
+
+  // Collecting thousands of skills gets a slice of its own.
+  await slice.pause();
+  for (const directory of reader.entries.keys()) folders.push(directory);
+  const skills = collectSkills([...reader.entries.values()].map((entry) => entry.result), id, diagnostics);
+  return { skills, diagnostics, entries: reader.entries, folders, unscannable: problem !== undefined };
+}
+
+/** Why the source folder cannot be scanned, or undefined when it can. */
+function rootProblem(root: string): { code: string; message: string } | undefined {
+  try {
+    if (!statSync(root).isDirectory()) return { code: "source-not-a-folder", message: `Skills folder ${root} is not a folder` };
+    accessSync(root, constants.R_OK | constants.X_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { code: "source-missing", message: `Skills folder ${root} does not exist` };
+    return { code: "source-unreadable", message: `Cannot read skills folder ${root}: ${code ?? String(error)}` };
+  }
+}
