@@ -109,12 +109,63 @@ function pendingFork(message: BaseMessage): PendingFork | undefined {
   return fork && !fork.answered ? fork : undefined;
 }
 
+/** What a fork gives back: its final answer, or why it has none, as text for the model. */
+export interface ForkOutcome {
+  ok: boolean;
+  text: string;
+}
+
+/** Runs one forked skill; see {@link createForkRunner}. */
+export type ForkRunner = (run: ForkRun) => Promise<ForkOutcome>;
+
 /**
  * Runs forked skills: builds (and caches) the agent type a skill names, starts it with the
  * skill's task and the skill loaded, forwards its progress to the parent's custom stream, stops
  * it after `maxSteps` model calls, and reports its final answer or its failure as text.
  */
-export function createForkRunner(options: ForkRunnerOptions) {
+export function createForkRunner(options: ForkRunnerOptions): ForkRunner {
+  const agents = createForkAgents(options);
+  return async function runFork(run: ForkRun): Promise<ForkOutcome> {
+    const skill = run.fork.skill;
+    const agentName = run.fork.agent ?? DEFAULT_FORK_AGENT;
+    const emit = (entry: Parameters<SkillsLogger>[0]) => emitSkillsEvent(options.logger, run.emit, entry);
+    if (run.depth > options.maxDepth) {
+      emit({ level: "warn", event: "skill_refused", message: `Skill '${skill}' refused: forks nest at most ${options.maxDepth} deep`, skill, reason: "fork-depth" });
+      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, and this agent is a fork already (forks nest at most ${options.maxDepth} deep). Do the task without that skill.` };
+    }
+    const agent = agents.agentFor(run);
+    if (typeof agent === "string") {
+      emit({ level: "warn", event: "fork_finished", message: `Fork of skill '${skill}' did not start: ${agent}`, skill, agent: agentName, ok: false, steps: 0 });
+      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, which could not start: ${agent}.` };
+    }
+    const started = performance.now();
+    emit({ level: "info", event: "fork_started", message: `Skill '${skill}' started in a forked '${agentName}' agent`, skill, agent: agentName, depth: run.depth });
+    let steps = 0;
+    const onReply = (reply: AIMessage): boolean => {
+      steps++;
+      const toolCalls = (reply.tool_calls ?? []).map((call) => call.name);
+      emit({ level: "info", event: "fork_step", message: `Fork of skill '${skill}': model call ${steps}${toolCalls.length > 0 ? `, calling ${toolCalls.join(", ")}` : ", answered"}`, skill, step: steps, toolCalls });
+      // A compiled agent has no step limit of ours inside: stop reading it.
+      return toolCalls.length > 0 && steps >= options.maxSteps && !agents.isBuilt(agent);
+    };
+    let outcome: ForkOutcome;
+    try {
+      const answer = await followFork(agent, run, options.maxSteps, onReply);
+      const text = answer?.text.trim() ?? "";
+      if (answer && (answer.tool_calls?.length ?? 0) > 0) outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that was stopped after ${steps} model calls (its limit) before it answered.` };
+      else outcome = { ok: true, text: text || `(The forked agent of skill '${skill}' finished without an answer.)` };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that failed: ${message}` };
+    }
+    const durationMs = Math.round(performance.now() - started);
+    emit({ level: outcome.ok ? "info" : "warn", event: "fork_finished", message: `Fork of skill '${skill}' ${outcome.ok ? "answered" : "failed"} after ${steps} model calls`, skill, agent: agentName, ok: outcome.ok, steps, durationMs });
+    return outcome;
+  };
+}
+
+// The agent a fork runs in, built once per agent type, model and offered tools; or why there is none.
+function createForkAgents(options: ForkRunnerOptions) {
   const agentTypes = new Map<string, ForkAgentSpec | CompiledForkAgent>(Array.isArray(options.agents) ? options.agents.map((agent) => [agent.name, agent]) : Object.entries(options.agents ?? {}));
   // A fork starts with no messages, so its AI messages count its model calls: at the limit it
   // ends before the next one (the last call's tools have run).
@@ -153,71 +204,43 @@ export function createForkRunner(options: ForkRunnerOptions) {
     return agent;
   }
 
-  return async function runFork(run: ForkRun): Promise<{ ok: boolean; text: string }> {
-    const skill = run.fork.skill;
-    const agentName = run.fork.agent ?? DEFAULT_FORK_AGENT;
-    const emit = (entry: Parameters<SkillsLogger>[0]) => emitSkillsEvent(options.logger, run.emit, entry);
-    if (run.depth > options.maxDepth) {
-      emit({ level: "warn", event: "skill_refused", message: `Skill '${skill}' refused: forks nest at most ${options.maxDepth} deep`, skill, reason: "fork-depth" });
-      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, and this agent is a fork already (forks nest at most ${options.maxDepth} deep). Do the task without that skill.` };
-    }
-    const agent = agentFor(run);
-    if (typeof agent === "string") {
-      emit({ level: "warn", event: "fork_finished", message: `Fork of skill '${skill}' did not start: ${agent}`, skill, agent: agentName, ok: false, steps: 0 });
-      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, which could not start: ${agent}.` };
-    }
-    const started = performance.now();
-    emit({ level: "info", event: "fork_started", message: `Skill '${skill}' started in a forked '${agentName}' agent`, skill, agent: agentName, depth: run.depth });
-    const input = {
-      messages: [new HumanMessage(run.task)],
-      skillsLoaded: run.operations,
-      skillResources: run.operations,
-      skillsForkDepth: run.depth,
-    };
-    let steps = 0;
-    let answer: AIMessage | undefined;
-    let outcome: { ok: boolean; text: string };
-    try {
-      const config = {
-        ...(run.threadId !== undefined ? { configurable: { thread_id: run.threadId } } : {}),
-        ...(run.signal ? { signal: run.signal } : {}),
-        // The step limit stops the fork first; this only bounds what it does not count.
-        recursionLimit: options.maxSteps * 10 + 20,
-      };
-      if (typeof agent.stream !== "function") {
-        answer = lastAIMessage(((await agent.invoke(input as never, config as never)) as { messages?: unknown[] }).messages);
-      } else {
-        const stream = await agent.stream(input, { ...config, streamMode: ["updates", "custom", "values"] });
-        for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-          if (mode === "values") {
-            answer = lastAIMessage((chunk as { messages?: unknown[] }).messages) ?? answer;
-            continue;
-          }
-          if (mode === "custom") {
-            run.writer?.(typeof chunk === "object" && chunk !== null ? { ...chunk, fork: skill } : { type: "skillset", fork: skill, data: chunk });
-            continue;
-          }
-          const reply = modelReply(chunk);
-          if (!reply) continue;
-          answer = reply;
-          steps++;
-          const toolCalls = (reply.tool_calls ?? []).map((call) => call.name);
-          emit({ level: "info", event: "fork_step", message: `Fork of skill '${skill}': model call ${steps}${toolCalls.length > 0 ? `, calling ${toolCalls.join(", ")}` : ", answered"}`, skill, step: steps, toolCalls });
-          // A compiled agent has no step limit of ours inside: stop reading it.
-          if (toolCalls.length > 0 && steps >= options.maxSteps && !built.has(agent)) break;
-        }
-      }
-      const text = answer?.text.trim() ?? "";
-      if (answer && (answer.tool_calls?.length ?? 0) > 0) outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that was stopped after ${steps} model calls (its limit) before it answered.` };
-      else outcome = { ok: true, text: text || `(The forked agent of skill '${skill}' finished without an answer.)` };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that failed: ${message}` };
-    }
-    const durationMs = Math.round(performance.now() - started);
-    emit({ level: outcome.ok ? "info" : "warn", event: "fork_finished", message: `Fork of skill '${skill}' ${outcome.ok ? "answered" : "failed"} after ${steps} model calls`, skill, agent: agentName, ok: outcome.ok, steps, durationMs });
-    return outcome;
+  // Only an agent built here has the step limit inside; a compiled one comes as it is.
+  return { agentFor, isBuilt: (agent: Runnable) => built.has(agent) };
+}
+
+// Runs the fork to its end and gives its last AI message, forwarding its custom stream to the
+// parent's and each model reply to `onReply`, which stops reading the fork by returning true.
+async function followFork(agent: Runnable, run: ForkRun, maxSteps: number, onReply: (reply: AIMessage) => boolean): Promise<AIMessage | undefined> {
+  const input = {
+    messages: [new HumanMessage(run.task)],
+    skillsLoaded: run.operations,
+    skillResources: run.operations,
+    skillsForkDepth: run.depth,
   };
+  const config = {
+    ...(run.threadId !== undefined ? { configurable: { thread_id: run.threadId } } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+    // The step limit stops the fork first; this only bounds what it does not count.
+    recursionLimit: maxSteps * 10 + 20,
+  };
+  if (typeof agent.stream !== "function") return lastAIMessage(((await agent.invoke(input as never, config as never)) as { messages?: unknown[] }).messages);
+  let answer: AIMessage | undefined;
+  const stream = await agent.stream(input, { ...config, streamMode: ["updates", "custom", "values"] });
+  for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+    if (mode === "values") {
+      answer = lastAIMessage((chunk as { messages?: unknown[] }).messages) ?? answer;
+      continue;
+    }
+    if (mode === "custom") {
+      run.writer?.(typeof chunk === "object" && chunk !== null ? { ...chunk, fork: run.fork.skill } : { type: "skillset", fork: run.fork.skill, data: chunk });
+      continue;
+    }
+    const reply = modelReply(chunk);
+    if (!reply) continue;
+    answer = reply;
+    if (onReply(reply)) break;
+  }
+  return answer;
 }
 
 interface Runnable {
@@ -241,6 +264,9 @@ function lastAIMessage(messages: readonly unknown[] | undefined): AIMessage | un
 export function toolName(entry: unknown): string {
   return String((entry as { name?: unknown }).name);
 }
+
+/** The parent's model and tools of pending `load_skill` calls; see {@link createForkParents}. */
+export type ForkParents = ReturnType<typeof createForkParents>;
 
 /**
  * The parent's model and tools for each `load_skill` call its model made, kept until the call
