@@ -10,7 +10,8 @@ import { createBackendSource, type SkillsBackend } from "../sources/backend-sour
 import { threadId, threadState } from "./engine-translation.js";
 import { stateForBackend } from "./graph-context.js";
 import { LOAD_SKILL_TOOL, middlewareToolNames, SEARCH_SKILLS_TOOL, UNLOAD_SKILL_TOOL, type MiddlewareToolName } from "./middleware-tool-names.js";
-import { createForkParents, createForkRunner, type ForkParents, type ForkRunner } from "./skill-fork.js";
+import { createForkParents, type ForkParents } from "./fork-requests.js";
+import { createForkRunner, type ForkRunner } from "./skill-fork.js";
 import { createSkillModelSelector } from "./skill-model.js";
 import { createSkillToolProvider, type SkillToolProvider } from "./skill-tools.js";
 import { ALWAYS_ALLOWED_TOOLS, type ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";

@@ -6,7 +6,7 @@ import type { SkillCommand } from "../core/skill-command.js";
 import { withSkillTools } from "./loaded-skill-tools.js";
 import { firstText, replaceFirstText } from "./message-text.js";
 import type { MiddlewareContext } from "./middleware-context.js";
-import type { PendingFork } from "./skill-fork.js";
+import type { PendingFork } from "./fork-requests.js";
 import type { PinnedSkill } from "./skills-state.js";
 
 /** What invocations add to the thread: skill operations, and the messages that carry the skills. */

@@ -8,7 +8,8 @@ import { messageTexts } from "./message-text.js";
 import type { MiddlewareContext, SkillsStateSchema } from "./middleware-context.js";
 import { SEARCH_SKILLS_TOOL } from "./middleware-tool-names.js";
 import { runForkedSkill } from "./run-forked-skill.js";
-import { answerUserForks, toolName, type ForkParent } from "./skill-fork.js";
+import { answerUserForks } from "./fork-requests.js";
+import { toolName, type ForkParent } from "./skill-fork.js";
 import type { SkillsStateView } from "./skills-state.js";
 
 /**
