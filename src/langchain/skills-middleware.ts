@@ -67,6 +67,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       afterModel: text?.afterModel,
       beforeModel: createBeforeModelHook(context),
       beforeAgent: createBeforeAgentHook(context),
+      // The text protocol puts its catalog and its instructions in the prompt, and offers no tools.
       wrapModelCall: text ? async (request, handler) => text.wrapModelCall(request, handler) : createWrapModelCallHook(context),
       wrapToolCall: createWrapToolCallHook(context),
     }),
