@@ -1,6 +1,6 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import type { ClientTool, ServerTool } from "@langchain/core/tools";
-import { AIMessage, createAgent, createMiddleware, HumanMessage, type AgentMiddleware, type BaseMessage } from "langchain";
+import { AIMessage, createAgent, createMiddleware, HumanMessage, type AgentMiddleware } from "langchain";
 import type { SkillFork } from "../core/skill-engine.js";
 import { emitSkillsEvent, type SkillsLogger } from "../core/skill-events.js";
 import type { SkillOperation } from "../core/skill-operations.js";
@@ -70,51 +70,63 @@ const FORK_SYSTEM_PROMPT = "You are a forked agent running one skill for another
 // The model node of a LangChain v1 agent, whose updates count a fork's steps.
 const MODEL_NODE = "model_request";
 
-/** A forked skill a user's `/name` (or the application's pin) asked for, waiting in its message for the model call. */
-export type PendingFork = SkillFork & { operations: SkillOperation[]; task: string; answered?: true };
-
-/**
- * Runs the forks that this turn's trailing user messages asked for and that have no answer yet,
- * in order. When they are all the turn asked, their answers are the answer; else the messages for
- * the model carry each answer in its message, and `answered` are those messages for the state.
- */
-export async function answerUserForks(messages: readonly BaseMessage[], run: (fork: PendingFork) => Promise<{ text: string }>): Promise<{ answer?: AIMessage; messages: BaseMessage[]; answered: BaseMessage[] } | undefined> {
-  let first = messages.length;
-  while (first > 0 && messages[first - 1]!.type === "human") first--;
-  const pending = messages.slice(first).flatMap((message) => {
-    const fork = pendingFork(message);
-    return fork ? [{ message, fork }] : [];
-  });
-  if (pending.length === 0) return undefined;
-  const answers: string[] = [];
-  for (const { fork } of pending) answers.push((await run(fork)).text);
-  if (pending.length === messages.length - first) {
-    return { answer: new AIMessage({ content: answers.join("\n\n"), additional_kwargs: { skillset_forks: pending.map(({ fork }) => fork.skill) } }), messages: [], answered: [] };
-  }
-  const answered = new Map(
-    pending.map(({ message, fork }, index) => [
-      message,
-      new HumanMessage({
-        ...(message.id !== undefined ? { id: message.id } : {}),
-        content: `${message.text}\n\n[skillset: /${fork.skill} ran in a forked agent. Its answer:]\n${answers[index]}`,
-        additional_kwargs: { ...message.additional_kwargs, skillset_fork: { ...fork, answered: true } },
-      }),
-    ]),
-  );
-  return { messages: messages.map((message) => answered.get(message) ?? message), answered: [...answered.values()] };
+/** What a fork gives back: its final answer, or why it has none, as text for the model. */
+export interface ForkOutcome {
+  ok: boolean;
+  text: string;
 }
 
-function pendingFork(message: BaseMessage): PendingFork | undefined {
-  const fork = message.additional_kwargs?.skillset_fork as PendingFork | undefined;
-  return fork && !fork.answered ? fork : undefined;
-}
+/** Runs one forked skill; see {@link createForkRunner}. */
+export type ForkRunner = (run: ForkRun) => Promise<ForkOutcome>;
 
 /**
  * Runs forked skills: builds (and caches) the agent type a skill names, starts it with the
  * skill's task and the skill loaded, forwards its progress to the parent's custom stream, stops
  * it after `maxSteps` model calls, and reports its final answer or its failure as text.
  */
-export function createForkRunner(options: ForkRunnerOptions) {
+export function createForkRunner(options: ForkRunnerOptions): ForkRunner {
+  const agents = createForkAgents(options);
+  return async function runFork(run: ForkRun): Promise<ForkOutcome> {
+    const skill = run.fork.skill;
+    const agentName = run.fork.agent ?? DEFAULT_FORK_AGENT;
+    const emit = (entry: Parameters<SkillsLogger>[0]) => emitSkillsEvent(options.logger, run.emit, entry);
+    if (run.depth > options.maxDepth) {
+      emit({ level: "warn", event: "skill_refused", message: `Skill '${skill}' refused: forks nest at most ${options.maxDepth} deep`, skill, reason: "fork-depth" });
+      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, and this agent is a fork already (forks nest at most ${options.maxDepth} deep). Do the task without that skill.` };
+    }
+    const agent = agents.agentFor(run);
+    if (typeof agent === "string") {
+      emit({ level: "warn", event: "fork_finished", message: `Fork of skill '${skill}' did not start: ${agent}`, skill, agent: agentName, ok: false, steps: 0 });
+      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, which could not start: ${agent}.` };
+    }
+    const started = performance.now();
+    emit({ level: "info", event: "fork_started", message: `Skill '${skill}' started in a forked '${agentName}' agent`, skill, agent: agentName, depth: run.depth });
+    let steps = 0;
+    const onReply = (reply: AIMessage): boolean => {
+      steps++;
+      const toolCalls = (reply.tool_calls ?? []).map((call) => call.name);
+      emit({ level: "info", event: "fork_step", message: `Fork of skill '${skill}': model call ${steps}${toolCalls.length > 0 ? `, calling ${toolCalls.join(", ")}` : ", answered"}`, skill, step: steps, toolCalls });
+      // A compiled agent has no step limit of ours inside: stop reading it.
+      return toolCalls.length > 0 && steps >= options.maxSteps && !agents.isBuilt(agent);
+    };
+    let outcome: ForkOutcome;
+    try {
+      const answer = await followFork(agent, run, options.maxSteps, onReply);
+      const text = answer?.text.trim() ?? "";
+      if (answer && (answer.tool_calls?.length ?? 0) > 0) outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that was stopped after ${steps} model calls (its limit) before it answered.` };
+      else outcome = { ok: true, text: text || `(The forked agent of skill '${skill}' finished without an answer.)` };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that failed: ${message}` };
+    }
+    const durationMs = Math.round(performance.now() - started);
+    emit({ level: outcome.ok ? "info" : "warn", event: "fork_finished", message: `Fork of skill '${skill}' ${outcome.ok ? "answered" : "failed"} after ${steps} model calls`, skill, agent: agentName, ok: outcome.ok, steps, durationMs });
+    return outcome;
+  };
+}
+
+// The agent a fork runs in, built once per agent type, model and offered tools; or why there is none.
+function createForkAgents(options: ForkRunnerOptions) {
   const agentTypes = new Map<string, ForkAgentSpec | CompiledForkAgent>(Array.isArray(options.agents) ? options.agents.map((agent) => [agent.name, agent]) : Object.entries(options.agents ?? {}));
   // A fork starts with no messages, so its AI messages count its model calls: at the limit it
   // ends before the next one (the last call's tools have run).
@@ -153,71 +165,43 @@ export function createForkRunner(options: ForkRunnerOptions) {
     return agent;
   }
 
-  return async function runFork(run: ForkRun): Promise<{ ok: boolean; text: string }> {
-    const skill = run.fork.skill;
-    const agentName = run.fork.agent ?? DEFAULT_FORK_AGENT;
-    const emit = (entry: Parameters<SkillsLogger>[0]) => emitSkillsEvent(options.logger, run.emit, entry);
-    if (run.depth > options.maxDepth) {
-      emit({ level: "warn", event: "skill_refused", message: `Skill '${skill}' refused: forks nest at most ${options.maxDepth} deep`, skill, reason: "fork-depth" });
-      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, and this agent is a fork already (forks nest at most ${options.maxDepth} deep). Do the task without that skill.` };
-    }
-    const agent = agentFor(run);
-    if (typeof agent === "string") {
-      emit({ level: "warn", event: "fork_finished", message: `Fork of skill '${skill}' did not start: ${agent}`, skill, agent: agentName, ok: false, steps: 0 });
-      return { ok: false, text: `Error: Skill '${skill}' runs in a forked agent, which could not start: ${agent}.` };
-    }
-    const started = performance.now();
-    emit({ level: "info", event: "fork_started", message: `Skill '${skill}' started in a forked '${agentName}' agent`, skill, agent: agentName, depth: run.depth });
-    const input = {
-      messages: [new HumanMessage(run.task)],
-      skillsLoaded: run.operations,
-      skillResources: run.operations,
-      skillsForkDepth: run.depth,
-    };
-    let steps = 0;
-    let answer: AIMessage | undefined;
-    let outcome: { ok: boolean; text: string };
-    try {
-      const config = {
-        ...(run.threadId !== undefined ? { configurable: { thread_id: run.threadId } } : {}),
-        ...(run.signal ? { signal: run.signal } : {}),
-        // The step limit stops the fork first; this only bounds what it does not count.
-        recursionLimit: options.maxSteps * 10 + 20,
-      };
-      if (typeof agent.stream !== "function") {
-        answer = lastAIMessage(((await agent.invoke(input as never, config as never)) as { messages?: unknown[] }).messages);
-      } else {
-        const stream = await agent.stream(input, { ...config, streamMode: ["updates", "custom", "values"] });
-        for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-          if (mode === "values") {
-            answer = lastAIMessage((chunk as { messages?: unknown[] }).messages) ?? answer;
-            continue;
-          }
-          if (mode === "custom") {
-            run.writer?.(typeof chunk === "object" && chunk !== null ? { ...chunk, fork: skill } : { type: "skillset", fork: skill, data: chunk });
-            continue;
-          }
-          const reply = modelReply(chunk);
-          if (!reply) continue;
-          answer = reply;
-          steps++;
-          const toolCalls = (reply.tool_calls ?? []).map((call) => call.name);
-          emit({ level: "info", event: "fork_step", message: `Fork of skill '${skill}': model call ${steps}${toolCalls.length > 0 ? `, calling ${toolCalls.join(", ")}` : ", answered"}`, skill, step: steps, toolCalls });
-          // A compiled agent has no step limit of ours inside: stop reading it.
-          if (toolCalls.length > 0 && steps >= options.maxSteps && !built.has(agent)) break;
-        }
-      }
-      const text = answer?.text.trim() ?? "";
-      if (answer && (answer.tool_calls?.length ?? 0) > 0) outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that was stopped after ${steps} model calls (its limit) before it answered.` };
-      else outcome = { ok: true, text: text || `(The forked agent of skill '${skill}' finished without an answer.)` };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      outcome = { ok: false, text: `Error: Skill '${skill}' ran in a forked agent that failed: ${message}` };
-    }
-    const durationMs = Math.round(performance.now() - started);
-    emit({ level: outcome.ok ? "info" : "warn", event: "fork_finished", message: `Fork of skill '${skill}' ${outcome.ok ? "answered" : "failed"} after ${steps} model calls`, skill, agent: agentName, ok: outcome.ok, steps, durationMs });
-    return outcome;
+  // Only an agent built here has the step limit inside; a compiled one comes as it is.
+  return { agentFor, isBuilt: (agent: Runnable) => built.has(agent) };
+}
+
+// Runs the fork to its end and gives its last AI message, forwarding its custom stream to the
+// parent's and each model reply to `onReply`, which stops reading the fork by returning true.
+async function followFork(agent: Runnable, run: ForkRun, maxSteps: number, onReply: (reply: AIMessage) => boolean): Promise<AIMessage | undefined> {
+  const input = {
+    messages: [new HumanMessage(run.task)],
+    skillsLoaded: run.operations,
+    skillResources: run.operations,
+    skillsForkDepth: run.depth,
   };
+  const config = {
+    ...(run.threadId !== undefined ? { configurable: { thread_id: run.threadId } } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+    // The step limit stops the fork first; this only bounds what it does not count.
+    recursionLimit: maxSteps * 10 + 20,
+  };
+  if (typeof agent.stream !== "function") return lastAIMessage(((await agent.invoke(input as never, config as never)) as { messages?: unknown[] }).messages);
+  let answer: AIMessage | undefined;
+  const stream = await agent.stream(input, { ...config, streamMode: ["updates", "custom", "values"] });
+  for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+    if (mode === "values") {
+      answer = lastAIMessage((chunk as { messages?: unknown[] }).messages) ?? answer;
+      continue;
+    }
+    if (mode === "custom") {
+      run.writer?.(typeof chunk === "object" && chunk !== null ? { ...chunk, fork: run.fork.skill } : { type: "skillset", fork: run.fork.skill, data: chunk });
+      continue;
+    }
+    const reply = modelReply(chunk);
+    if (!reply) continue;
+    answer = reply;
+    if (onReply(reply)) break;
+  }
+  return answer;
 }
 
 interface Runnable {
@@ -240,28 +224,4 @@ function lastAIMessage(messages: readonly unknown[] | undefined): AIMessage | un
 /** The name of a LangChain tool (client or server). */
 export function toolName(entry: unknown): string {
   return String((entry as { name?: unknown }).name);
-}
-
-/**
- * The parent's model and tools for each `load_skill` call its model made, kept until the call
- * runs: a tool sees neither. Bounded, for calls that never run (an interrupted step).
- */
-export function createForkParents(limit = 256) {
-  const byCall = new Map<string, ForkParent>();
-  return {
-    remember<R>(response: R, parent: ForkParent | undefined): R {
-      if (!parent || !AIMessage.isInstance(response)) return response;
-      for (const call of response.tool_calls ?? []) {
-        if (call.name !== "load_skill" || !call.id) continue;
-        if (byCall.size >= limit) byCall.delete(byCall.keys().next().value!);
-        byCall.set(call.id, parent);
-      }
-      return response;
-    },
-    take(id: string): ForkParent | undefined {
-      const parent = byCall.get(id);
-      byCall.delete(id);
-      return parent;
-    },
-  };
 }

@@ -1,0 +1,132 @@
+import type { LanguageModelLike } from "@langchain/core/language_models/base";
+import type { AgentMiddleware } from "langchain";
+import { createCatalog, type Catalog } from "../core/catalog.js";
+import { createSkillEngine, type SkillEngine, type SkillRequest } from "../core/skill-engine.js";
+import type { SkillsLogger } from "../core/skill-events.js";
+import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillSource } from "../core/skill-source.js";
+import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
+import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
+import { threadId, threadState } from "./engine-translation.js";
+import { stateForBackend } from "./graph-context.js";
+import { LOAD_SKILL_TOOL, middlewareToolNames, SEARCH_SKILLS_TOOL, UNLOAD_SKILL_TOOL, type MiddlewareToolName } from "./middleware-tool-names.js";
+import { createForkParents, type ForkParents } from "./fork-requests.js";
+import { createForkRunner, type ForkRunner } from "./skill-fork.js";
+import { createSkillModelSelector } from "./skill-model.js";
+import { createSkillToolProvider, type SkillToolProvider } from "./skill-tools.js";
+import { ALWAYS_ALLOWED_TOOLS, type ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";
+import type { skillsStateSchema, SkillsStateView } from "./skills-state.js";
+
+/** The middleware's state schema, which types its hooks. */
+export type SkillsStateSchema = typeof skillsStateSchema;
+
+/**
+ * What every part of one skills middleware shares, built once by `createSkillsMiddleware` and
+ * passed to each tool and hook. It holds nothing of a thread's: that lives in graph state, and
+ * what is here is derived from the options and the sources only, so threads may share it.
+ */
+export interface MiddlewareContext {
+  options: ParsedSkillsMiddlewareOptions;
+  engine: SkillEngine;
+  /** The middleware's own tools, in the order the agent gets them. */
+  toolNames: readonly MiddlewareToolName[];
+  /** Tools `"restrict"` never blocks. */
+  alwaysAllowed: ReadonlySet<string>;
+  /** The skills catalog a run reads, from its runtime (a backend factory binds it to the run). */
+  catalogFor(runtime: unknown): Promise<Catalog>;
+  /** LangChain's state and runtime, as the engine sees a request. */
+  requestFor(state: SkillsStateView, runtime: object): SkillRequest;
+  /** The tools skills bring (`skillTools`). */
+  skillTools: SkillToolProvider | undefined;
+  /** The model a loaded skill names (`models`). */
+  selectModel: ((loaded: readonly SkillMetadata[], emit: SkillsLogger | undefined) => LanguageModelLike | undefined) | undefined;
+  /** Runs `context: fork` skills; absent when they load like any other. */
+  runFork: ForkRunner | undefined;
+  forkParents: ForkParents;
+}
+
+/**
+ * Builds the context from the parsed options. `middleware` gives the finished middleware, which
+ * forks add to their agents; it exists only once the parts built from this context are assembled.
+ */
+export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, middleware: () => AgentMiddleware): MiddlewareContext {
+  const textProtocol = options.protocol === "text";
+  const alwaysAllowed = new Set<string>([LOAD_SKILL_TOOL, UNLOAD_SKILL_TOOL, SEARCH_SKILLS_TOOL, ...ALWAYS_ALLOWED_TOOLS, ...options.alwaysAllowedTools]);
+  const engine = createSkillEngine({
+    maxLoadedSkills: options.maxLoadedSkills,
+    allowedToolsPolicy: options.allowedToolsPolicy,
+    maxDescriptionLength: options.maxDescriptionLength,
+    resourceReadTool: options.resourceReadTool ?? (textProtocol ? TEXT_PROTOCOL_READ_HINT : options.readResourceTool ? "read_skill_resource" : "read_file"),
+    scriptRunTool: options.scriptRunTool ?? (options.runScripts ? "run_skill_script" : undefined),
+    guidance: options.systemPrompt,
+    scripts: options.runScripts,
+    dynamicContext: options.dynamicContext,
+    logger: options.logger,
+    catalogBudget: options.catalogBudget,
+    catalogPriority: options.catalogPriority,
+    search: { offer: textProtocol ? false : options.searchSkills, rankers: options.searchRankers },
+    forkSkills: !textProtocol && options.forkAgents !== false,
+  });
+  const catalogFor = createCatalogFor(options);
+  const requestFor = (state: SkillsStateView, runtime: object): SkillRequest => {
+    const writer = (runtime as { writer?: (chunk: unknown) => void }).writer;
+    const request: SkillRequest = {
+      state: threadState(state),
+      sources: async () => (await catalogFor({ ...runtime, state: stateForBackend(state) })).sources,
+    };
+    const sessionId = threadId();
+    if (sessionId !== undefined) request.sessionId = sessionId;
+    if (writer) request.emit = (entry) => writer({ type: "skillset", ...entry });
+    return request;
+  };
+  const toolNames = middlewareToolNames(options);
+  const skillTools = options.skillTools ? createSkillToolProvider(options.skillTools, toolNames, options.logger) : undefined;
+  const ownTools = new Set<string>(toolNames);
+  const runFork =
+    !textProtocol && options.forkAgents !== false
+      ? createForkRunner({
+          agents: options.forkAgents,
+          middleware,
+          isMiddlewareTool: (name) => ownTools.has(name) || skillTools?.isSkillTool(name) === true,
+          alwaysAllowed,
+          ...options.forkLimits,
+          logger: options.logger,
+        })
+      : undefined;
+  return {
+    options,
+    engine,
+    toolNames,
+    alwaysAllowed,
+    catalogFor,
+    requestFor,
+    skillTools,
+    selectModel: options.models ? createSkillModelSelector(options.models, options.logger) : undefined,
+    runFork,
+    forkParents: createForkParents(),
+  };
+}
+
+// Sources over a fixed backend or local folders are shared by every thread: they hold only
+// what they read from the skills. A backend factory is bound to one run, so it gets fresh ones.
+function createCatalogFor(options: ParsedSkillsMiddlewareOptions): (runtime: unknown) => Promise<Catalog> {
+  let sharedCatalog: Promise<Catalog> | undefined;
+  return (runtime) => {
+    const backend = options.backend;
+    if (typeof backend === "function") return Promise.resolve(buildCatalog(options.sources, () => backend(runtime as never), options.recursive));
+    sharedCatalog ??= Promise.resolve().then(() => buildCatalogShared(options.sources, backend, options.recursive));
+    return sharedCatalog;
+  };
+}
+
+function buildCatalog(entries: ReadonlyArray<string | SkillSource>, backend: () => SkillsBackend, recursive: boolean): Catalog {
+  return createCatalog(entries.map((entry) => (typeof entry === "string" ? createBackendSource({ backend, path: entry, recursive }) : entry)));
+}
+
+async function buildCatalogShared(entries: ReadonlyArray<string | SkillSource>, backend: SkillsBackend | undefined, recursive: boolean): Promise<Catalog> {
+  if (backend) return buildCatalog(entries, () => backend, recursive);
+  const needsLocal = entries.some((entry) => typeof entry === "string");
+  // Loaded only when string sources name local folders, so the adapter itself is not Node-only.
+  const { createLocalSource } = needsLocal ? await import("../sources/local-source.js") : { createLocalSource: undefined };
+  return createCatalog(entries.map((entry) => (typeof entry === "string" ? createLocalSource!({ path: entry, recursive }) : entry)));
+}
