@@ -119,7 +119,7 @@ function createCatalogFor(options: ParsedSkillsMiddlewareOptions): (runtime: unk
   };
 }
 
-function buildCatalog(entries: ReadonlyArray<string | SkillSource>, backend: () => SkillsBackend, recursive: boolean): Catalog {
+function buildCatalog(entries: ReadonlyArray<string | SkillSource>, backend: () => SkillsBackend | Promise<SkillsBackend>, recursive: boolean): Catalog {
   return createCatalog(entries.map((entry) => (typeof entry === "string" ? createBackendSource({ backend, path: entry, recursive }) : entry)));
 }
 

@@ -1,3 +1,4 @@
+import type * as NodeFs from "node:fs";
 import type { ClientTool } from "@langchain/core/tools";
 import { z } from "zod";
 import { SkillsetError } from "../core/errors.js";
@@ -16,14 +17,17 @@ import type { SkillToolsOption } from "./skill-tools.js";
 /** Tools that `"restrict"` never blocks, besides the skill tools and `alwaysAllowedTools`. */
 export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource", "run_skill_script"] as const;
 
-// `never` accepts every factory signature, e.g. deepagents' `(runtime: BackendRuntime) => backend`.
-type BackendFactory = (runtime: never) => SkillsBackend;
+// `never` accepts every factory signature, e.g. deepagents' `(runtime: BackendRuntime) => MaybePromise<backend>`.
+type BackendFactory = (runtime: never) => SkillsBackend | Promise<SkillsBackend>;
 
 const executorSchema = z.custom<ScriptExecutor>((value) => typeof value === "object" && value !== null && typeof (value as ScriptExecutor).run === "function", "a ScriptExecutor");
 
 const optionsSchema = z.object({
-  /** Skill sources, lowest precedence first; strings are local folders, or paths on `backend`. */
-  sources: z.array(z.union([z.string().min(1), z.custom<SkillSource>(isSkillSource, "a SkillSource")])).min(1),
+  /**
+   * Skill sources, lowest precedence first; strings are local folders, or paths on `backend`.
+   * Empty is allowed (the prompt then says there are no skills yet).
+   */
+  sources: z.array(z.union([z.string().min(1), z.custom<SkillSource>(isSkillSource, "a SkillSource")])).readonly(),
   /** A deepagents backend, or a factory `(runtime) => backend`, to read string sources through. */
   backend: z.custom<SkillsBackend | BackendFactory>((value) => typeof value === "object" || typeof value === "function").optional(),
   /** Find skills at any depth below each string source. @default false */
@@ -180,7 +184,28 @@ export function parseSkillsMiddlewareOptions(options: SkillsMiddlewareOptions): 
   const settings = parsed.data;
   if (settings.protocol === "text" && settings.skillTools) throw new SkillsetError("invalid-options", 'createSkillsMiddleware: skillTools needs protocol: "tools"; the text protocol offers no tools');
   if (settings.protocol === "text" && settings.hooks) throw new SkillsetError("invalid-options", 'createSkillsMiddleware: hooks needs protocol: "tools"');
+  if (!settings.backend) refuseMissingAbsoluteSources(settings.sources);
   return settings;
+}
+
+/**
+ * Without a backend, string sources are local folders. An absolute one that does not exist here
+ * is almost always a deepagents path (`/skills/`) whose backend was left out: reading it as a
+ * local folder would give an agent with no skills and only a log line to say why.
+ */
+function refuseMissingAbsoluteSources(sources: ParsedSkillsMiddlewareOptions["sources"]): void {
+  // Checked where a synchronous file system exists (Node >= 20.16); the adapter itself is not Node-only.
+  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:fs") as Pick<typeof NodeFs, "existsSync"> | undefined;
+  if (!fs) return;
+  for (const source of sources) {
+    if (typeof source !== "string" || !/^(\/|[A-Za-z]:[\\/])/.test(source) || fs.existsSync(source)) continue;
+    throw new SkillsetError(
+      "invalid-options",
+      `createSkillsMiddleware: the source '${source}' does not exist on this machine and no backend is given. ` +
+        "If it is a path on a deepagents backend (StateBackend, StoreBackend, …), pass that backend: createSkillsMiddleware({ sources, backend }), " +
+        "or switch with createDeepAgent(withSkillset(params)). If it is a local folder, create it first.",
+    );
+  }
 }
 
 function isTool(value: unknown): value is ClientTool {

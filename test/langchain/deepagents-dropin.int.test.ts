@@ -1,6 +1,12 @@
+import { join } from "node:path";
+import { fakeModel } from "@langchain/core/testing";
+import { type BackendRuntime, createDeepAgent, FilesystemBackend, StateBackend, type SkillsMiddlewareOptions as DeepagentsSkillsMiddlewareOptions } from "deepagents";
+import { AIMessage, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSkillsMiddleware } from "../../src/langchain.js";
+import { z } from "zod";
+import { createSkillsMiddleware, withSkillset } from "../../src/langchain.js";
 import type { SkillsBackend } from "../../src/index.js";
+import { tempTree } from "../helpers/skill-tree.js";
 import { load, runAgent, scriptedModel, skillFile, systemPromptOf, toolResults } from "./helpers.js";
 
 // What deepagents' own skills tests expect of a skills middleware, run against ours through
@@ -107,5 +113,79 @@ describe("drop-in for deepagents' skills middleware", () => {
     expect(results.get("load-web-research")!.content).toContain("- [reference] references/sources.md");
     expect(results.get("read-1")!.content).toContain("TRUSTED SOURCES");
     expect(results.get("read-1")!.status).not.toBe("error");
+  });
+});
+
+describe("drop-in for deepagents: options and skills written during a run", () => {
+  const freshSkill = skillFile("fresh", "Use fresh for skills the agent wrote itself.", "", "# Fresh\n\nFresh instructions.");
+
+  it("options typed for deepagents (readonly sources, its backend and factory types) are accepted as they are", () => {
+    const options: DeepagentsSkillsMiddlewareOptions = { backend: new StateBackend(), sources: Object.freeze(["/skills/"]) };
+    const factory: DeepagentsSkillsMiddlewareOptions = { backend: (runtime: BackendRuntime) => new StateBackend(runtime), sources: ["/skills/"] as const };
+    expect(createSkillsMiddleware(options).name).toBe("SkillsMiddleware");
+    expect(createSkillsMiddleware(factory).name).toBe("SkillsMiddleware");
+  });
+
+  it("sources: [] is accepted; the prompt says there are no skills", async () => {
+    const model = scriptedModel([]);
+    await runAgent({ middleware: [createSkillsMiddleware({ sources: [] })], model });
+    expect(systemPromptOf(model, 0)).toContain("(No skills are available.)");
+  });
+
+  it("an absolute source that does not exist here, with no backend, is an error at creation that names it and the fix", () => {
+    expect(() => createSkillsMiddleware({ sources: ["/skills/"] })).toThrow(
+      "createSkillsMiddleware: the source '/skills/' does not exist on this machine and no backend is given. If it is a path on a deepagents backend (StateBackend, StoreBackend, …), pass that backend: createSkillsMiddleware({ sources, backend }), or switch with createDeepAgent(withSkillset(params)). If it is a local folder, create it first.",
+    );
+    // A relative folder (or one under ~) may be created later: no error, as before.
+    expect(createSkillsMiddleware({ sources: ["./skills-not-here-yet"] }).name).toBe("SkillsMiddleware");
+  });
+
+  for (const [name, setup] of Object.entries({
+    "FilesystemBackend (virtual mode)": () => {
+      const tree = tempTree("skillset-fresh-");
+      cleanups.push(() => tree.cleanup());
+      tree.write("skills/old/SKILL.md", skillFile("old"));
+      return { backend: new FilesystemBackend({ rootDir: tree.root, virtualMode: true }) as never, input: {} };
+    },
+    "the default StateBackend": () => {
+      const now = new Date().toISOString();
+      return { backend: undefined, input: { files: { "/skills/old/SKILL.md": { content: skillFile("old"), mimeType: "text/markdown", created_at: now, modified_at: now } } } };
+    },
+  })) {
+    it(`${name}: a skill the agent writes is listed at the next model call, and loads in the same run`, async () => {
+      const { backend, input } = setup();
+      const model = fakeModel()
+        .respondWithTools([{ name: "write_file", args: { file_path: "/skills/fresh/SKILL.md", content: freshSkill }, id: "write-1" }])
+        .respondWithTools([{ name: "load_skill", args: { skill_name: "fresh" }, id: "load-1" }])
+        .respond(new AIMessage("done"));
+      const agent = createDeepAgent(withSkillset({ model, skills: ["/skills/"], ...(backend ? { backend } : {}) }));
+      const result = await agent.invoke({ messages: [{ role: "user", content: "write a skill, then use it" }], ...input });
+      expect(systemPromptOf(model, 0)).not.toContain("fresh");
+      expect(systemPromptOf(model, 1)).toContain("\n- fresh: Use fresh for skills the agent wrote itself.\n");
+      const loaded = toolResults(result.messages).get("load-1")!;
+      expect(loaded.status).not.toBe("error");
+      expect(loaded.content).toContain("Fresh instructions.");
+      expect(systemPromptOf(model, 2)).toContain("Loaded skills (1/10, 9 slots free):\n- fresh");
+      expect(result.skillsLoaded).toEqual(["fresh"]);
+    });
+  }
+
+  it("a skill written by a tool the middleware does not watch is still found by load_skill (re-scan on a miss), and listed as loaded next", async () => {
+    const tree = tempTree("skillset-fresh-");
+    cleanups.push(() => tree.cleanup());
+    tree.write("skills/old/SKILL.md", skillFile("old"));
+    const save = tool(
+      async ({ text }: { text: string }) => {
+        tree.write("skills/fresh/SKILL.md", text);
+        return "saved";
+      },
+      { name: "save_note", description: "Saves a note.", schema: z.object({ text: z.string() }) },
+    );
+    const model = scriptedModel([[{ name: "save_note", args: { text: freshSkill }, id: "save-1" }], [load("fresh")], "done"]);
+    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [join(tree.root, "skills")] })], model, tools: [save] });
+    expect(systemPromptOf(model, 1)).not.toContain("- fresh:");
+    expect(toolResults(result.messages).get("load-fresh")!.content).toContain("Fresh instructions.");
+    expect(systemPromptOf(model, 2)).toContain("\n- fresh: Use fresh for skills the agent wrote itself.\n");
+    expect(systemPromptOf(model, 2)).toContain("Loaded skills (1/10, 9 slots free):\n- fresh");
   });
 });

@@ -1,5 +1,8 @@
+import { createCatalog } from "../catalog.js";
+import { catalogView } from "../catalog-view.js";
 import type { SkillCall } from "../plan-skill-calls.js";
 import type { SkillRequest, SkillStep } from "../skill-engine-types.js";
+import type { Rendering } from "./catalog-cache.js";
 import { planCall, refuseLoad } from "./call-planner.js";
 import type { EngineContext } from "./engine-context.js";
 import { forkStep, forks } from "./fork-step.js";
@@ -10,7 +13,8 @@ import { prepareSkill } from "./prepare-skill.js";
  * read and rendered; the step carries the load operation for the host to record.
  */
 export async function loadSkill(context: EngineContext, request: SkillRequest, call: { skill: string; arguments?: string; id: string }, calls: readonly SkillCall[] | undefined): Promise<SkillStep> {
-  const catalog = await context.catalogs.resolve(request);
+  let catalog = await context.catalogs.resolve(request);
+  if (!catalog.byName.has(call.skill)) catalog = (await rescan(context, request)) ?? catalog;
   const decision = planCall(context, request.state, catalog, { id: call.id, action: "load", skill: call.skill }, calls);
   const skill = catalog.byName.get(call.skill);
   const refusal = await refuseLoad(context, request, call.skill, decision, catalog);
@@ -22,4 +26,12 @@ export async function loadSkill(context: EngineContext, request: SkillRequest, c
   const { maxLoaded } = context;
   context.emit(request, { level: "info", event: "skill_loaded", message: `Skill '${skill.name}' loaded (${prepared.resources} resources discovered)`, skill: skill.name, resources: prepared.resources, slotsUsed, maxLoaded });
   return { ok: true, text: prepared.content, operations: [prepared.operation] };
+}
+
+// A skill written during this run (deepagents' skill-creator flow, skills as memory) is not in the
+// thread's catalog yet. An unchanged re-scan is cheap, so the sources are asked again before
+// refusing; the host records the new catalog version at its next model call.
+async function rescan(context: EngineContext, request: SkillRequest): Promise<Rendering | undefined> {
+  const { skills, version } = catalogView(await createCatalog(await request.sources()).refresh());
+  return version === request.state.catalogVersion ? undefined : context.catalogs.remember(version, skills);
 }
