@@ -175,12 +175,17 @@ describe("README", () => {
     expect(readme).toContain("\n## Development\n");
     expect(development).toContain("`npm test`");
   });
+
+  it("links every page of docs/ (but docs/notes/)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    expect(docs.filter((doc) => doc !== "README.md" && !readme.includes(`](${doc})`))).toEqual([]);
+  });
 });
 
 /**
- * `skillset eval` reads the block as a cases file, against examples/skills; the model (a port
- * where nothing listens) is asked only after that, so any error but `invalid-cases` means the
- * file was read and every skill it expects exists.
+ * `skillset eval` reads the block as a cases file, against examples/skills, and runs every case
+ * with a model at a port where nothing listens: a report of runs that failed to reach the model
+ * means the file was read and every skill it expects exists; an `invalid-cases` error says why not.
  */
 async function evalCasesProblem(block: CodeBlock): Promise<string | undefined> {
   const folder = mkdtempSync(join(tmpdir(), "skillset-docs-cases-"));
@@ -192,8 +197,9 @@ async function evalCasesProblem(block: CodeBlock): Promise<string | undefined> {
       (done) => done.stdout,
       (failed: { stdout: string }) => failed.stdout,
     );
-    const error = (JSON.parse(stdout) as { error?: { code: string; message: string } }).error;
-    return error?.code === "invalid-cases" ? error.message : undefined;
+    const report = JSON.parse(stdout) as { error?: { code: string; message: string }; cases?: unknown[] };
+    if (report.error) return `${report.error.code}: ${report.error.message}`;
+    return report.cases?.length === (parseDocument(block.code).toJS() as { cases: unknown[] }).cases.length ? undefined : `no report of every case: ${stdout}`;
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
