@@ -10,13 +10,15 @@
 //   sh, bash                 every `skillset <command>` must be a command of the built CLI and its
 //                            flags in `<command> --help`; every `npm run X` a script of package.json;
 //                            never `npx skillset` (not on the npm registry). Run for real with `run`.
-//   text                     output shown to readers: its `$ ` lines are checked as commands, its
-//                            `→ ` lines (MCP requests) must be JSON; replayed with `mcp-exchange`.
+//   text                     output shown to readers, as recorded: its `$ ` lines are checked as
+//                            commands, its `→ ` lines (MCP requests) must be JSON, and with
+//                            `mcp-exchange` it is replayed; the rest of it is not checked.
 //   json                     parses (an MCP client config: its skillset command is checked too).
 //   yaml                     parses; a cases file (`cases:`) is read by `skillset eval` itself.
-//   markdown                 a SKILL.md (frontmatter first): valid under strict validation
-//                            (validateSkillText) and loads without a diagnostic at runtime
-//                            (inspectSkill); ```markdown invalid: a SKILL.md that must be invalid.
+//   markdown                 a SKILL.md (frontmatter first), read by the built package: valid under
+//                            strict validation (validateSkillText, Claude Code's fields allowed as
+//                            with --allow-claude-code-fields) and loaded without any diagnostic at
+//                            runtime (inspectSkill); ```markdown invalid: a SKILL.md that must fail.
 //
 // A block that is only an illustration says so where readers see it, and only those are skipped:
 // the info string ```ts illustration, or a first line `// illustration only` (`# illustration only`).
@@ -115,6 +117,7 @@ describe("documentation code blocks", () => {
   });
 
   describe("JSON parses", () => {
+    beforeAll(cliHelp, 120_000);
     it.each(cases(ofKind("json")))("%s", async (_, block) => {
       const value = JSON.parse(block.code) as { mcpServers?: Record<string, { command: string; args?: string[] }> };
       // An MCP client's config that starts skillset: the command it runs is checked as a shell line.
