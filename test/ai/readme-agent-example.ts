@@ -1,4 +1,4 @@
-// The README's second AI SDK example, checked as the first (readme-example.ts).
+// The AI SDK page's second example (docs/ai-sdk.md), checked as the first (readme-example.ts).
 import { stepCountIs, streamText, ToolLoopAgent, type ModelMessage } from "ai";
 import { createSkills } from "../../src/ai.js";
 import { skills, system, tools } from "./readme-example.js";

@@ -1,5 +1,5 @@
-// The README's AI SDK example, typechecked against AI SDK 6 (npm run typecheck) and 7
-// (test/ai-sdk-7/tsconfig.json); readme-example.test.ts checks that the README shows it as it is.
+// The AI SDK page's example (docs/ai-sdk.md), typechecked against AI SDK 6 (npm run typecheck) and 7
+// (test/ai-sdk-7/tsconfig.json); readme-example.test.ts checks that the page shows it as it is.
 import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
 import { z } from "zod";
 import { createSkills } from "../../src/ai.js";
