@@ -14,7 +14,7 @@ describe("createMiddlewareContext", () => {
   });
 
   it("lets restrict pass the skill tools, the always-allowed tools and the integrator's", () => {
-    expect([...contextFor({ sources: ["/skills"], alwaysAllowedTools: ["web_search"] }).alwaysAllowed]).toEqual([
+    expect([...contextFor({ sources: ["./skills"], alwaysAllowedTools: ["web_search"] }).alwaysAllowed]).toEqual([
       "load_skill",
       "unload_skill",
       "search_skills",
@@ -30,22 +30,22 @@ describe("createMiddlewareContext", () => {
   });
 
   it("runs forks only under the tools protocol and unless forkAgents is false", () => {
-    expect(contextFor({ sources: ["/skills"] }).runFork).toBeTypeOf("function");
-    expect(contextFor({ sources: ["/skills"], forkAgents: false }).runFork).toBeUndefined();
-    expect(contextFor({ sources: ["/skills"], protocol: "text" }).runFork).toBeUndefined();
+    expect(contextFor({ sources: ["./skills"] }).runFork).toBeTypeOf("function");
+    expect(contextFor({ sources: ["./skills"], forkAgents: false }).runFork).toBeUndefined();
+    expect(contextFor({ sources: ["./skills"], protocol: "text" }).runFork).toBeUndefined();
   });
 
   it("selects models and provides skill tools only when the options give them", () => {
-    const plain = contextFor({ sources: ["/skills"] });
+    const plain = contextFor({ sources: ["./skills"] });
     expect([plain.selectModel, plain.skillTools]).toEqual([undefined, undefined]);
-    const full = contextFor({ sources: ["/skills"], models: {}, skillTools: [fakeTool("list_issues")] });
+    const full = contextFor({ sources: ["./skills"], models: {}, skillTools: [fakeTool("list_issues")] });
     expect(full.selectModel).toBeTypeOf("function");
     expect(full.skillTools?.isSkillTool("list_issues")).toBe(true);
   });
 
   it("reserves only the names of the tools the middleware offers for itself", () => {
-    expect(() => contextFor({ sources: ["/skills"], skillTools: [fakeTool("search_skills")] })).toThrow("createSkillsMiddleware: skillTools: 'search_skills' is the name of a skills middleware tool");
-    expect(contextFor({ sources: ["/skills"], searchSkills: false, skillTools: [fakeTool("search_skills")] }).toolNames).toEqual(["load_skill", "unload_skill"]);
+    expect(() => contextFor({ sources: ["./skills"], skillTools: [fakeTool("search_skills")] })).toThrow("createSkillsMiddleware: skillTools: 'search_skills' is the name of a skills middleware tool");
+    expect(contextFor({ sources: ["./skills"], searchSkills: false, skillTools: [fakeTool("search_skills")] }).toolNames).toEqual(["load_skill", "unload_skill"]);
   });
 
   it("shares one catalog between runs over fixed sources", async () => {

@@ -54,6 +54,10 @@ describe("parseSkillsMiddlewareOptions", () => {
     expect(parsed.forkLimits).toEqual({ maxSteps: 5, maxDepth: 1 });
   });
 
+  it("accepts an empty sources list (no skills yet), as deepagents does", () => {
+    expect(parseSkillsMiddlewareOptions({ sources: [] }).sources).toEqual([]);
+  });
+
   it("accepts the smallest catalog budget and a backend factory", () => {
     const factory = () => ({}) as never;
     expect(parseSkillsMiddlewareOptions({ sources: ["/skills"], catalogBudget: 500, backend: factory })).toMatchObject({ catalogBudget: 500, backend: factory });
@@ -61,7 +65,7 @@ describe("parseSkillsMiddlewareOptions", () => {
 
   it.each<[string, unknown, string]>([
     ["no sources", {}, "createSkillsMiddleware: ✖ Invalid input: expected array, received undefined\n  → at sources"],
-    ["an empty sources list", { sources: [] }, "createSkillsMiddleware: ✖ Too small: expected array to have >=1 items\n  → at sources"],
+    ["an absolute folder that does not exist, without a backend", { sources: ["/no/such/skills"] }, "createSkillsMiddleware: the source '/no/such/skills' does not exist on this machine and no backend is given. If it is a path on a deepagents backend (StateBackend, StoreBackend, …), pass that backend: createSkillsMiddleware({ sources, backend }), or switch with createDeepAgent(withSkillset(params)). If it is a local folder, create it first."],
     ["an empty source path", { sources: [""] }, "createSkillsMiddleware: ✖ Too small: expected string to have >=1 characters\n  → at sources[0]"],
     ["a source that is no SkillSource", { sources: [{ scan: () => [] }] }, "createSkillsMiddleware: ✖ Invalid input\n  → at sources[0]"],
     ["a budget of no skills", { sources: ["a"], maxLoadedSkills: 0 }, "createSkillsMiddleware: ✖ Too small: expected number to be >0\n  → at maxLoadedSkills"],
