@@ -43,7 +43,7 @@ export function allowedSkillFolder(skill: SkillMetadata, allowedRoots: readonly 
 }
 
 /** {@link readSkillHead}, following a symlinked `file` only into `allowedRoots`. */
-export function readSkillHeadWithinRoots(file: string, withStamp: boolean, allowedRoots: readonly string[]): ReturnType<typeof readSkillHead> {
+export function readSkillHeadWithinRoots(file: string, withStamp: boolean, allowedRoots: readonly string[]): { text: string; stamp?: string } | undefined {
   try {
     return readSkillHead(file, withStamp);
   } catch (error) {
