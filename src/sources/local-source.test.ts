@@ -303,13 +303,33 @@ describe("createLocalSource: the event loop keeps running during a scan", () => 
 });
 
 describe("createLocalSource: confinement (decision 11)", () => {
-  it("follows symlinked skill folders that stay inside the root", async () => {
+  it("follows symlinked skill folders that stay inside the root; a link to a skill of the same source is the same skill, listed once by its real folder", async () => {
     const t = tree();
     t.skill("store/real");
     symlinkSync(join(t.root, "store", "real"), join(t.root, "store", "linked"));
-    const scan = await createLocalSource({ path: join(t.root, "store"), watch: false }).scan();
-    expect(scan.skills.map((skill) => skill.path)).toEqual([join(t.root, "store", "linked", "SKILL.md")]);
-    expect(scan.diagnostics).toContainEqual(expect.objectContaining({ code: "duplicate-name" }));
+    const store = join(t.root, "store");
+    const scan = await createLocalSource({ path: store, watch: false }).scan();
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[join(store, "real", "SKILL.md"), undefined]]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file, diagnostic.message])).toEqual([
+      ["warning", "spec", join(store, "linked", "SKILL.md"), "Directory name 'linked' must match skill name 'real'"],
+      [
+        "info",
+        "same-skill",
+        join(store, "linked", "SKILL.md"),
+        `Skill 'real' is the same skill as ${join(store, "real", "SKILL.md")} from local:${store} (both are ${join(store, "real", "SKILL.md")}); listed once`,
+      ],
+    ]);
+  });
+
+  it("gives a skill reached through a link its real path, and keeps two different skills of one name apart", async () => {
+    const t = tree();
+    t.skill("canonical/one");
+    t.skill("store/two", "one", "Another skill named one.");
+    symlinkSync(join(t.root, "canonical", "one"), join(t.root, "store", "one"));
+    const store = join(t.root, "store");
+    const scan = await createLocalSource({ path: store, allowedRoots: [join(t.root, "canonical")], watch: false }).scan();
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[join(store, "one", "SKILL.md"), join(t.root, "canonical", "one", "SKILL.md")]]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toContainEqual(["duplicate-name", join(store, "two", "SKILL.md")]);
   });
 
   it("refuses symlinked folders and SKILL.md files that point outside the allowed roots", async () => {
@@ -322,7 +342,11 @@ describe("createLocalSource: confinement (decision 11)", () => {
     symlinkSync(join(outside.root, "secret-file.md"), join(t.root, "skills", "leak", "SKILL.md"));
     const scan = await createLocalSource({ path: join(t.root, "skills"), watch: false }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics.map((d) => d.code).sort()).toEqual(["symlink-escape", "symlink-escape"]);
+    // Errors: each link is a skipped entry, counted as skipped by `skillset list`.
+    expect(scan.diagnostics.map((d) => [d.severity, d.code]).sort()).toEqual([
+      ["error", "symlink-escape"],
+      ["error", "symlink-escape"],
+    ]);
     const allowed = await createLocalSource({ path: join(t.root, "skills"), allowedRoots: [join(t.root, "skills"), outside.root], watch: false }).scan();
     expect(allowed.skills.map((skill) => skill.name).sort()).toEqual(["leak", "secret"]);
   });
