@@ -22,7 +22,7 @@ export interface FindSkillDirectoriesOptions {
  * Every folder below `root` (itself included), at any depth, that holds a `SKILL.md` or
  * `skill.md`, in sorted order. Symlinked folders are followed as a local source follows them:
  * only while their real target stays inside the allowed folders, and each real folder once, so
- * loops end. A leading `~` or `~/` in `root` is the home folder (see {@link expandHome}, which
+ * loops end; links inside a skill folder are not followed. A leading `~` or `~/` in `root` is the home folder (see {@link expandHome}, which
  * throws for `~user`).
  */
 export function findSkillDirectories(root: string, options: FindSkillDirectoriesOptions = {}): string[] {
@@ -39,12 +39,14 @@ export function findSkillDirectories(root: string, options: FindSkillDirectories
     } catch {
       return;
     }
-    if (entries.some((entry) => (entry.name === "SKILL.md" || entry.name === "skill.md") && !entry.isDirectory())) found.push(directory);
+    const isSkill = entries.some((entry) => (entry.name === "SKILL.md" || entry.name === "skill.md") && !entry.isDirectory());
+    if (isSkill) found.push(directory);
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (SKIPPED_FOLDERS.has(entry.name)) continue;
       const path = join(directory, entry.name);
       if (entry.isDirectory()) visit(path, join(real, entry.name));
-      else if (entry.isSymbolicLink()) {
+      // A skill folder's links are its files' business (its SKILL.md, its resources), not skills.
+      else if (entry.isSymbolicLink() && !isSkill) {
         const target = followable(path, allowedRoots, options.onSkipped);
         if (target !== undefined) visit(path, target);
       }
