@@ -354,7 +354,7 @@ describe("link-swap races: a link that pointed inside at discovery and points ou
     retarget(`${claude}/other`, `${outside}/other`);
     await expect(source.readSkill(skill!)).rejects.toThrow(`the skill's folder ${claude}/other now resolves to ${outside}/other, outside the allowed folders; refused`);
     await expect(source.listFiles(skill!, { maxDepth: 3, maxFiles: 10 })).rejects.toThrow(/outside the allowed folders/);
-    await expect(source.readFile(skill!, "references/guide.md", 1024)).rejects.toThrow(/outside the allowed folders/);
+    await expect(source.readFile!(skill!, "references/guide.md", 1024)).rejects.toThrow(/outside the allowed folders/);
     source.close?.();
   });
 
