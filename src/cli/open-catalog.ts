@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createCatalog, type CatalogSnapshot } from "../core/catalog.js";
+import { formatDiagnostic, type Diagnostic } from "../core/diagnostic.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
@@ -13,6 +14,29 @@ import { withProgress, type Terminal } from "./terminal.js";
 /** Options shared by the commands that read skills from sources. */
 export interface SourceOptions {
   recursive?: boolean;
+  /** `--allow-root <dir>` (repeatable): further folders that symlinks may lead into. */
+  allowRoot?: string[];
+}
+
+/**
+ * A local source over `path` as the CLI reads it: with `--recursive` and `--allow-root`; not
+ * watching unless `watch` (the commands that keep running).
+ */
+export function cliLocalSource(path: string, options: SourceOptions, watch = false): SkillSource {
+  return createLocalSource({ path, recursive: options.recursive ?? false, watch, allowedRoots: allowedRoots(options) });
+}
+
+/** The `--allow-root` folders, `~` expanded; each must be an existing folder. */
+export function allowedRoots(options: SourceOptions): string[] {
+  const roots = (options.allowRoot ?? []).map(homePath);
+  const missing = roots.filter((path) => !existsSync(path) || !statSync(path).isDirectory());
+  if (missing.length > 0) throw new CliError("no-such-folder", `--allow-root: no such folder: ${missing.join(", ")}`);
+  return roots;
+}
+
+/** Diagnostics that say a limit (depth, folder count) cut a scan: skills below may be missing. */
+export function scanLimitDiagnostics(snapshot: CatalogSnapshot): Diagnostic[] {
+  return snapshot.diagnostics.filter((diagnostic) => diagnostic.code === "depth-limit" || diagnostic.code === "scan-limit");
 }
 
 /**
@@ -23,12 +47,18 @@ export async function scanSources(paths: string[], options: SourceOptions, termi
   return (await scanCatalog(paths, options, terminal)).snapshot;
 }
 
-/** {@link scanSources}, with the sources read, for the engine (their order decides catalog priority). */
-export async function scanCatalog(paths: string[], options: SourceOptions, terminal: Terminal): Promise<{ snapshot: CatalogSnapshot; sources: readonly SkillSource[] }> {
+/**
+ * {@link scanSources}, with the sources read, for the engine (their order decides catalog
+ * priority). A limit that cut the scan is a warning on stderr, unless `limitsShown` (the
+ * command shows every diagnostic itself).
+ */
+export async function scanCatalog(paths: string[], options: SourceOptions, terminal: Terminal, limitsShown = false): Promise<{ snapshot: CatalogSnapshot; sources: readonly SkillSource[] }> {
   const locations = sourceLocations(paths);
-  const catalog = createCatalog(locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false })));
+  const catalog = createCatalog(locations.map((path) => cliLocalSource(path, options)));
   try {
-    return { snapshot: await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh()), sources: catalog.sources };
+    const snapshot = await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh());
+    if (!limitsShown) for (const diagnostic of scanLimitDiagnostics(snapshot)) terminal.err(`skillset: ${formatDiagnostic(diagnostic)}`);
+    return { snapshot, sources: catalog.sources };
   } finally {
     catalog.close();
   }

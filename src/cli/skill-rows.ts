@@ -17,7 +17,11 @@ export interface SkillRow {
   diagnostics: Diagnostic[];
 }
 
-/** Every `SKILL.md` the sources saw, with its status and its own diagnostics, sorted by name then path. */
+/**
+ * Every `SKILL.md` the sources saw, with its status and its own diagnostics, sorted by name then
+ * path. A file or folder with an error is `skipped`: a `SKILL.md` that cannot be used, and a
+ * symlink that was not followed (outside the allowed folders, dangling, a loop).
+ */
 export function skillRows(snapshot: CatalogSnapshot): SkillRow[] {
   const byFile = new Map<string, Diagnostic[]>();
   for (const diagnostic of snapshot.diagnostics) {
@@ -47,7 +51,15 @@ export function skillRows(snapshot: CatalogSnapshot): SkillRow[] {
 
 /** The name to show for a row: the skill's, or its folder's when the frontmatter has none. */
 export function rowName(row: SkillRow): string {
-  return row.name ?? basename(dirname(row.path));
+  return row.name ?? basename(skillFolder(row.path));
+}
+
+/**
+ * The folder of a row's path: the folder of a `SKILL.md`, or the path itself for an entry that
+ * is a folder (a symlinked folder that was not followed).
+ */
+function skillFolder(path: string): string {
+  return /^skill\.md$/i.test(basename(path)) ? dirname(path) : path;
 }
 
 /**
@@ -55,7 +67,7 @@ export function rowName(row: SkillRow): string {
  * `~/…` under the home folder, absolute otherwise.
  */
 export function displayFolder(file: string, cwd = process.cwd(), home = homedir()): string {
-  const folder = dirname(file);
+  const folder = skillFolder(file);
   const inside = (root: string) => {
     const path = relative(root, folder);
     return path === "" || (!path.startsWith(`..${sep}`) && path !== ".." && !isAbsolute(path)) ? path : undefined;

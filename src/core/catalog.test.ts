@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createMemorySource } from "../sources/memory-source.js";
 import { createCatalog } from "./catalog.js";
+import type { SkillMetadata } from "./skill-metadata.js";
+import type { SkillSource } from "./skill-source.js";
 
 const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n`;
 
@@ -36,5 +38,53 @@ describe("createCatalog", () => {
   it("sorts by code point, so the order never depends on the sources' listing order", async () => {
     const source = createMemorySource({ files: { "/s/b/SKILL.md": skill("b", "x"), "/s/a-b/SKILL.md": skill("a-b", "x"), "/s/ab/SKILL.md": skill("ab", "x"), "/s/é/SKILL.md": skill("é", "x") } });
     expect((await createCatalog([source]).refresh()).skills.map((entry) => entry.name)).toEqual(["a-b", "ab", "b", "é"]);
+  });
+
+  it("lists a skill reached through a link and through its real folder once, from the later source, and says so", async () => {
+    const meta = (path: string, source: string, realPath?: string, description = "Other."): SkillMetadata => ({
+      name: "other",
+      description,
+      path,
+      source,
+      metadata: {},
+      allowedTools: [],
+      ...(realPath === undefined ? {} : { realPath }),
+    });
+    const fixed = (id: string, skills: SkillMetadata[]): SkillSource => ({
+      specificationVersion: "v1",
+      id,
+      scan: async () => ({ version: id, skills, diagnostics: [] }),
+      readSkill: async () => new Uint8Array(),
+      listFiles: async () => ({ files: [], truncated: false }),
+      readFile: async () => new Uint8Array(),
+    });
+    const real = "/p/.agents/skills/other/SKILL.md";
+    const claude = fixed("claude", [meta("/p/.claude/skills/other/SKILL.md", "claude", real)]);
+    const agents = fixed("agents", [meta(real, "agents")]);
+    const snapshot = await createCatalog([claude, agents]).refresh();
+    expect(snapshot.skills.map((entry) => [entry.path, entry.source])).toEqual([[real, "agents"]]);
+    expect(snapshot.shadowed).toEqual([]);
+    expect(snapshot.diagnostics).toEqual([
+      {
+        severity: "info",
+        code: "same-skill",
+        file: "/p/.claude/skills/other/SKILL.md",
+        skill: "other",
+        source: "claude",
+        message: `Skill 'other' is the same skill as ${real} from agents (both are ${real}); listed once`,
+      },
+    ]);
+    // Precedence is unchanged: the later source is listed even when it is the link.
+    const reversed = await createCatalog([agents, claude]).refresh();
+    expect(reversed.skills.map((entry) => entry.source)).toEqual(["claude"]);
+    expect(reversed.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["same-skill", real]]);
+    // A different file of the same name still shadows, and equal paths without a link are not "the same".
+    const elsewhere = fixed("elsewhere", [meta("/q/other/SKILL.md", "elsewhere", "/q/real/other/SKILL.md", "Elsewhere.")]);
+    const twice = await createCatalog([claude, agents, elsewhere, fixed("again", [meta("/q/other/SKILL.md", "again")])]).refresh();
+    expect(twice.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
+      ["same-skill", "/p/.claude/skills/other/SKILL.md"],
+      ["shadowed", real],
+      ["shadowed", "/q/other/SKILL.md"],
+    ]);
   });
 });

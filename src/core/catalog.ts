@@ -1,5 +1,6 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { compareCodePoints } from "./python-text.js";
+import { isSameSkill, sameSkillDiagnostic } from "./same-skill.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "./skill-source.js";
 
@@ -7,9 +8,13 @@ import type { SkillSource, SkillSourceScan } from "./skill-source.js";
 export interface CatalogSnapshot {
   /** The skills that won, sorted by name: the stable order the prompt uses. */
   skills: readonly SkillMetadata[];
-  /** Skills hidden by a later source's skill of the same name. */
+  /**
+   * Skills hidden by a later source's skill of the same name. A skill that is the same file as
+   * the later one (reached through a symbolic link) is not hidden but the same skill: it is in
+   * neither list, and a `same-skill` info diagnostic names it.
+   */
   shadowed: readonly SkillMetadata[];
-  /** Every problem from every source, plus one `shadowed` info per hidden skill. */
+  /** Every problem from every source, plus one `shadowed` info per hidden skill and one `same-skill` info per other path to a listed skill. */
   diagnostics: readonly Diagnostic[];
   /** Changes whenever anything above does; equal versions mean an identical snapshot. */
   version: string;
@@ -53,7 +58,10 @@ function mergeScans(scans: readonly SkillSourceScan[], version: string): Catalog
     diagnostics.push(...scan.diagnostics);
     for (const skill of scan.skills) {
       const earlier = winners.get(skill.name);
-      if (earlier) {
+      if (earlier && isSameSkill(earlier, skill)) {
+        // The same file through another path: listed once, from the later source as always.
+        diagnostics.push(sameSkillDiagnostic(earlier, skill));
+      } else if (earlier) {
         shadowed.push(earlier);
         diagnostics.push({
           severity: "info",

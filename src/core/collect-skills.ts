@@ -1,27 +1,40 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { inspectSkill, type InspectSkillResult } from "./inspect-skill.js";
 import { baseName, parentFolder } from "./path-separator.js";
+import { isSameSkill, sameSkillDiagnostic } from "./same-skill.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES } from "./skill-source.js";
 
 /**
  * A source's skills from its inspected `SKILL.md` files, in order: of two skills with one name
- * the first wins and the second is skipped with an error naming both files. Every file's
+ * the first wins and the second is skipped with an error naming both files. When both are the
+ * same file, one reached through a symbolic link, the skill is listed once, by the path that is
+ * no link, and the other gets a `same-skill` info. Every file's
  * diagnostics are appended to `diagnostics`.
  */
 export function collectSkills(results: Iterable<InspectSkillResult>, source: string, diagnostics: Diagnostic[]): SkillMetadata[] {
   const skills: SkillMetadata[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Map<string, SkillMetadata>();
   for (const result of results) {
     diagnostics.push(...result.diagnostics);
     const skill = result.skill;
     if (!skill) continue;
     const earlier = seen.get(skill.name);
-    if (earlier) {
-      diagnostics.push({ severity: "error", code: "duplicate-name", file: skill.path, skill: skill.name, source, message: `Skill name '${skill.name}' is already used by ${earlier} in the same source; skipped` });
+    if (earlier && isSameSkill(earlier, skill)) {
+      // Listed once: by the path that is no link when there is one, else by the first found.
+      if (earlier.realPath === undefined || skill.realPath !== undefined) diagnostics.push(sameSkillDiagnostic(skill, earlier));
+      else {
+        skills[skills.indexOf(earlier)] = skill;
+        seen.set(skill.name, skill);
+        diagnostics.push(sameSkillDiagnostic(earlier, skill));
+      }
       continue;
     }
-    seen.set(skill.name, skill.path);
+    if (earlier) {
+      diagnostics.push({ severity: "error", code: "duplicate-name", file: skill.path, skill: skill.name, source, message: `Skill name '${skill.name}' is already used by ${earlier.path} in the same source; skipped` });
+      continue;
+    }
+    seen.set(skill.name, skill);
     skills.push(skill);
   }
   return skills;

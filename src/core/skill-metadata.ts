@@ -35,6 +35,12 @@ export interface SkillMetadata {
   hooks?: unknown;
   /** Id of the source the skill came from. */
   source: string;
+  /**
+   * Where the `SKILL.md` really is, when that differs from `path`: it was reached through a
+   * symbolic link (its folder, the file, or a folder above). Local sources only. Two skills with
+   * the same real file are one skill reached twice, not two skills.
+   */
+  realPath?: string;
 }
 
 /** The folder that holds a skill's `SKILL.md`. */

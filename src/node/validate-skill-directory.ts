@@ -1,7 +1,8 @@
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
 import { validateSkillText, type SkillValidationOptions, type ValidationReport } from "../core/validate-skill.js";
+import { linkTarget } from "../sources/allowed-roots.js";
 import { decodeUtf8, readSkillFile } from "../sources/read-skill-head.js";
 import { expandHome } from "../sources/expand-home.js";
 
@@ -33,12 +34,17 @@ export function validateSkillDirectory(
   const fail = (message: string): DirectoryValidationReport => ({ path: directory, valid: false, name: null, errors: [message], warnings: [] });
 
   const kind = statKind(directory);
-  if (kind === "missing") return fail(`Path does not exist: ${directory}`);
+  if (kind === "missing") return fail(brokenLink(directory) ?? `Path does not exist: ${directory}`);
   if (kind !== "directory") return fail(`Not a directory: ${directory}`);
 
   for (const fileName of ["SKILL.md", "skill.md"]) {
     const file = `${directory}/${fileName}`;
-    if (statKind(file) === "missing") continue;
+    if (statKind(file) === "missing") {
+      // `ls` shows a link whose target is gone: say that, not "Missing required file".
+      const broken = brokenLink(file);
+      if (broken) return fail(broken);
+      continue;
+    }
     let text: string;
     try {
       text = readText(file);
@@ -61,6 +67,17 @@ function readText(file: string): string {
   } catch (error) {
     if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
     return decodeUtf8(readSkillFile(realpathSync(file)), file);
+  }
+}
+
+// Why `path` cannot be followed when it is a symbolic link that leads nowhere (dangling, a loop).
+function brokenLink(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    linkTarget(path);
+    return undefined;
+  } catch (error) {
+    return SkillsetError.isInstance(error) ? error.message : undefined;
   }
 }
 

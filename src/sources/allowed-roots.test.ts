@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
-import { allowedLinkTarget, allowedSkillFolder, isInsideAllowedRoots, readSkillFileWithinRoots, readSkillHeadWithinRoots, realOrResolved } from "./allowed-roots.js";
+import { allowedLinkTarget, allowedSkillFolder, isInsideAllowedRoots, linkTarget, readSkillFileWithinRoots, readSkillHeadWithinRoots, realOrResolved } from "./allowed-roots.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
 afterEach(() => {
@@ -75,10 +75,29 @@ describe("allowedLinkTarget", () => {
   });
 });
 
+describe("linkTarget", () => {
+  it("names a dangling link, a loop, and returns the real target of a link that resolves", () => {
+    const { base, skills } = folders();
+    symlinkSync("gone/SKILL.md", join(base, "dangling"));
+    symlinkSync("loop-b", join(base, "loop-a"));
+    symlinkSync("loop-a", join(base, "loop-b"));
+    symlinkSync("skills/one", join(base, "good"));
+    expect(linkTarget(join(base, "good"))).toBe(join(skills, "one"));
+    expect(() => linkTarget(join(base, "dangling"))).toThrow(
+      expect.objectContaining({ code: "symlink-dangling", message: `${join(base, "dangling")} is a symbolic link whose target does not exist (it points to gone/SKILL.md)` }),
+    );
+    expect(() => linkTarget(join(base, "loop-a"))).toThrow(expect.objectContaining({ code: "symlink-loop", message: `${join(base, "loop-a")} is a symbolic link that leads back to itself (a loop)` }));
+    // Through allowedLinkTarget, as discovery and reads use it: the same errors, not an escape.
+    expect(() => allowedLinkTarget(join(base, "dangling"), [base])).toThrow(expect.objectContaining({ code: "symlink-dangling" }));
+  });
+});
+
 describe("allowedSkillFolder", () => {
-  it("returns the folder of a skill inside the roots, and refuses one swapped for a link that leads out", () => {
-    const { skills, evil } = folders();
+  it("returns the real folder of a skill inside the roots, and refuses one swapped for a link that leads out", () => {
+    const { base, skills, evil } = folders();
     expect(allowedSkillFolder(skill(join(skills, "one", "SKILL.md")), [skills])).toBe(join(skills, "one"));
+    symlinkSync(join(skills, "one"), join(base, "via-link"));
+    expect(allowedSkillFolder(skill(join(base, "via-link", "SKILL.md")), [skills])).toBe(join(skills, "one"));
     symlinkSync(join(evil, "bad"), join(skills, "swapped"));
     expect(() => allowedSkillFolder(skill(join(skills, "swapped", "SKILL.md")), [skills])).toThrow(
       expect.objectContaining({
@@ -95,7 +114,7 @@ describe("reading through symlinks", () => {
     mkdirSync(join(skills, "linked"));
     symlinkSync(join(skills, "one", "SKILL.md"), join(skills, "linked", "SKILL.md"));
     expect(readSkillHeadWithinRoots(join(skills, "one", "SKILL.md"), false, [skills])).toEqual({ text: text.slice(0, text.indexOf("\n\n") + 1) });
-    expect(readSkillHeadWithinRoots(join(skills, "linked", "SKILL.md"), false, [skills])).toEqual({ text: text.slice(0, text.indexOf("\n\n") + 1) });
+    expect(readSkillHeadWithinRoots(join(skills, "linked", "SKILL.md"), false, [skills])).toEqual({ text: text.slice(0, text.indexOf("\n\n") + 1), target: join(skills, "one", "SKILL.md") });
     expect(readSkillHeadWithinRoots(join(skills, "missing", "SKILL.md"), false, [skills])).toBeUndefined();
     expect(readSkillFileWithinRoots(join(skills, "one", "SKILL.md"), [skills])).toEqual(bytes);
     expect(readSkillFileWithinRoots(join(skills, "linked", "SKILL.md"), [skills])).toEqual(bytes);

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { readlinkSync, realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { SkillsetError } from "../core/errors.js";
 import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
@@ -24,31 +24,67 @@ export function isInsideAllowedRoots(realPath: string, allowedRoots: readonly st
   return allowedRoots.some((allowed) => realPath === allowed || realPath.startsWith(allowed + sep));
 }
 
-/** The real target of the symbolic link `file`; a `symlink-escape` error when it leaves `allowedRoots`. */
+/**
+ * The real target of the symbolic link `link`. Throws a {@link SkillsetError} naming the link
+ * when it cannot be followed: `symlink-dangling` (its target does not exist), `symlink-loop`,
+ * or `read-failed`.
+ */
+export function linkTarget(link: string): string {
+  try {
+    return realpathSync(link);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new SkillsetError("symlink-dangling", `${link} is a symbolic link whose target does not exist (${linkText(link)})`, { cause: error });
+    }
+    if (code === "ELOOP") throw new SkillsetError("symlink-loop", `${link} is a symbolic link that leads back to itself (a loop)`, { cause: error });
+    throw new SkillsetError("read-failed", `Cannot follow the symbolic link ${link}: ${code ?? String(error)}`, { cause: error });
+  }
+}
+
+// What a link says it points to, for messages; the link may have gone meanwhile.
+function linkText(link: string): string {
+  try {
+    return `it points to ${readlinkSync(link)}`;
+  } catch {
+    return "it is gone";
+  }
+}
+
+/**
+ * The real target of the symbolic link `file`; a `symlink-escape` error when it leaves
+ * `allowedRoots`, and the errors of {@link linkTarget} when it cannot be followed.
+ */
 export function allowedLinkTarget(file: string, allowedRoots: readonly string[]): string {
-  const target = realOrResolved(file);
+  const target = linkTarget(file);
   if (!isInsideAllowedRoots(target, allowedRoots)) throw new SkillsetError("symlink-escape", `${file} is a symbolic link to ${target}, outside the allowed folders`);
   return target;
 }
 
 /**
- * The skill's folder, checked on every use: it may have been swapped for a link since discovery.
- * Throws an `outside-skill` error when it now resolves outside `allowedRoots`.
+ * The real path of the skill's folder, checked on every use: it may have been swapped for a
+ * link since discovery. Throws an `outside-skill` error when it now resolves outside
+ * `allowedRoots`. Reads should go through the returned path, so the link is not followed again.
  */
 export function allowedSkillFolder(skill: SkillMetadata, allowedRoots: readonly string[]): string {
   const folder = skillDirectory(skill);
   const real = realOrResolved(folder);
   if (!isInsideAllowedRoots(real, allowedRoots)) throw new SkillsetError("outside-skill", `the skill's folder ${folder} now resolves to ${real}, outside the allowed folders; refused`);
-  return folder;
+  return real;
 }
 
-/** {@link readSkillHead}, following a symlinked `file` only into `allowedRoots`. */
-export function readSkillHeadWithinRoots(file: string, withStamp: boolean, allowedRoots: readonly string[]): { text: string; stamp?: string } | undefined {
+/**
+ * {@link readSkillHead}, following a symlinked `file` only into `allowedRoots`; with the real
+ * path of a followed link as `target`.
+ */
+export function readSkillHeadWithinRoots(file: string, withStamp: boolean, allowedRoots: readonly string[]): { text: string; stamp?: string; target?: string } | undefined {
   try {
     return readSkillHead(file, withStamp);
   } catch (error) {
     if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
-    return readSkillHead(allowedLinkTarget(file, allowedRoots), withStamp);
+    const target = allowedLinkTarget(file, allowedRoots);
+    const head = readSkillHead(target, withStamp);
+    return head && { ...head, target };
   }
 }
 

@@ -28,39 +28,39 @@ describe("createLocalSkillReader", () => {
     const { tree, root, directory, file, head } = folder();
     tree.write("none/README.md", "no skill");
     const cold = reader(root);
-    expect(cold.readSkillAt(directory)).toBe(true);
-    expect(cold.readSkillAt(join(root, "none"))).toBe(false);
+    expect(cold.readSkillAt(directory, directory)).toBe(true);
+    expect(cold.readSkillAt(join(root, "none"), join(root, "none"))).toBe(false);
     expect([...cold.entries]).toEqual([[directory, { stamp: "", file, text: head, result: inspectSkill({ text: head, file, directoryName: "one", source: "test" }) }]]);
   });
 
   it("on a polling scan, reuses the entry object when the stamp is the same, and records the stamp when it was not known", () => {
     const { root, directory, file } = folder();
     const cold = reader(root);
-    cold.readSkillAt(directory);
+    cold.readSkillAt(directory, directory);
     const entry = cold.entries.get(directory)!;
     const first = reader(root, cold.entries, true);
-    expect(first.readSkillAt(directory)).toBe(true);
+    expect(first.readSkillAt(directory, directory)).toBe(true);
     expect(first.entries.get(directory)).toBe(entry);
     expect(entry.stamp).toBe(statStamp(file));
     const second = reader(root, first.entries, true);
-    second.readSkillAt(directory);
+    second.readSkillAt(directory, directory);
     expect(second.entries.get(directory)).toBe(entry);
   });
 
   it("keeps the entry object when only the body changed, and makes a new one when the frontmatter changed", () => {
     const { tree, root, directory, file } = folder();
     const cold = reader(root, new Map(), true);
-    cold.readSkillAt(directory);
+    cold.readSkillAt(directory, directory);
     const entry = cold.entries.get(directory)!;
     appendFileSync(file, "More instructions.\n");
     utimesSync(file, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
     const afterBody = reader(root, cold.entries, true);
-    afterBody.readSkillAt(directory);
+    afterBody.readSkillAt(directory, directory);
     expect(afterBody.entries.get(directory)).toBe(entry);
     expect(entry.stamp).toBe(statStamp(file));
     tree.skill("one", "one", "Changed.");
     const afterHead = reader(root, afterBody.entries, true);
-    afterHead.readSkillAt(directory);
+    afterHead.readSkillAt(directory, directory);
     expect(afterHead.entries.get(directory)).not.toBe(entry);
     expect(afterHead.entries.get(directory)!.result.skill?.description).toBe("Changed.");
   });
@@ -68,10 +68,10 @@ describe("createLocalSkillReader", () => {
   it("says false when a polled SKILL.md is gone", () => {
     const { root, directory, file } = folder();
     const cold = reader(root);
-    cold.readSkillAt(directory);
+    cold.readSkillAt(directory, directory);
     rmSync(file);
     const polling = reader(root, cold.entries, true);
-    expect(polling.readSkillAt(directory)).toBe(false);
+    expect(polling.readSkillAt(directory, directory)).toBe(false);
     expect(polling.entries.size).toBe(0);
   });
 
@@ -79,7 +79,7 @@ describe("createLocalSkillReader", () => {
     const { tree, root } = folder();
     const file = tree.write("lower/skill.md", "---\nname: lower\ndescription: Lower.\n---\n");
     const cold = reader(root);
-    expect(cold.readSkillAt(join(root, "lower"))).toBe(true);
+    expect(cold.readSkillAt(join(root, "lower"), join(root, "lower"))).toBe(true);
     expect(cold.entries.get(join(root, "lower"))!.result.diagnostics).toEqual([
       { severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: "test" },
     ]);
@@ -89,7 +89,7 @@ describe("createLocalSkillReader", () => {
     const { root, directory, file } = folder();
     writeFileSync(file, Buffer.concat([Buffer.from("---\nname: one\ndescription: One.\n---\n"), Buffer.from([0xff])]));
     const cold = reader(root);
-    expect(cold.readSkillAt(directory)).toBe(true);
+    expect(cold.readSkillAt(directory, directory)).toBe(true);
     expect(cold.entries.get(directory)).toEqual({
       stamp: statStamp(file),
       file,

@@ -24,9 +24,10 @@ export interface LocalSkillReader {
   /**
    * Reads the `SKILL.md` (or `skill.md`) of `directory` into `entries`; false when the folder
    * has neither, so it is no skill folder. A file that cannot be used becomes an entry whose
-   * result is an error diagnostic naming it.
+   * result is an error diagnostic naming it. `realDirectory` is the folder's real path: when
+   * the file's real path differs from its path, the skill's `realPath` says where it is.
    */
-  readSkillAt(directory: string): boolean;
+  readSkillAt(directory: string, realDirectory: string): boolean;
 }
 
 /**
@@ -37,7 +38,7 @@ export interface LocalSkillReader {
 export function createLocalSkillReader({ previous, usePolling, sourceId, allowedRoots }: LocalSkillReaderOptions): LocalSkillReader {
   const entries: LocalSkillCache = new Map();
 
-  const readSkillAt = (directory: string): boolean => {
+  const readSkillAt = (directory: string, realDirectory: string): boolean => {
     for (const fileName of SKILL_FILES) {
       const file = `${directory}/${fileName}`;
       const cached = previous.get(directory);
@@ -47,19 +48,21 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
           entries.set(directory, cached);
           return true;
         }
-        if (stamp === undefined) continue;
+        // No file to stat: read anyway, so a link whose target has gone is reported as such.
       }
       try {
         // Cold scans skip the stamp (one fstat per file); the first poll records it.
         const head = readSkillHeadWithinRoots(file, usePolling, allowedRoots);
         if (head === undefined) continue;
-        if (cached && cached.file === file && cached.text === head.text) {
+        const realPath = head.target ?? `${realDirectory}/${fileName}`;
+        if (cached && cached.file === file && cached.text === head.text && (cached.result.skill?.realPath ?? file) === realPath) {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           cached.stamp = head.stamp ?? "";
           entries.set(directory, cached);
           return true;
         }
         const result = inspectSkill({ text: head.text, file, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source: sourceId });
+        if (result.skill && realPath !== file) result.skill.realPath = realPath;
         if (fileName !== "SKILL.md") {
           result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: sourceId });
         }
@@ -67,6 +70,11 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
+        // The same problem as last time keeps its entry, so an unchanged source stays unchanged.
+        if (cached && cached.text === "" && cached.result.diagnostics[0]?.message === error.message) {
+          entries.set(directory, cached);
+          return true;
+        }
         entries.set(directory, {
           stamp: statStamp(file) ?? "",
           file,

@@ -5,10 +5,10 @@ import { tempTree } from "../../test/helpers/skill-tree.js";
 import { resolveLocalSourceOptions } from "./local-source-options.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
-let savedHome: string | undefined;
+const originalHome = process.env.HOME;
 afterEach(() => {
-  if (savedHome === undefined) delete process.env.HOME;
-  else process.env.HOME = savedHome;
+  if (originalHome === undefined) delete process.env.HOME;
+  else process.env.HOME = originalHome;
   for (const tree of trees) tree.cleanup();
   trees = [];
 });
@@ -19,9 +19,20 @@ function folder() {
   return realpathSync(tree.root);
 }
 
+/** Points HOME at a new temp folder; returns it. */
+function homeFolder(): string {
+  const home = folder();
+  process.env.HOME = home;
+  return home;
+}
+
+const userFolders = (home: string) => [join(home, ".claude", "skills"), join(home, ".agents", "skills")];
+
 describe("resolveLocalSourceOptions", () => {
   it("applies the defaults to a path given as a string, resolved against the working folder", () => {
+    const home = homeFolder();
     const root = resolve("no-such-skills-folder");
+    // The repository is the project of a folder inside it.
     expect(resolveLocalSourceOptions("no-such-skills-folder")).toEqual({
       root,
       readable: true,
@@ -30,12 +41,13 @@ describe("resolveLocalSourceOptions", () => {
       maxDepth: 6,
       maxDirectories: 10_000,
       watch: true,
-      allowedRoots: [root],
+      allowedRoots: [root, realpathSync(resolve(".")), ...userFolders(home)],
       pathProblems: [],
     });
   });
 
-  it("keeps what is given, and resolves the allowed roots to real paths", () => {
+  it("keeps what is given, and resolves the allowed roots to real paths, after the default ones", () => {
+    const home = homeFolder();
     const base = folder();
     mkdirSync(join(base, "real"));
     symlinkSync(join(base, "real"), join(base, "link"));
@@ -47,18 +59,25 @@ describe("resolveLocalSourceOptions", () => {
       maxDepth: 2,
       maxDirectories: 5,
       watch: false,
-      allowedRoots: [join(base, "real")],
+      allowedRoots: [join(base, "real"), ...userFolders(home)],
       pathProblems: [],
     });
-    expect(resolveLocalSourceOptions({ path: base, allowedRoots: [join(base, "link"), join(base, "gone")] }).allowedRoots).toEqual([join(base, "real"), join(base, "gone")]);
+    expect(resolveLocalSourceOptions({ path: base, allowedRoots: [join(base, "link"), join(base, "gone")] }).allowedRoots).toEqual([
+      base,
+      ...userFolders(home),
+      join(base, "real"),
+      join(base, "gone"),
+    ]);
   });
 
   it("expands ~ and ~/ from HOME, in the path and the allowed roots", () => {
-    const home = folder();
-    savedHome = process.env.HOME;
-    process.env.HOME = home;
+    const home = homeFolder();
     const settings = resolveLocalSourceOptions({ path: "~/skills", allowedRoots: ["~", "~/other"] });
-    expect([settings.root, settings.id, settings.allowedRoots]).toEqual([join(home, "skills"), `local:${join(home, "skills")}`, [home, join(home, "other")]]);
+    expect([settings.root, settings.id, settings.allowedRoots]).toEqual([
+      join(home, "skills"),
+      `local:${join(home, "skills")}`,
+      [join(home, "skills"), ...userFolders(home), home, join(home, "other")],
+    ]);
   });
 
   it("keeps a path it cannot expand as given, unreadable, with no default root, and lists every such path in order", () => {

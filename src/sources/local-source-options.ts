@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
 import { realOrResolved } from "./allowed-roots.js";
 import { expandHome } from "./expand-home.js";
+import { findProjectRoot } from "./project-root.js";
+import { userSkillFolders } from "./user-skill-folders.js";
 
 /** Options of `createLocalSource`. */
 export interface LocalSourceOptions {
@@ -17,7 +19,14 @@ export interface LocalSourceOptions {
   maxDepth?: number;
   /** Folders visited at most per scan when `recursive`; a warning says when it stopped. @default 10000 */
   maxDirectories?: number;
-  /** Folders that symlinks may point into (`~` expanded as in `path`). @default [path] */
+  /**
+   * Further folders that symlinks may point into (`~` expanded as in `path`), besides the
+   * default ones: `path` itself, the project it belongs to (the nearest folder above it with
+   * `.git` or `package.json`, its `node_modules` included) and the user's skills folders
+   * (`~/.claude/skills`, `~/.agents/skills`). A link whose real target lies anywhere else is
+   * skipped with an error diagnostic.
+   * @default []
+   */
   allowedRoots?: string[];
   /**
    * Watch the folders (inotify/FSEvents) after the first re-scan, so later re-scans of an
@@ -40,10 +49,21 @@ export interface LocalSourceSettings {
   maxDepth: number;
   maxDirectories: number;
   watch: boolean;
-  /** Real paths of the allowed roots that could be expanded. */
+  /** Real paths of the allowed roots: the default ones, then those given that could be expanded. */
   allowedRoots: string[];
   /** Paths that cannot be expanded (`~user/...`): reported on every scan and never read. */
   pathProblems: Array<{ path: string; message: string }>;
+}
+
+/**
+ * Where a source's symlinks may lead by default, as real paths: the source folder, the project
+ * it belongs to ({@link findProjectRoot}) and the user's skills folders. Installers link skills
+ * between these (`.claude/skills/x -> ../../.agents/skills/x`, `.agents/skills/x ->
+ * ../../node_modules/pkg/skills/x`, a project's skill linked to `~/.agents/skills`).
+ */
+export function defaultAllowedRoots(root: string): string[] {
+  const project = findProjectRoot(root);
+  return [root, ...(project === undefined ? [] : [project]), ...userSkillFolders()].map(realOrResolved);
 }
 
 /** Applies the defaults of {@link LocalSourceOptions}; a string is the `path`. */
@@ -61,10 +81,11 @@ export function resolveLocalSourceOptions(options: LocalSourceOptions | string):
   };
   const expandedPath = expand(given.path);
   const root = expandedPath === undefined ? given.path : resolve(expandedPath);
-  const allowedRoots = (given.allowedRoots ?? (expandedPath === undefined ? [] : [root])).flatMap((path) => {
+  const extraRoots = (given.allowedRoots ?? []).flatMap((path) => {
     const expanded = expand(path);
     return expanded === undefined ? [] : [realOrResolved(expanded)];
   });
+  const allowedRoots = [...new Set([...(expandedPath === undefined ? [] : defaultAllowedRoots(root)), ...extraRoots])];
   return {
     root,
     readable: expandedPath !== undefined,

@@ -76,6 +76,24 @@ describe("createLocalSource: discovery", () => {
     expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "scan-limit", severity: "warning", file: t.root })]);
   });
 
+  it("says when the depth limit left folders out: a skill 7 folders below is not found, and not silently", async () => {
+    const t = tree();
+    t.skill("1/2/3/4/5/6/7", "seven");
+    t.skill("a/b/c/d/e/six", "six");
+    const scan = await createLocalSource({ path: t.root, recursive: true, watch: false }).scan();
+    expect(scan.skills.map((skill) => skill.name)).toEqual(["six"]);
+    expect(scan.diagnostics).toEqual([
+      {
+        severity: "warning",
+        code: "depth-limit",
+        file: t.root,
+        message: `Stopped scanning ${t.root} at depth 6: the folders below ${join(t.root, "1/2/3/4/5/6")} were not searched; skills there may be missing`,
+        source: `local:${t.root}`,
+      },
+    ]);
+    expect(await names(createLocalSource({ path: t.root, recursive: true, maxDepth: 7, watch: false }))).toEqual(["seven", "six"]);
+  });
+
   it("reports skipped and warned skills with their files", async () => {
     const t = tree();
     const noDescription = t.write("broken/SKILL.md", "---\nname: broken\n---\n");
@@ -303,13 +321,33 @@ describe("createLocalSource: the event loop keeps running during a scan", () => 
 });
 
 describe("createLocalSource: confinement (decision 11)", () => {
-  it("follows symlinked skill folders that stay inside the root", async () => {
+  it("follows symlinked skill folders that stay inside the root; a link to a skill of the same source is the same skill, listed once by its real folder", async () => {
     const t = tree();
     t.skill("store/real");
     symlinkSync(join(t.root, "store", "real"), join(t.root, "store", "linked"));
-    const scan = await createLocalSource({ path: join(t.root, "store"), watch: false }).scan();
-    expect(scan.skills.map((skill) => skill.path)).toEqual([join(t.root, "store", "linked", "SKILL.md")]);
-    expect(scan.diagnostics).toContainEqual(expect.objectContaining({ code: "duplicate-name" }));
+    const store = join(t.root, "store");
+    const scan = await createLocalSource({ path: store, watch: false }).scan();
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[join(store, "real", "SKILL.md"), undefined]]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file, diagnostic.message])).toEqual([
+      ["warning", "spec", join(store, "linked", "SKILL.md"), "Directory name 'linked' must match skill name 'real'"],
+      [
+        "info",
+        "same-skill",
+        join(store, "linked", "SKILL.md"),
+        `Skill 'real' is the same skill as ${join(store, "real", "SKILL.md")} from local:${store} (both are ${join(store, "real", "SKILL.md")}); listed once`,
+      ],
+    ]);
+  });
+
+  it("gives a skill reached through a link its real path, and keeps two different skills of one name apart", async () => {
+    const t = tree();
+    t.skill("canonical/one");
+    t.skill("store/two", "one", "Another skill named one.");
+    symlinkSync(join(t.root, "canonical", "one"), join(t.root, "store", "one"));
+    const store = join(t.root, "store");
+    const scan = await createLocalSource({ path: store, allowedRoots: [join(t.root, "canonical")], watch: false }).scan();
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[join(store, "one", "SKILL.md"), join(t.root, "canonical", "one", "SKILL.md")]]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toContainEqual(["duplicate-name", join(store, "two", "SKILL.md")]);
   });
 
   it("refuses symlinked folders and SKILL.md files that point outside the allowed roots", async () => {
@@ -322,9 +360,61 @@ describe("createLocalSource: confinement (decision 11)", () => {
     symlinkSync(join(outside.root, "secret-file.md"), join(t.root, "skills", "leak", "SKILL.md"));
     const scan = await createLocalSource({ path: join(t.root, "skills"), watch: false }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics.map((d) => d.code).sort()).toEqual(["symlink-escape", "symlink-escape"]);
+    // Errors: each link is a skipped entry, counted as skipped by `skillset list`.
+    expect(scan.diagnostics.map((d) => [d.severity, d.code]).sort()).toEqual([
+      ["error", "symlink-escape"],
+      ["error", "symlink-escape"],
+    ]);
     const allowed = await createLocalSource({ path: join(t.root, "skills"), allowedRoots: [join(t.root, "skills"), outside.root], watch: false }).scan();
     expect(allowed.skills.map((skill) => skill.name).sort()).toEqual(["leak", "secret"]);
+  });
+
+  it("follows links into its project and the user's skills folders by default, not elsewhere", async () => {
+    const t = tree();
+    const originalHome = process.env.HOME;
+    process.env.HOME = join(t.root, "home");
+    try {
+      t.write("project/package.json", "{}");
+      t.skill("project/.agents/skills/shared");
+      t.skill("project/node_modules/pkg/skills/packaged");
+      t.skill("home/.agents/skills/personal");
+      t.skill("elsewhere/stranger");
+      const claude = join(t.root, "project/.claude/skills");
+      mkdirSync(claude, { recursive: true });
+      symlinkSync("../../.agents/skills/shared", join(claude, "shared"));
+      symlinkSync("../../node_modules/pkg/skills/packaged", join(claude, "packaged"));
+      symlinkSync(join(t.root, "home/.agents/skills/personal"), join(claude, "personal"));
+      symlinkSync(join(t.root, "elsewhere/stranger"), join(claude, "stranger"));
+      const scan = await createLocalSource({ path: claude, watch: false }).scan();
+      expect(scan.skills.map((skill) => [skill.name, skill.realPath])).toEqual([
+        ["packaged", join(t.root, "project/node_modules/pkg/skills/packaged/SKILL.md")],
+        ["personal", join(t.root, "home/.agents/skills/personal/SKILL.md")],
+        ["shared", join(t.root, "project/.agents/skills/shared/SKILL.md")],
+      ]);
+      expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["symlink-escape", join(claude, "stranger")]]);
+      // allowedRoots adds to the defaults.
+      const wider = await createLocalSource({ path: claude, allowedRoots: [join(t.root, "elsewhere")], watch: false }).scan();
+      expect(wider.skills.map((skill) => skill.name)).toEqual(["packaged", "personal", "shared", "stranger"]);
+    } finally {
+      process.env.HOME = originalHome;
+    }
+  });
+
+  it("reports a dangling link once per scan and keeps an unchanged scan unchanged", async () => {
+    const t = tree();
+    t.skill("good");
+    symlinkSync("../gone", join(t.root, "dangling"));
+    mkdirSync(join(t.root, "broken"));
+    symlinkSync("nowhere.md", join(t.root, "broken", "SKILL.md"));
+    const source = createLocalSource({ path: t.root, watch: false });
+    const first = await source.scan();
+    expect(first.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.message])).toEqual([
+      ["error", "symlink-dangling", `${join(t.root, "dangling")} is a symbolic link whose target does not exist (it points to ../gone); skipped`],
+      ["error", "symlink-dangling", `${join(t.root, "broken", "SKILL.md")} is a symbolic link whose target does not exist (it points to nowhere.md)`],
+    ]);
+    // Polling scans see the same, and return the same scan.
+    expect(await source.scan()).toBe(first);
+    expect(await source.scan()).toBe(first);
   });
 
   it("survives symlink loops", async () => {

@@ -1,4 +1,6 @@
 import type { Diagnostic } from "../core/diagnostic.js";
+import { baseName } from "../core/path-separator.js";
+import { skillDirectory } from "../core/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { allowedSkillFolder, readSkillFileWithinRoots } from "./allowed-roots.js";
 import { sameEntries, type LocalSkillCache } from "./local-skill-cache.js";
@@ -51,12 +53,17 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       });
       return state.running;
     },
+    // Every read checks the skill's folder again (it may have become a link that leads out since
+    // discovery) and then goes through its real path, so a link is not followed a second time.
     async readSkill(skill) {
-      allowedSkillFolder(skill, allowedRoots);
-      return readSkillFileWithinRoots(skill.path, allowedRoots);
+      const folder = allowedSkillFolder(skill, allowedRoots);
+      return readSkillFileWithinRoots(`${folder}/${baseName(skill.path)}`, allowedRoots);
     },
     async listFiles(skill, limits) {
-      return listSkillFiles(allowedSkillFolder(skill, allowedRoots), limits);
+      const listing = listSkillFiles(allowedSkillFolder(skill, allowedRoots), limits);
+      // Paths as the skill's own path names them: through the link the user sees.
+      const folder = skillDirectory(skill);
+      return { ...listing, files: listing.files.map((file) => ({ ...file, path: `${folder}/${file.relativePath}` })) };
     },
     async readFile(skill, relativePath, maxBytes) {
       return readContainedFile(allowedSkillFolder(skill, allowedRoots), relativePath, maxBytes);

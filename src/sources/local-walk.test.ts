@@ -22,26 +22,34 @@ function library() {
 
 const neverDue: TimeSlice = { due: () => false, pause: async () => {} };
 
-/** Walks with a `readSkillAt` that takes a folder holding a SKILL.md for a skill; returns what was offered, walked and warned. */
+/**
+ * Walks with a `readSkillAt` that takes a folder holding a SKILL.md for a skill; returns what
+ * was offered (with real paths in `real` where they differ), walked, warned and skipped.
+ */
 async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice = neverDue) {
   const offered: string[] = [];
+  const real: Record<string, string> = {};
   const warnings: string[][] = [];
+  const skipped: string[][] = [];
   const walked = await walkLocalFolders(
     {
+      realRoot: options.root,
       recursive: false,
       maxDepth: 6,
       maxDirectories: 10_000,
       allowedRoots: [options.root],
-      readSkillAt: (directory) => {
+      readSkillAt: (directory, realDirectory) => {
         offered.push(directory);
+        if (realDirectory !== directory) real[directory] = realDirectory;
         return existsSync(join(directory, "SKILL.md"));
       },
       warn: (file, code, message) => warnings.push([file, code, message]),
+      skip: (file, code, message) => skipped.push([file, code, message]),
       ...options,
     },
     slice,
   );
-  return { offered, walked, warnings };
+  return { offered, walked, warnings, ...(skipped.length > 0 ? { skipped } : {}), ...(Object.keys(real).length > 0 ? { real } : {}) };
 }
 
 describe("walkLocalFolders", () => {
@@ -59,14 +67,20 @@ describe("walkLocalFolders", () => {
     });
   });
 
-  it("enters no folder at maxDepth or below (the root is level 0)", async () => {
+  it("enters no folder at maxDepth or below (the root is level 0), and says which folders holding folders it left out", async () => {
     const root = library();
     expect(await walk({ root, recursive: true, maxDepth: 2 })).toEqual({
       offered: [`${root}/a`, `${root}/b`, `${root}/b/c`, `${root}/b/d`, `${root}/f`, `${root}/f/g`],
       walked: [root, `${root}/b`, `${root}/f`],
-      warnings: [],
+      warnings: [[root, "depth-limit", `Stopped scanning ${root} at depth 2: the folders below ${root}/b/d were not searched; skills there may be missing`]],
     });
-    expect((await walk({ root, recursive: true, maxDepth: 1 })).walked).toEqual([root]);
+    expect(await walk({ root, recursive: true, maxDepth: 1 })).toEqual({
+      offered: [`${root}/a`, `${root}/b`, `${root}/f`],
+      walked: [root],
+      warnings: [[root, "depth-limit", `Stopped scanning ${root} at depth 1: the folders below ${root}/b and 1 other folder were not searched; skills there may be missing`]],
+    });
+    // A folder at the limit that holds only files hides nothing: no warning.
+    expect((await walk({ root, recursive: true, maxDepth: 3 })).warnings).toEqual([]);
   });
 
   it("enters at most maxDirectories folders below the root, and says so once", async () => {
@@ -84,7 +98,7 @@ describe("walkLocalFolders", () => {
     });
   });
 
-  it("follows symlinked folders inside the allowed roots once, and skips others with a warning", async () => {
+  it("follows symlinked folders inside the allowed roots once, and skips others naming why", async () => {
     const tree = tempTree();
     trees.push(tree);
     const base = realpathSync(tree.root);
@@ -97,10 +111,20 @@ describe("walkLocalFolders", () => {
     symlinkSync(join(base, "skills-evil"), join(root, "out"));
     symlinkSync(join(root, "file.txt"), join(root, "file-link"));
     symlinkSync(join(base, "missing"), join(root, "dangling"));
+    symlinkSync("cycle-b", join(root, "cycle-a"));
+    symlinkSync("cycle-a", join(root, "cycle-b"));
     expect(await walk({ root, recursive: true })).toEqual({
       offered: [`${root}/b`, `${root}/b/c`, `${root}/in`, `${root}/loop`],
       walked: [root, `${root}/b`],
-      warnings: [[`${root}/out`, "symlink-escape", `${root}/out is a symbolic link to ${base}/skills-evil, outside the allowed folders; skipped`]],
+      warnings: [],
+      skipped: [
+        [`${root}/cycle-a`, "symlink-loop", `${root}/cycle-a is a symbolic link that leads back to itself (a loop); skipped`],
+        [`${root}/cycle-b`, "symlink-loop", `${root}/cycle-b is a symbolic link that leads back to itself (a loop); skipped`],
+        [`${root}/dangling`, "symlink-dangling", `${root}/dangling is a symbolic link whose target does not exist (it points to ${base}/missing); skipped`],
+        [`${root}/out`, "symlink-escape", `${root}/out is a symbolic link to ${base}/skills-evil, outside the allowed folders; skipped`],
+      ],
+      // Offered under the link's path, with the real folder it leads to.
+      real: { [`${root}/in`]: `${root}/b`, [`${root}/loop`]: root },
     });
   });
 

@@ -1,5 +1,6 @@
 import { readdirSync, statSync, type Dirent } from "node:fs";
-import { isInsideAllowedRoots, realOrResolved } from "./allowed-roots.js";
+import { SkillsetError } from "../core/errors.js";
+import { isInsideAllowedRoots, linkTarget } from "./allowed-roots.js";
 import type { TimeSlice } from "./time-slice.js";
 
 /** Folders never searched for skills, nor listed among a skill's files. */
@@ -9,18 +10,28 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([".git", ".hg", ".sv
 export interface LocalWalkOptions {
   /** The folder to walk; the caller has found it is no skill folder itself. */
   root: string;
+  /** The real path of `root` (every symlink resolved). */
+  realRoot: string;
   /** Descend into folders below the root's children, not only look at those children. */
   recursive: boolean;
-  /** Deepest folder level entered when `recursive` (the root is level 0). */
+  /** Deepest folder level entered when `recursive` (the root is level 0); a `depth-limit` warning says when folders below it were left out. */
   maxDepth: number;
   /** Folders entered at most below the root; a `scan-limit` warning says when the walk stopped. */
   maxDirectories: number;
-  /** Real folders that symlinked folders may point into; other links are skipped with a warning. */
+  /** Real folders that symlinked folders may point into; other links are skipped with an error. */
   allowedRoots: readonly string[];
-  /** Reads `directory` as a skill folder; true when it is one, so the walk does not enter it. */
-  readSkillAt(directory: string): boolean;
-  /** Reports a folder that was left out (`unreadable-folder`, `symlink-escape`, `scan-limit`). */
+  /** Reads `directory` (whose real path is `realDirectory`) as a skill folder; true when it is one, so the walk does not enter it. */
+  readSkillAt(directory: string, realDirectory: string): boolean;
+  /** Reports a folder that was left out (`unreadable-folder`, `scan-limit`, `depth-limit`). */
   warn(file: string, code: string, message: string): void;
+  /** Reports a symbolic link that was not followed (`symlink-escape`, `symlink-dangling`, `symlink-loop`): a skipped entry. */
+  skip(file: string, code: string, message: string): void;
+}
+
+/** A folder to offer or enter: its path as reached, and its real path. */
+interface Folder {
+  path: string;
+  real: string;
 }
 
 /**
@@ -30,19 +41,19 @@ export interface LocalWalkOptions {
  * Pauses whenever `slice` is due. Returns the folders entered, the root first.
  */
 export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSlice): Promise<string[]> {
-  const { root, recursive, maxDepth, maxDirectories, allowedRoots, readSkillAt, warn } = options;
+  const { root, realRoot, recursive, maxDepth, maxDirectories, readSkillAt, warn } = options;
   const walked: string[] = [];
   const visited = new Set<string>();
+  const cut: string[] = [];
   let directoryBudget = maxDirectories;
   // A depth-first walk in sorted order, kept on an explicit stack rather than in recursive
   // async calls, so the work between pauses runs as plain (optimised) synchronous code.
-  const stack: Array<{ children: string[]; next: number; depth: number }> = [];
-  const enter = (directory: string, depth: number) => {
-    const real = realOrResolved(directory);
-    if (visited.has(real)) return;
-    visited.add(real);
-    walked.push(directory);
-    stack.push({ children: childDirectories(directory, allowedRoots, warn), next: 0, depth });
+  const stack: Array<{ children: Folder[]; next: number; depth: number }> = [];
+  const enter = (directory: Folder, depth: number) => {
+    if (visited.has(directory.real)) return;
+    visited.add(directory.real);
+    walked.push(directory.path);
+    stack.push({ children: childDirectories(directory, options), next: 0, depth });
   };
   // Walks until the slice is used up; true once the walk is complete.
   const walkSlice = (): boolean => {
@@ -54,8 +65,13 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
         continue;
       }
       const child = folder.children[folder.next++]!;
-      if (readSkillAt(child)) continue;
-      if (!recursive || folder.depth + 1 >= maxDepth) continue;
+      if (readSkillAt(child.path, child.real)) continue;
+      if (!recursive) continue;
+      if (folder.depth + 1 >= maxDepth) {
+        // Only at the depth limit: a folder left out matters when it holds folders.
+        if (holdsFolders(child.path)) cut.push(child.path);
+        continue;
+      }
       if (--directoryBudget < 0) {
         if (directoryBudget === -1) warn(root, "scan-limit", `Stopped scanning ${root} after ${maxDirectories} folders; skills below may be missing`);
         continue;
@@ -65,39 +81,60 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
     return true;
   };
 
-  enter(root, 0);
+  enter({ path: root, real: realRoot }, 0);
   while (!walkSlice()) await slice.pause();
+  if (cut.length > 0) {
+    const others = cut.length > 1 ? ` and ${cut.length - 1} other ${cut.length === 2 ? "folder" : "folders"}` : "";
+    warn(root, "depth-limit", `Stopped scanning ${root} at depth ${maxDepth}: the folders below ${cut[0]}${others} were not searched; skills there may be missing`);
+  }
   return walked;
 }
 
-// The folders directly inside `directory`, sorted, without skipped names and without symlinks
-// that leave the allowed roots.
-function childDirectories(directory: string, allowedRoots: readonly string[], warn: LocalWalkOptions["warn"]): string[] {
+// The folders directly inside `directory`, sorted, without skipped names; symlinks only when
+// their real target is a folder inside the allowed roots (others are reported).
+function childDirectories(directory: Folder, { allowedRoots, warn, skip }: LocalWalkOptions): Folder[] {
   let entries: Dirent[];
   try {
-    entries = readdirSync(directory, { withFileTypes: true });
+    entries = readdirSync(directory.path, { withFileTypes: true });
   } catch (error) {
-    warn(directory, "unreadable-folder", `Cannot list ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    warn(directory.path, "unreadable-folder", `Cannot list ${directory.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     return [];
   }
-  const children: string[] = [];
+  const children: Folder[] = [];
   for (const entry of entries) {
     if (SKIPPED_FOLDERS.has(entry.name)) continue;
-    const child = `${directory}/${entry.name}`;
-    if (entry.isDirectory()) children.push(child);
+    const path = `${directory.path}/${entry.name}`;
+    // A real folder inside a real folder: its real path costs no system call.
+    if (entry.isDirectory()) children.push({ path, real: `${directory.real}/${entry.name}` });
     else if (entry.isSymbolicLink()) {
-      const target = realOrResolved(child);
-      if (!isDirectory(target)) continue;
-      if (isInsideAllowedRoots(target, allowedRoots)) children.push(child);
-      else warn(child, "symlink-escape", `${child} is a symbolic link to ${target}, outside the allowed folders; skipped`);
+      let real: string;
+      try {
+        real = linkTarget(path);
+      } catch (error) {
+        if (!SkillsetError.isInstance(error)) throw error;
+        skip(path, error.code, `${error.message}; skipped`);
+        continue;
+      }
+      if (!isDirectory(real)) continue;
+      if (isInsideAllowedRoots(real, allowedRoots)) children.push({ path, real });
+      else skip(path, "symlink-escape", `${path} is a symbolic link to ${real}, outside the allowed folders; skipped`);
     }
   }
-  return children.sort();
+  return children.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// Whether `directory` holds a folder (or a link, which may be one) the walk would enter.
+function holdsFolders(directory: string): boolean {
+  try {
+    return readdirSync(directory, { withFileTypes: true }).some((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name));
   } catch {
     return false;
   }

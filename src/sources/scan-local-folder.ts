@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { collectSkills } from "../core/collect-skills.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
+import { realOrResolved } from "./allowed-roots.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
 import { createLocalSkillReader } from "./local-skill-reader.js";
 import type { LocalSourceSettings } from "./local-source-options.js";
@@ -42,6 +43,7 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
   const { root, id, allowedRoots } = settings;
   const diagnostics: Diagnostic[] = [];
   const warn = (file: string, code: string, message: string) => diagnostics.push({ severity: "warning", code, file, message, source: id });
+  const skip = (file: string, code: string, message: string) => diagnostics.push({ severity: "error", code, file, message, source: id });
   const reader = createLocalSkillReader({ previous, usePolling, sourceId: id, allowedRoots });
   let folders: string[] = [];
 
@@ -49,9 +51,12 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
   // An unexpandable path is never resolved: that would read a folder named `~user`.
   const problem = settings.readable ? rootProblem(root) : undefined;
   if (problem) warn(root, problem.code, problem.message);
-  else if (settings.readable && !reader.readSkillAt(root)) {
-    const { recursive, maxDepth, maxDirectories } = settings;
-    folders = await walkLocalFolders({ root, recursive, maxDepth, maxDirectories, allowedRoots, readSkillAt: reader.readSkillAt, warn }, slice);
+  else if (settings.readable) {
+    const realRoot = realOrResolved(root);
+    if (!reader.readSkillAt(root, realRoot)) {
+      const { recursive, maxDepth, maxDirectories } = settings;
+      folders = await walkLocalFolders({ root, realRoot, recursive, maxDepth, maxDirectories, allowedRoots, readSkillAt: reader.readSkillAt, warn, skip }, slice);
+    }
   }
 
   // Collecting thousands of skills gets a slice of its own.

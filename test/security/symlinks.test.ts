@@ -1,7 +1,7 @@
 // Decision 11: symlinks are followed only while they stay inside the allowed folders (discovery)
 // or inside the skill's folder (resources). File and folder links, relative and absolute
 // targets, chains and loops, at discovery, listing, reading and in a real agent loop.
-import { renameSync, symlinkSync, unlinkSync } from "node:fs";
+import { renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -11,7 +11,11 @@ import { load } from "../langchain/helpers.js";
 import { Sandbox, link, put, readCall, runSkillsAgent, skillMd, timed } from "./helpers.js";
 
 const sandbox = new Sandbox();
-afterEach(() => sandbox.cleanupAll());
+const originalHome = process.env.HOME;
+afterEach(() => {
+  sandbox.cleanupAll();
+  process.env.HOME = originalHome;
+});
 
 const SECRET = "SYMLINK-SECRET-0c41e2";
 const OUTSIDE_DESCRIPTION = "Outside-description-93ad";
@@ -62,8 +66,15 @@ describe("discovery (createLocalSource) does not follow links out of the source"
       expect(named(file).map((diagnostic) => diagnostic.code), file).toContain("symlink-escape");
       expect(named(file)[0]!.message).toContain(file);
     }
-    // A self-referencing SKILL.md is reported, not followed forever.
-    expect(named("skl-loop/SKILL.md").length).toBe(1);
+    // A self-referencing SKILL.md is reported, not followed forever; so are folder loops, and a
+    // dangling link says what it is (not "Missing required file").
+    expect(named("skl-loop/SKILL.md").map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([
+      ["symlink-loop", `${root}/skl-loop/SKILL.md is a symbolic link that leads back to itself (a loop)`],
+    ]);
+    for (const file of ["loop-a", "loop-b"]) expect(named(file).map((diagnostic) => diagnostic.code), file).toEqual(["symlink-loop"]);
+    expect(named("skl-dangling/SKILL.md").map((diagnostic) => [diagnostic.severity, diagnostic.message])).toEqual([
+      ["error", `${root}/skl-dangling/SKILL.md is a symbolic link whose target does not exist (it points to does-not-exist.md)`],
+    ]);
     expect(`${base}`.length).toBeGreaterThan(0);
   });
 
@@ -240,5 +251,182 @@ describe("end to end: load_skill and read_skill_resource with escaping links", (
     });
     expect(outputs.find((output) => output.id === "read")!.status).toBe("error");
     expect(seen).not.toContain(SECRET);
+  });
+});
+
+/**
+ * A project as installers leave it (package.json at its root): `other` canonical in
+ * .agents/skills and linked from .claude/skills, `pkg-helper` shipped in node_modules and linked
+ * from .agents/skills; an outside folder with a skill and a secret; HOME a folder of its own.
+ */
+function installedWorld() {
+  const base = sandbox.folder();
+  const project = `${base}/project`;
+  const home = `${base}/home`;
+  const outside = `${base}/outside`;
+  put(project, "package.json", '{ "name": "project" }\n');
+  put(project, ".agents/skills/other/SKILL.md", skillMd("other"));
+  put(project, ".agents/skills/other/references/guide.md", "# Inside guide\n");
+  link(project, ".claude/skills/other", "../../.agents/skills/other");
+  put(project, "node_modules/pkgskills/skills/pkg-helper/SKILL.md", skillMd("pkg-helper"));
+  link(project, ".agents/skills/pkg-helper", "../../node_modules/pkgskills/skills/pkg-helper");
+  put(outside, "other/SKILL.md", skillMd("other", OUTSIDE_DESCRIPTION, "", OUTSIDE_BODY));
+  put(outside, "other/references/guide.md", `${SECRET}\n`);
+  put(outside, "SKILL.md", skillMd("other", OUTSIDE_DESCRIPTION, "", OUTSIDE_BODY));
+  put(home, ".agents/skills/.keep", "");
+  process.env.HOME = home;
+  return { base, project, home, outside, claude: `${project}/.claude/skills`, agents: `${project}/.agents/skills` };
+}
+
+/** Points the link at `path` elsewhere, as an attacker with write access to the folder would. */
+function retarget(path: string, target: string): void {
+  unlinkSync(path);
+  symlinkSync(target, path);
+}
+
+describe("installers' links: followed inside the project and the user's skills folders only", () => {
+  it("follows the project's links (into .agents/skills and node_modules) and refuses the same links pointed outside", async () => {
+    const { project, outside, claude, agents } = installedWorld();
+    link(project, ".claude/skills/escape", `${outside}/other`);
+    const inside = createLocalSource({ path: agents, watch: false });
+    expect((await inside.scan()).skills.map((skill) => [skill.name, skill.realPath])).toEqual([
+      ["other", undefined],
+      ["pkg-helper", `${project}/node_modules/pkgskills/skills/pkg-helper/SKILL.md`],
+    ]);
+    const scan = await createLocalSource({ path: claude, watch: false }).scan();
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[`${claude}/other/SKILL.md`, `${agents}/other/SKILL.md`]]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file])).toEqual([["error", "symlink-escape", `${claude}/escape`]]);
+    expect(JSON.stringify(scan)).not.toContain(OUTSIDE_DESCRIPTION);
+  });
+
+  it("refuses a package's skill folder (or SKILL.md, or the package itself) in node_modules that links out of the project", async () => {
+    const { project, outside, agents } = installedWorld();
+    // The package's skill folder links out; so does another package's SKILL.md; a third package is itself a link out.
+    link(project, "node_modules/evil/skills/grab", `${outside}/other`);
+    link(project, ".agents/skills/grab", "../../node_modules/evil/skills/grab");
+    put(project, "node_modules/sneaky/skills/file/README.md", "");
+    link(project, "node_modules/sneaky/skills/file/SKILL.md", `${outside}/SKILL.md`);
+    link(project, ".agents/skills/file", "../../node_modules/sneaky/skills/file");
+    link(project, "node_modules/linked-pkg", outside);
+    link(project, ".agents/skills/whole", "../../node_modules/linked-pkg/other");
+    const source = createLocalSource({ path: agents, watch: false });
+    const scan = await source.scan();
+    source.close?.();
+    expect(scan.skills.map((skill) => skill.name)).toEqual(["other", "pkg-helper"]);
+    // The walk's refusals (linked folders) first, then the skill files' (a linked SKILL.md).
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file])).toEqual([
+      ["error", "symlink-escape", `${agents}/grab`],
+      ["error", "symlink-escape", `${agents}/whole`],
+      ["error", "symlink-escape", `${agents}/file/SKILL.md`],
+    ]);
+    const text = JSON.stringify(scan);
+    expect(text).not.toContain(OUTSIDE_DESCRIPTION);
+    expect(text).not.toContain(OUTSIDE_BODY);
+  });
+
+  it("refuses links into another user's skills folder, and a package.json in the home folder does not make all of it a project", async () => {
+    const { base, home, claude } = installedWorld();
+    put(base, "someone-else/.agents/skills/theirs/SKILL.md", skillMd("theirs", OUTSIDE_DESCRIPTION));
+    link(claude, "theirs", `${base}/someone-else/.agents/skills/theirs`);
+    // Home has a package.json (and .git): a folder of it that is no project allows nothing above itself.
+    put(home, "package.json", "{}\n");
+    put(home, ".git/HEAD", "ref: refs/heads/main\n");
+    put(home, "private/SKILL.md", skillMd("private", OUTSIDE_DESCRIPTION, "", OUTSIDE_BODY));
+    put(home, "loose/skills/.keep", "");
+    link(home, "loose/skills/private", `${home}/private`);
+    link(home, "loose/skills/mine", `${home}/.agents/skills/mine`);
+    put(home, ".agents/skills/mine/SKILL.md", skillMd("mine"));
+    const theirs = await createLocalSource({ path: claude, watch: false }).scan();
+    expect(theirs.diagnostics.filter((diagnostic) => diagnostic.code === "symlink-escape").map((diagnostic) => diagnostic.file)).toEqual([`${claude}/theirs`]);
+    const loose = await createLocalSource({ path: `${home}/loose/skills`, watch: false }).scan();
+    expect(loose.skills.map((skill) => skill.name)).toEqual(["mine"]);
+    expect(loose.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["symlink-escape", `${home}/loose/skills/private`]]);
+    expect(JSON.stringify([theirs, loose])).not.toContain(OUTSIDE_DESCRIPTION);
+  });
+});
+
+describe("link-swap races: a link that pointed inside at discovery and points outside at read time", () => {
+  it("readSkill, listFiles and readFile refuse a skill folder link retargeted outside after discovery", async () => {
+    const { outside, claude } = installedWorld();
+    const source = createLocalSource({ path: claude, watch: false });
+    const [skill] = (await source.scan()).skills;
+    expect(skill!.path).toBe(`${claude}/other/SKILL.md`);
+    retarget(`${claude}/other`, `${outside}/other`);
+    await expect(source.readSkill(skill!)).rejects.toThrow(`the skill's folder ${claude}/other now resolves to ${outside}/other, outside the allowed folders; refused`);
+    await expect(source.listFiles(skill!, { maxDepth: 3, maxFiles: 10 })).rejects.toThrow(/outside the allowed folders/);
+    await expect(source.readFile!(skill!, "references/guide.md", 1024)).rejects.toThrow(/outside the allowed folders/);
+    source.close?.();
+  });
+
+  it("readSkill refuses a SKILL.md link retargeted outside after discovery (the folder itself unchanged)", async () => {
+    const { project, outside, agents } = installedWorld();
+    put(project, "canonical/linked/SKILL.md", skillMd("linked"));
+    put(agents, "linked/.keep", "");
+    link(agents, "linked/SKILL.md", "../../../canonical/linked/SKILL.md");
+    const source = createLocalSource({ path: agents, watch: false });
+    const skill = (await source.scan()).skills.find((entry) => entry.name === "linked")!;
+    expect(skill.realPath).toBe(`${project}/canonical/linked/SKILL.md`);
+    retarget(`${agents}/linked/SKILL.md`, `${outside}/SKILL.md`);
+    await expect(source.readSkill(skill)).rejects.toThrow(`${agents}/linked/SKILL.md is a symbolic link to ${outside}/SKILL.md, outside the allowed folders`);
+    source.close?.();
+  });
+
+  it("a package's folder swapped for a link out after discovery is refused at read time, also inside node_modules", async () => {
+    const { project, outside, agents } = installedWorld();
+    const source = createLocalSource({ path: agents, watch: false });
+    const skill = (await source.scan()).skills.find((entry) => entry.name === "pkg-helper")!;
+    renameSync(`${project}/node_modules/pkgskills`, `${project}/node_modules/.pkgskills-old`);
+    symlinkSync(outside, `${project}/node_modules/pkgskills`);
+    put(outside, "skills/pkg-helper/SKILL.md", skillMd("pkg-helper", OUTSIDE_DESCRIPTION, "", OUTSIDE_BODY));
+    await expect(source.readSkill(skill)).rejects.toThrow(/now resolves to .*outside the allowed folders; refused/);
+    source.close?.();
+  });
+
+  it("end to end: load_skill and read_skill_resource refuse after the agent's folder link was retargeted", async () => {
+    const { outside, claude } = installedWorld();
+    const swap = tool(
+      async () => {
+        retarget(`${claude}/other`, `${outside}/other`);
+        return "swapped";
+      },
+      { name: "swap", description: "test helper", schema: z.object({}) },
+    );
+    // Loaded before the swap, read after it.
+    const { outputs, seen } = await runSkillsAgent({
+      root: claude,
+      tools: [swap],
+      steps: [[load("other")], [{ name: "swap", args: {}, id: "swap" }], [readCall("other", "references/guide.md", "read")]],
+    });
+    expect(outputs.find((output) => output.id === "load-other")!.status).not.toBe("error");
+    expect(outputs.find((output) => output.id === "read")!.status).toBe("error");
+    expect(seen).not.toContain(SECRET);
+    expect(seen).not.toContain(OUTSIDE_BODY);
+  });
+
+  it("end to end: load_skill refuses a skill whose folder link was retargeted after the catalog was read", async () => {
+    const { outside, claude } = installedWorld();
+    const swap = tool(
+      async () => {
+        retarget(`${claude}/other`, `${outside}/other`);
+        return "swapped";
+      },
+      { name: "swap", description: "test helper", schema: z.object({}) },
+    );
+    const { outputs, seen } = await runSkillsAgent({ root: claude, tools: [swap], steps: [[{ name: "swap", args: {}, id: "swap" }], [load("other")]] });
+    const loaded = outputs.find((output) => output.id === "load-other")!;
+    expect([loaded.status, loaded.content]).toEqual(["error", expect.stringContaining("outside the allowed folders")]);
+    expect(seen).not.toContain(OUTSIDE_BODY);
+  });
+
+  it("discovery itself refuses the retargeted link on the next scan, naming it", async () => {
+    const { outside, claude } = installedWorld();
+    const source = createLocalSource({ path: claude, watch: false });
+    expect((await source.scan()).skills.map((skill) => skill.name)).toEqual(["other"]);
+    retarget(`${claude}/other`, `${outside}/other`);
+    writeFileSync(`${outside}/other/touched`, "");
+    const rescan = await source.scan();
+    expect(rescan.skills).toEqual([]);
+    expect(rescan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file])).toEqual([["error", "symlink-escape", `${claude}/other`]]);
+    source.close?.();
   });
 });

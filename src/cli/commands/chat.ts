@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { createCatalog } from "../../core/catalog.js";
-import { createLocalSource } from "../../sources/local-source.js";
 import { createChatAgent } from "../chat/chat-agent.js";
 import { runChatLoop } from "../chat/chat-loop.js";
 import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";
@@ -9,7 +8,7 @@ import { createChatSession } from "../chat/chat-session.js";
 import { threadValues } from "../chat/run-turn.js";
 import { openThreadStore } from "../chat/thread-store.js";
 import { CliError } from "../cli-error.js";
-import { sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
@@ -34,7 +33,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
   const locations = sourceLocations(paths);
   const model = await createChatModel(modelOptions);
   const store = await openThreadStore(options.thread !== undefined);
-  const sources = locations.map((path) => createLocalSource({ path, recursive: options.recursive ?? false }));
+  const sources = locations.map((path) => cliLocalSource(path, options, true));
   const catalog = createCatalog(sources);
   try {
     const agent = createChatAgent({

@@ -18,7 +18,11 @@ export interface CommandContext {
   run(action: () => Promise<number>): Promise<void>;
 }
 
-const SOURCES_HELP = "skills folders, lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, ./.claude/skills, ./.agents/skills)";
+const SOURCES_HELP = "skills folders, lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, then .claude/skills, .agents/skills of the project: the nearest folder up with .git or package.json)";
+const ALLOW_ROOT_HELP = "a further folder that symlinks may lead into (repeatable; always allowed: the skills folder, its project, ~/.claude/skills, ~/.agents/skills)";
+
+// Collects a repeatable option's values.
+const repeatable = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Adds every `skillset` command to `program`, in the order `skillset --help` lists them. */
 export function defineCommands(program: Command, context: CommandContext): void {
@@ -33,6 +37,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .description("Validate skills strictly, as the Agent Skills reference validator does")
     .argument("[paths...]", "skill folders (or SKILL.md files); with --recursive, folders to search", [])
     .option("-r, --recursive", "validate every folder below each path that holds a SKILL.md")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--json", "print a JSON report on stdout")
     .option("--allow-claude-code-fields", "accept Claude Code's extra frontmatter fields (argument-hint, model, ...)")
     .action((paths: string[], options) => run(() => validateCommand(paths, options, terminal)));
@@ -42,6 +47,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .description("List skills with their status: ok, warning, shadowed or skipped")
     .argument("[sources...]", SOURCES_HELP, [])
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--budget <tokens>", "the catalog budget to show each skill's place under (default 5000; none: no limit)")
     .option("--json", "print JSON on stdout")
     .action((sources: string[], options) => run(() => listCommand(sources, options, terminal)));
@@ -52,6 +58,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .argument("<name>", "the skill's name")
     .argument("[sources...]", SOURCES_HELP, [])
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--json", "print JSON on stdout")
     .action((name: string, sources: string[], options) => run(() => infoCommand(name, sources, options, terminal)));
 
@@ -69,6 +76,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .description("Print the skills catalog exactly as the model sees it")
     .argument("[sources...]", SOURCES_HELP, [])
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--format <format>", "markdown or xml (default: markdown)")
     .option("--protocol <protocol>", "tools (the middleware's prompt, default) or text (the whole system prompt of the <use_skill> text protocol, createSkillRunner)")
     .option("--no-scripts", "with --protocol text: the prompt of a runner without an executor")
@@ -82,6 +90,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .argument("<query>", "what the skill is for, in a few words")
     .argument("[sources...]", SOURCES_HELP, [])
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--limit <n>", "how many skills to show, 1 to 25 (default 10)")
     .option("--json", 'print {"results":[{"name","description","path","score"}]} on stdout')
     .action((query: string, sources: string[], options) => run(() => searchCommand(query, sources, options, terminal)));
@@ -92,6 +101,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .argument("<name>", "the skill's name")
     .argument("[sources...]", SOURCES_HELP, [])
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--args <text>", "the arguments, as a user types them after /name")
     .option("--dynamic", "run the skill's !`command` blocks with the local executor (script rules apply)")
     .action((name: string, sources: string[], options) => run(() => renderCommand(name, sources, options, terminal)));
@@ -104,6 +114,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
     .description("Serve the skills over MCP: stdio, or Streamable HTTP with --http")
     .argument("[sources...]", SOURCES_HELP, [])
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--http <port>", "serve over Streamable HTTP at http://127.0.0.1:<port>/mcp (0: a free port) instead of stdio")
     .option("--host <host>", "the address --http binds (default 127.0.0.1; anything else exposes the skills to the network)")
     .option("--allow-scripts", "offer run_skill_script, running skills' scripts on this machine under their allow-lists")
@@ -144,6 +155,7 @@ function withModelOptions(command: Command): Command {
     .option("--timeout <seconds>", "how long one model request may take (default 120)")
     .option("--max-retries <n>", "retries of a failed model request (default 2)")
     .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--allow-scripts", "run skills' scripts and dynamic context on this machine, under their allow-lists")
     .option("--files", "let the model read (not change) the files of the working folder");
 }

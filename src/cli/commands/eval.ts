@@ -1,7 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { MemorySaver } from "@langchain/langgraph";
 import { createCatalog } from "../../core/catalog.js";
-import { createLocalSource } from "../../sources/local-source.js";
 import { createChatAgent } from "../chat/chat-agent.js";
 import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";
 import { describeTurnError } from "../chat/turn-error.js";
@@ -11,7 +10,7 @@ import { checkExpectedSkills, readEvalCases } from "../eval/eval-cases.js";
 import { evalJson, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
 import { runEval } from "../eval/run-eval.js";
-import { sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import type { Terminal } from "../terminal.js";
 
@@ -49,7 +48,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
   }
   const cases = options.generate ? [] : readEvalCases(casesFile);
 
-  const sources = sourceLocations(paths).map((path) => createLocalSource({ path, recursive: options.recursive ?? false, watch: false }));
+  const sources = sourceLocations(paths).map((path) => cliLocalSource(path, options));
   const snapshot = await createCatalog(sources).refresh();
   checkExpectedSkills(cases, snapshot.skills.map((skill) => skill.name), casesFile);
   const model = await createChatModel(modelOptions);

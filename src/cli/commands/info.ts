@@ -4,7 +4,7 @@ import { discoverResources, type ResourceType } from "../../core/skill-resources
 import { createLocalSource } from "../../sources/local-source.js";
 import { skillDirectory } from "../../core/skill-metadata.js";
 import { CliError } from "../cli-error.js";
-import { scanSources, type SourceOptions } from "../open-catalog.js";
+import { allowedRoots, scanSources, type SourceOptions } from "../open-catalog.js";
 import { rowName, skillRows } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
 
@@ -26,7 +26,7 @@ export async function infoCommand(name: string, paths: string[], options: InfoOp
     if (skipped && reason) throw new CliError("not-found", `Skill '${name}' was skipped: ${formatDiagnostic(reason)}. Available skills: ${available}`);
     throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${available}`);
   }
-  const discovery = await discoverResources(createLocalSource({ path: skillDirectory(skill), watch: false }), skill);
+  const discovery = await discoverResources(createLocalSource({ path: skillDirectory(skill), watch: false, allowedRoots: allowedRoots(options) }), skill);
   const diagnostics = snapshot.diagnostics.filter((diagnostic) => diagnostic.skill === name || diagnostic.file === skill.path);
   const shadowed = snapshot.shadowed.filter((entry) => entry.name === name).map((entry) => entry.path);
 
@@ -36,8 +36,11 @@ export async function infoCommand(name: string, paths: string[], options: InfoOp
   }
   const { color } = terminal;
   // Everything from the skill's files is shown with control characters escaped.
-  const lines = [color.bold(skill.name), "", printable(skill.description), "", `${color.dim("Path:".padEnd(17))} ${printable(skill.path)}`, `${color.dim("Source:".padEnd(17))} ${printable(skill.source)}`];
+  const lines = [color.bold(skill.name), "", printable(skill.description), "", `${color.dim("Path:".padEnd(17))} ${printable(skill.path)}`];
   const field = (label: string, value: string | undefined) => value !== undefined && lines.push(`${color.dim(`${printable(label)}:`.padEnd(17))} ${printable(value)}`);
+  // Reached through a symbolic link: where the file really is.
+  field("Link target", skill.realPath);
+  field("Source", skill.source);
   field("License", skill.license);
   field("Compatibility", skill.compatibility);
   field("Allowed tools", skill.allowedTools.length > 0 ? skill.allowedTools.join(" ") : undefined);

@@ -21,7 +21,7 @@ type CatalogPlace = "whole" | "shortened" | "name only" | "search only" | "user 
 /** `skillset list [sources...]`: every skill with its status, then the diagnostics. Exit code 0. */
 export async function listCommand(paths: string[], options: ListOptions, terminal: Terminal): Promise<number> {
   const budget = parseBudget(options.budget);
-  const { snapshot, sources } = await scanCatalog(paths, options, terminal);
+  const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
   const catalog = await createSkillEngine({ catalogBudget: budget }).catalog({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources });
   const places = catalogPlaces(catalog, snapshot.skills);
   const rows = skillRows(snapshot).map((row) => (row.status === "ok" || row.status === "warning" ? { ...row, catalog: places.get(row.name!) ?? null } : { ...row, catalog: null }));

@@ -4,7 +4,7 @@ import { skillDirectory } from "../../core/skill-metadata.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { CliError } from "../cli-error.js";
-import { scanSources, type SourceOptions } from "../open-catalog.js";
+import { allowedRoots, scanSources, type SourceOptions } from "../open-catalog.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset render`. */
@@ -25,7 +25,7 @@ export async function renderCommand(name: string, paths: string[], options: Rend
   const found = snapshot.get(name);
   if (!found) throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${snapshot.skills.map((skill) => skill.name).join(", ") || "(none)"}`);
   // The winning skill's own folder as the only source, so reads go through the engine as in an agent.
-  const catalog = createCatalog([createLocalSource({ path: skillDirectory(found), watch: false })]);
+  const catalog = createCatalog([createLocalSource({ path: skillDirectory(found), watch: false, allowedRoots: allowedRoots(options) })]);
   try {
     const engine = createSkillEngine(options.dynamic ? { dynamicContext: { executor: createLocalExecutor() } } : {});
     const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;

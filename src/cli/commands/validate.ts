@@ -4,6 +4,7 @@ import { printable } from "../../core/safe-text.js";
 import { findSkillDirectories } from "../../node/find-skill-directories.js";
 import { validateSkillDirectory, type DirectoryValidationReport } from "../../node/validate-skill-directory.js";
 import { homePath } from "../home-path.js";
+import { allowedRoots } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
@@ -11,6 +12,8 @@ import type { Terminal } from "../terminal.js";
 /** Options of `skillset validate`. */
 export interface ValidateOptions {
   recursive?: boolean;
+  /** `--allow-root <dir>`: with `--recursive`, further folders that symlinked folders may lead into. */
+  allowRoot?: string[];
   json?: boolean;
   allowClaudeCodeFields?: boolean;
 }
@@ -22,6 +25,7 @@ export interface ValidateOptions {
 export async function validateCommand(paths: string[], options: ValidateOptions, terminal: Terminal): Promise<number> {
   const reports: DirectoryValidationReport[] = [];
   const validationOptions = { allowClaudeCodeFields: options.allowClaudeCodeFields ?? false };
+  const extraRoots = allowedRoots(options);
   for (const path of (paths.length > 0 ? paths : ["."]).map(homePath)) {
     if (!options.recursive || holdsSkill(path)) {
       const report = validateSkillDirectory(path, validationOptions);
@@ -34,11 +38,15 @@ export async function validateCommand(paths: string[], options: ValidateOptions,
       reports.push(validateSkillDirectory(path, validationOptions));
       continue;
     }
-    const found = findSkillDirectories(path);
-    if (found.length === 0) {
+    // A symlinked folder that is not followed fails, as `list` counts it skipped.
+    const skipped: DirectoryValidationReport[] = [];
+    const onSkipped = (link: string, message: string) => skipped.push({ path: link, name: null, valid: false, errors: [message], warnings: [] });
+    const found = findSkillDirectories(path, { allowedRoots: extraRoots, onSkipped });
+    if (found.length === 0 && skipped.length === 0) {
       reports.push({ path, name: null, valid: false, errors: [`No SKILL.md found in ${path} or any folder below it`], warnings: [] });
     }
     for (const directory of found) reports.push(validateSkillDirectory(directory, validationOptions));
+    reports.push(...skipped);
   }
 
   const valid = reports.every((report) => report.valid);
