@@ -134,15 +134,32 @@ describe("skillset validate", () => {
     expect(result).toEqual({ code: 0, stdout: `✓ ${skill} (good)\n1 skill checked: 1 valid, 0 invalid\n`, stderr: "" });
   });
 
-  it("rejects an invalid skill: exit 1, the reference message on stderr", async () => {
+  it("rejects an invalid skill: exit 1, the reference message in the report on stdout, stderr empty", async () => {
     const dir = tempDir();
     const skill = writeSkill(dir, "Bad", fields("Bad", "Uppercase name."));
 
     const result = await run(["validate", skill]);
 
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toBe(`✗ ${skill} (Bad)\n  error: Skill name 'Bad' must be lowercase\n1 skill checked: 0 valid, 1 invalid\n`);
+    expect(result).toEqual({ code: 1, stdout: `✗ ${skill} (Bad)\n  error: Skill name 'Bad' must be lowercase\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
+  });
+
+  it("-r over valid and invalid skills prints the whole report on stdout, in order, and nothing on stderr", async () => {
+    const cwd = tempDir();
+    writeSkill(path.join(cwd, "bad"), "Bad", fields("Bad", "Uppercase name."));
+    writeSkill(path.join(cwd, "bad"), "good", fields("good", "Fine."));
+    writeSkill(path.join(cwd, "bad"), "warned", [...fields("warned", "Has a hint."), "argument-hint: x"]);
+
+    const result = await run(["validate", "-r", "--allow-claude-code-fields", "bad"], { cwd });
+
+    expect(result).toEqual({
+      code: 1,
+      stdout:
+        "✗ bad/Bad (Bad)\n  error: Skill name 'Bad' must be lowercase\n" +
+        "✓ bad/good (good)\n" +
+        "✓ bad/warned (warned)\n  warning: Claude Code fields accepted: argument-hint. Other Agent Skills clients ignore or reject them.\n" +
+        "3 skills checked: 2 valid, 1 invalid\n",
+      stderr: "",
+    });
   });
 
   it("with no path validates the current folder", async () => {
@@ -244,9 +261,7 @@ describe("skillset validate", () => {
 
     const result = await run(["validate", "--recursive", dir]);
 
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toBe(`✗ ${dir}\n  error: No SKILL.md found in ${dir} or any folder below it\n1 skill checked: 0 valid, 1 invalid\n`);
+    expect(result).toEqual({ code: 1, stdout: `✗ ${dir}\n  error: No SKILL.md found in ${dir} or any folder below it\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
   });
 
   it.each([
@@ -279,9 +294,7 @@ describe("skillset validate", () => {
 
     const [human, json] = await Promise.all([run(["validate", target]), run(["validate", "--json", target])]);
 
-    expect(human.code).toBe(1);
-    expect(human.stdout).toBe("");
-    expect(human.stderr).toBe(`✗ ${target}\n  error: ${message(target)}\n1 skill checked: 0 valid, 1 invalid\n`);
+    expect(human).toEqual({ code: 1, stdout: `✗ ${target}\n  error: ${message(target)}\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
     expect(json.code).toBe(1);
     expect(parseJson<ValidateJson>(json.stdout)).toEqual({
       skills: [{ path: target, name: null, valid: false, errors: [message(target)], warnings: [] }],
@@ -966,15 +979,14 @@ describe("a reader that stops reading", () => {
     expect(result).toEqual({ code: 0, signal: null, stderr: "" });
   });
 
-  it("validate keeps its verdict: exit 1 when a skill is invalid, the report still on stderr", async () => {
+  it("validate keeps its verdict: exit 1 when a skill is invalid, quietly, though the report went nowhere", async () => {
     const dir = tempDir();
     writeSkill(dir, "good", fields("good", "Fine."));
-    const bad = writeSkill(dir, "Bad", fields("Bad", "Uppercase."));
+    writeSkill(dir, "Bad", fields("Bad", "Uppercase."));
 
     const result = await runWithStdoutClosed(["validate", "-r", dir]);
 
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`✗ ${bad} (Bad)\n  error: Skill name 'Bad' must be lowercase\n2 skills checked: 1 valid, 1 invalid\n`);
+    expect(result).toEqual({ code: 1, signal: null, stderr: "" });
   });
 
   it("`skillset list … | head -1` under `set -o pipefail` prints the header and succeeds", async () => {
@@ -1170,11 +1182,11 @@ describe("hints work as printed", () => {
 
     expect(human).toEqual({
       code: 1,
-      stdout: "",
-      stderr:
+      stdout:
         "✗ skills\n  error: Missing required file: SKILL.md\n" +
         "  warning: skills holds no SKILL.md, but 2 folders in it do: to validate them, run `skillset validate --recursive skills`\n" +
         "1 skill checked: 0 valid, 1 invalid\n",
+      stderr: "",
     });
     const report = parseJson<ValidateJson>(json.stdout);
     expect(report.skills[0]!.errors).toEqual(["Missing required file: SKILL.md"]);
