@@ -864,6 +864,28 @@ describe("help and version", () => {
     for (const text of mentions) expect(result.stdout).toContain(text);
   });
 
+  it("list --help gives the sources' default once, not a second `(default: [])`", async () => {
+    const result = await run(["list", "--help"]);
+
+    expect(result.code).toBe(0);
+    expect(/\nArguments:\n[\s\S]*?\n\n/.exec(result.stdout)?.[0]).toBe(
+      "\nArguments:\n" +
+        "  sources            skills folders, lowest precedence first (default:\n" +
+        "                     ~/.claude/skills, ~/.agents/skills, ./.claude/skills,\n" +
+        "                     ./.agents/skills)\n\n",
+    );
+  });
+
+  it.each(["validate", "list", "info", "prompt", "search", "render", "mcp", "chat", "eval"])("%s --help names one default per argument", async (command) => {
+    const result = await run([command, "--help"]);
+
+    expect(result.code).toBe(0);
+    const argumentsSection = /\nArguments:\n([\s\S]*?)\n\n/.exec(result.stdout)![1]!;
+    // One argument per entry: a line starting with two spaces and the argument's name.
+    for (const entry of argumentsSection.split(/\n(?=  \S)/)) expect(entry.match(/\(default:/g)?.length ?? 0, entry).toBeLessThanOrEqual(1);
+    expect(result.stdout).not.toContain("(default: [])");
+  });
+
   it("--version prints the package.json version", async () => {
     const result = await run(["--version"]);
 

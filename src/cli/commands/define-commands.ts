@@ -18,6 +18,8 @@ export interface CommandContext {
   run(action: () => Promise<number>): Promise<void>;
 }
 
+// A variadic argument is [] when not given, so none has a default of its own: commander would
+// print it as a second "(default: [])" after the one these descriptions give.
 const SOURCES_HELP = "skills folders, lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, ./.claude/skills, ./.agents/skills)";
 
 /** Adds every `skillset` command to `program`, in the order `skillset --help` lists them. */
@@ -31,7 +33,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
   program
     .command("validate")
     .description("Validate skills strictly, as the Agent Skills reference validator does")
-    .argument("[paths...]", "skill folders (or SKILL.md files); with --recursive, folders to search", [])
+    .argument("[paths...]", "skill folders (or SKILL.md files); with --recursive, folders to search (default: the working folder)")
     .option("-r, --recursive", "validate every folder below each path that holds a SKILL.md")
     .option("--json", "print a JSON report on stdout")
     .option("--allow-claude-code-fields", "accept Claude Code's extra frontmatter fields (argument-hint, model, ...)")
@@ -40,7 +42,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
   program
     .command("list")
     .description("List skills with their status: ok, warning, shadowed or skipped")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--budget <tokens>", "the catalog budget to show each skill's place under (default 5000; none: no limit)")
     .option("--json", "print JSON on stdout")
@@ -50,7 +52,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .command("info")
     .description("Show one skill: metadata, path, resources and diagnostics")
     .argument("<name>", "the skill's name")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--json", "print JSON on stdout")
     .action((name: string, sources: string[], options) => run(() => infoCommand(name, sources, options, terminal)));
@@ -67,7 +69,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
   program
     .command("prompt")
     .description("Print the skills catalog exactly as the model sees it")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--format <format>", "markdown or xml (default: markdown)")
     .option("--protocol <protocol>", "tools (the middleware's prompt, default) or text (the whole system prompt of the <use_skill> text protocol, createSkillRunner)")
@@ -80,7 +82,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .command("search")
     .description("Find the skills search_skills would offer the model for a request, best first")
     .argument("<query>", "what the skill is for, in a few words")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--limit <n>", "how many skills to show, 1 to 25 (default 10)")
     .option("--json", 'print {"results":[{"name","description","path","score"}]} on stdout')
@@ -90,7 +92,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .command("render")
     .description("Print exactly what the model receives when a user invokes a skill with /name args")
     .argument("<name>", "the skill's name")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--args <text>", "the arguments, as a user types them after /name")
     .option("--dynamic", "run the skill's !`command` blocks with the local executor (script rules apply)")
@@ -102,7 +104,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
   program
     .command("mcp")
     .description("Serve the skills over MCP: stdio, or Streamable HTTP with --http")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--http <port>", "serve over Streamable HTTP at http://127.0.0.1:<port>/mcp (0: a free port) instead of stdio")
     .option("--host <host>", "the address --http binds (default 127.0.0.1; anything else exposes the skills to the network)")
@@ -117,7 +119,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
     program
       .command("chat")
       .description("Talk with a model that has the skills: /skills, /<skill> args, /loaded, /unload, /exit")
-      .argument("[sources...]", SOURCES_HELP, [])
+      .argument("[sources...]", SOURCES_HELP)
       .option("--thread <id>", "continue a saved conversation (threads are kept under the user's data folder)"),
   ).action((sources: string[], options) => run(async () => (await importOptional(() => import("./chat.js"), "skillset chat", "langchain")).chatCommand(sources, options, terminal)));
 
@@ -126,7 +128,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
       .command("eval")
       .description("Measure which skills a model loads for the requests they are meant for")
       .argument("<cases>", "the cases file (YAML or JSON); with --generate, the file to write (- for stdout)")
-      .argument("[sources...]", SOURCES_HELP, [])
+      .argument("[sources...]", SOURCES_HELP)
       .option("--repeat <n>", "run every case n times, for variance (default 1)")
       .option("--json", "print a JSON report on stdout")
       .option("--min-pass <rate>", "exit 1 when fewer runs pass, e.g. 0.9 or 90%")
