@@ -882,7 +882,7 @@ describe("help and version", () => {
     expect(result.code).toBe(0);
     const argumentsSection = /\nArguments:\n([\s\S]*?)\n\n/.exec(result.stdout)![1]!;
     // One argument per entry: a line starting with two spaces and the argument's name.
-    for (const entry of argumentsSection.split(/\n(?=  \S)/)) expect(entry.match(/\(default:/g)?.length ?? 0, entry).toBeLessThanOrEqual(1);
+    for (const entry of argumentsSection.split(/\n(?= {2}\S)/)) expect(entry.match(/\(default:/g)?.length ?? 0, entry).toBeLessThanOrEqual(1);
     expect(result.stdout).not.toContain("(default: [])");
   });
 
@@ -1064,6 +1064,18 @@ describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exi
       error: () => ({ code: "usage", message: "unknown option '--bogus' (see `skillset list --help`)" }),
     },
     {
+      what: "list with --json before the command's name",
+      args: (dir: string) => ["--json", "list", dir],
+      code: 2,
+      error: (dir: string) => ({ code: "usage", message: `--json is an option of the command, so it goes after it: skillset list --json ${dir}` }),
+    },
+    {
+      what: "list with a mistyped option",
+      args: (dir: string) => ["list", dir, "--json", "--recursve"],
+      code: 2,
+      error: () => ({ code: "usage", message: "unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)" }),
+    },
+    {
       what: "validate with an unknown option",
       args: (dir: string) => ["validate", "--json", "--bogus", dir],
       code: 2,
@@ -1085,6 +1097,31 @@ describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exi
 
     expect(result.code).toBe(1);
     expect(parseJson<ErrorJson>(result.stdout).error.code).toBe("no-skills-folders");
+  });
+
+  it("an option of the command before the command's name: exit 2, one line giving the command line that works", async () => {
+    const dir = tempDir();
+    writeSkill(dir, "only", fields("only", "The only one."));
+
+    const [json, several, unknown] = await Promise.all([run(["--json", "list", dir]), run(["-r", "--budget", "none", "list", dir]), run(["-r", "--bogus", "list", dir])]);
+
+    expect(json).toEqual({
+      code: 2,
+      stdout: `${JSON.stringify({ error: { code: "usage", message: `--json is an option of the command, so it goes after it: skillset list --json ${dir}` } }, null, 2)}\n`,
+      stderr: `skillset: --json is an option of the command, so it goes after it: skillset list --json ${dir}\n`,
+    });
+    expect(several).toEqual({ code: 2, stdout: "", stderr: `skillset: -r is an option of the command, so it goes after it: skillset list -r --budget none ${dir}\n` });
+    // Moving would not help when another option is unknown to the command too.
+    expect(unknown).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '-r' (see `skillset list --help`)\n" });
+    // The command line given works.
+    expect(parseJson<ListJson>((await run(["list", "--json", dir])).stdout).skills.map((row) => row.name)).toEqual(["only"]);
+  });
+
+  it("a mistyped option or command is one line on stderr, its suggestion included", async () => {
+    const [option, command] = await Promise.all([run(["list", "--recursve"]), run(["lsit"])]);
+
+    expect(option).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)\n" });
+    expect(command).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown command 'lsit'; did you mean list? (see `skillset --help`)\n" });
   });
 
   it("an option value that happens to be --json does not turn the output into JSON", async () => {
