@@ -46,6 +46,15 @@ describe("skillset render", () => {
     expect(result.stdout.endsWith("Inner steps.\n\n</skill>\n")).toBe(true);
   });
 
+  it("for a skill skipped for broken YAML, gives the reason, exactly as info does", async () => {
+    const tree = skillTree({ "a/SKILL.md": skillFile("a"), "broken-yaml/SKILL.md": skillFile("broken-yaml", '"unclosed') });
+    trees.push(tree);
+    const [render, info] = await Promise.all([cli("render", "broken-yaml", tree.root), cli("info", "broken-yaml", tree.root)]);
+    const reason = `${join(tree.root, "broken-yaml", "SKILL.md")}: error: Invalid YAML in frontmatter: Missing closing "quote`;
+    expect(render).toEqual({ code: 1, stdout: "", stderr: `skillset: Skill 'broken-yaml' was skipped: ${reason}. Available skills: a\n` });
+    expect(info).toEqual(render);
+  });
+
   it("fails with exit 1 and names the available skills for an unknown name", async () => {
     const tree = skillTree({ "a/SKILL.md": skillFile("a") });
     trees.push(tree);

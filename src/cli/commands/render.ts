@@ -5,6 +5,7 @@ import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { CliError } from "../cli-error.js";
 import { scanSources, type SourceOptions } from "../open-catalog.js";
+import { requireSkill } from "../require-skill.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset render`. */
@@ -22,8 +23,7 @@ export interface RenderOptions extends SourceOptions {
  */
 export async function renderCommand(name: string, paths: string[], options: RenderOptions, terminal: Terminal): Promise<number> {
   const snapshot = await scanSources(paths, options, terminal);
-  const found = snapshot.get(name);
-  if (!found) throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${snapshot.skills.map((skill) => skill.name).join(", ") || "(none)"}`);
+  const found = requireSkill(snapshot, name);
   // The winning skill's own folder as the only source, so reads go through the engine as in an agent.
   const catalog = createCatalog([createLocalSource({ path: skillDirectory(found), watch: false })]);
   try {
