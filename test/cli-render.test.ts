@@ -65,7 +65,7 @@ describe("skillset render", () => {
     const tree = skillTree({ "a/SKILL.md": skillFile("a"), "broken-yaml/SKILL.md": skillFile("broken-yaml", '"unclosed') });
     trees.push(tree);
     const [render, info] = await Promise.all([cli("render", "broken-yaml", tree.root), cli("info", "broken-yaml", tree.root)]);
-    const reason = `${join(tree.root, "broken-yaml", "SKILL.md")}: error: Invalid YAML in frontmatter: Missing closing "quote`;
+    const reason = `${join(tree.root, "broken-yaml", "SKILL.md")}: error: Invalid YAML in frontmatter: Missing closing "quote at line 3, column 14`;
     expect(render).toEqual({ code: 1, stdout: "", stderr: `skillset: Skill 'broken-yaml' was skipped: ${reason}. Available skills: a\n` });
     expect(info).toEqual(render);
   });

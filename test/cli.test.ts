@@ -1311,6 +1311,29 @@ describe("the list table tells rows apart", () => {
   });
 });
 
+describe("YAML errors name their line and column in the SKILL.md", () => {
+  it("in validate's report, and in list's and info's diagnostics", async () => {
+    const dir = tempDir();
+    const repaired = writeSkill(dir, "unclosed", ["name: unclosed", "description: [unclosed"]);
+    const skipped = writeSkill(dir, "quoted", ["name: quoted", 'description: "unclosed', "license: MIT"]);
+    const flow = "Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
+    const quote = 'Missing closing "quote at line 3, column 14';
+
+    const [validated, listed, info] = await Promise.all([run(["validate", "-r", dir]), run(["list", "--json", dir]), run(["info", "unclosed", dir])]);
+
+    expect(validated).toEqual({
+      code: 1,
+      stdout: `✗ ${skipped}\n  error: Invalid YAML in frontmatter: ${quote}\n✗ ${repaired}\n  error: Invalid YAML in frontmatter: ${flow}\n2 skills checked: 0 valid, 2 invalid\n`,
+      stderr: "",
+    });
+    expect(parseJson<ListJson>(listed.stdout).skills.map((row) => [row.status, row.diagnostics.map((diagnostic) => diagnostic.message)])).toEqual([
+      ["skipped", [`Invalid YAML in frontmatter: ${quote}`]],
+      ["warning", [`Invalid YAML in frontmatter: ${flow}; read after quoting the values that are not valid YAML`]],
+    ]);
+    expect(info.stdout).toContain(`\nDiagnostics\n  ${path.join(repaired, "SKILL.md")}: warning: Invalid YAML in frontmatter: ${flow}; read after quoting the values that are not valid YAML\n`);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Claude Code's argument-hint, as its documentation writes it
 // ---------------------------------------------------------------------------------------------

@@ -62,6 +62,15 @@ describe("validateSkillText: parsing (reference messages)", () => {
     expect(errors[0]).toMatch(/^Invalid YAML in frontmatter: \S/);
   });
 
+  it("ends a YAML error with its line and column in the SKILL.md (the frontmatter starts on line 2)", () => {
+    const unclosed = "Invalid YAML in frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
+    expect(errorsOf(skill("name: a\ndescription: [unclosed"), "a")).toEqual([unclosed]);
+    expect(errorsOf("---\r\nname: a\r\ndescription: [unclosed\r\n---\r\n", "a")).toEqual([unclosed]);
+    expect(errorsOf(skill("name: a\ndescription: b\nmetadata:\n  k: [v]"), "a")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 5, column 6"]);
+    // The reference ends the frontmatter at the first "---", which may be on the opening line.
+    expect(errorsOf("---name: [a]\ndescription: b\n---\n", "a")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 1, column 10"]);
+  });
+
   it("requires a mapping", () => {
     expect(errorsOf(skill("- just\n- a\n- list"))).toEqual(["SKILL.md frontmatter must be a YAML mapping"]);
     expect(errorsOf(skill("just a string"))).toEqual(["SKILL.md frontmatter must be a YAML mapping"]);
