@@ -346,6 +346,23 @@ describe("skillset validate", () => {
     });
   });
 
+  it("--allow-claude-code-fields accepts Claude Code's `arguments: [pr, priority]`, a flow-style list; without it, the reference's error", async () => {
+    const skill = writeSkill(tempDir(), "review-pr", [...fields("review-pr", "Reviews a pull request."), "arguments: [pr, priority]"], "Review PR $pr with priority $priority.\n");
+
+    const [allowed, strict] = await Promise.all([run(["validate", "--allow-claude-code-fields", skill]), run(["validate", skill])]);
+
+    expect(allowed).toEqual({
+      code: 0,
+      stdout: `✓ ${skill} (review-pr)\n  warning: Claude Code fields accepted: arguments. Other Agent Skills clients ignore or reject them.\n1 skill checked: 1 valid, 0 invalid\n`,
+      stderr: "",
+    });
+    expect(strict).toEqual({
+      code: 1,
+      stdout: `✗ ${skill}\n  error: Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 4, column 12\n1 skill checked: 0 valid, 1 invalid\n`,
+      stderr: "",
+    });
+  });
+
   it("the bundled examples (examples/skills, recursive) are all valid", async () => {
     const examples = path.join(ROOT, "examples", "skills");
 

@@ -1,4 +1,4 @@
-import { isAlias, isCollection, isNode, isScalar, parseDocument, visit, type Node } from "yaml";
+import { isAlias, isCollection, isNode, isPair, isScalar, parseDocument, visit, type Node } from "yaml";
 import { SkillParseError } from "./errors.js";
 
 /** How YAML frontmatter is read. */
@@ -66,6 +66,12 @@ export interface YamlOrigin {
 export interface FrontmatterYamlOptions {
   /** Where the text starts in its file. @default { line: 1, column: 1 } */
   origin?: YamlOrigin;
+  /**
+   * Top-level fields whose values may use flow style (`[a, b]`, `{k: v}`) in `"strict"` mode,
+   * e.g. Claude Code's `arguments: [pr, priority]` when its fields are accepted. Anchors,
+   * aliases and tags stay errors there too.
+   */
+  flowStyleFields?: readonly string[];
 }
 
 /**
@@ -91,7 +97,7 @@ export function parseFrontmatterYaml(text: string, mode: YamlMode, options: Fron
   }
   const [error] = document.errors;
   if (error) throw invalidYaml(`${firstLine(error.message)}${where(unclosedOpener(text, error.pos[0]) ?? error.pos[0])}`);
-  if (mode === "strict") rejectNonStrictSyntax(document, text, where);
+  if (mode === "strict") rejectNonStrictSyntax(document, text, where, new Set(options.flowStyleFields));
   try {
     return document.toJS({ maxAliasCount: MAX_ALIASES }) as unknown;
   } catch (error) {
@@ -101,18 +107,25 @@ export function parseFrontmatterYaml(text: string, mode: YamlMode, options: Fron
 
 type Document = ReturnType<typeof parseDocument>;
 
-function rejectNonStrictSyntax(document: Document, text: string, where: (offset: number) => string): void {
-  visit(document, (_key, node) => {
+function rejectNonStrictSyntax(document: Document, text: string, where: (offset: number) => string, flowStyleFields: ReadonlySet<string>): void {
+  visit(document, (_key, node, path) => {
     if (isAlias(node)) throw invalidYaml(`aliases are not allowed (*${node.source})${where(node.range?.[0] ?? 0)}`);
     if (!isNode(node)) return;
     const start = node.range?.[0] ?? 0;
     if (node.anchor) throw invalidYaml(`anchors are not allowed (&${node.anchor})${where(propertyStart(text, start, "&"))}`);
     if (node.tag) throw invalidYaml(`tags are not allowed (${node.tag})${where(propertyStart(text, start, "!"))}`);
-    if (isCollection(node) && node.flow) {
+    if (isCollection(node) && node.flow && !inFlowStyleField(document, path, flowStyleFields)) {
       throw invalidYaml(`flow style collections ([...] or {...}) are not allowed${where(start)}`);
     }
     return undefined;
   });
+}
+
+// Whether a node is (inside) the value of one of the top-level `fields`: path is Document, its
+// mapping, then the field's pair.
+function inFlowStyleField(document: Document, path: readonly unknown[], fields: ReadonlySet<string>): boolean {
+  const pair = path[2];
+  return fields.size > 0 && path[1] === document.contents && isPair(pair) && isScalar(pair.key) && fields.has(String(pair.key.value));
 }
 
 function invalidYaml(detail: string): SkillParseError {
@@ -165,7 +178,8 @@ function propertyStart(text: string, valueStart: number, prefix: "&" | "!"): num
   for (;;) {
     while (index > 0 && /\s/.test(text[index - 1]!)) index--;
     let start = index;
-    while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+    // Properties are separated by spaces, or follow a flow collection's `[`, `{` or `,`.
+    while (start > 0 && !/[\s[{,]/.test(text[start - 1]!)) start--;
     const token = text.slice(start, index);
     if (token.startsWith(prefix)) return start;
     if (start === index || !(token.startsWith("&") || token.startsWith("!"))) return valueStart;

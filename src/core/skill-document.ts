@@ -44,16 +44,23 @@ function locateFrontmatter(text: string, mode: YamlMode): FrontmatterLocation {
   return { ok: true, yamlStart: firstBreak + 1, yamlEnd, bodyStart: yamlEnd + closing[0].length };
 }
 
+/** Options of {@link parseSkillDocument}. */
+export interface SkillDocumentOptions {
+  /** Top-level fields whose values may use flow style (`[a, b]`) in `"strict"` mode, e.g. Claude Code's `arguments`. */
+  flowStyleFields?: readonly string[];
+}
+
 /**
  * Parses a `SKILL.md` into frontmatter and body. Line endings are normalised first (the
  * reference reads files in Python's universal-newline mode). Throws {@link SkillParseError}
  * with the reference's messages when the frontmatter is unusable.
  */
-export function parseSkillDocument(text: string, mode: YamlMode): SkillDocument {
+export function parseSkillDocument(text: string, mode: YamlMode, options: SkillDocumentOptions = {}): SkillDocument {
   const normalized = normalizeNewlines(text);
   const location = locateFrontmatter(normalized, mode);
   if (!location.ok) throw location.error;
-  const frontmatter = parseFrontmatterYaml(normalized.slice(location.yamlStart, location.yamlEnd), mode, { origin: originOf(normalized, location.yamlStart) });
+  const yaml = normalized.slice(location.yamlStart, location.yamlEnd);
+  const frontmatter = parseFrontmatterYaml(yaml, mode, { origin: originOf(normalized, location.yamlStart), flowStyleFields: options.flowStyleFields });
   if (!isMapping(frontmatter)) throw new SkillParseError("frontmatter-not-mapping", NOT_A_MAPPING);
   return { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
 }
