@@ -22,10 +22,25 @@ describe("skillset render", () => {
         `<skill name="fix" path="${file}">\n---\nname: fix\ndescription: Fix an issue.\nargument-hint: '[issue]'\nallowed-tools: echo\n---\n\n` +
         'Fix issue 12 (12 "two words").\nStatus: [dynamic context not run: `echo fine` — dynamic context is off for this agent]\n\n</skill>\n' +
         'Recommended tools while this skill is active: echo\nThe user invoked this skill: /fix 12 "two words"\nFollow its instructions now.\n',
-      stderr: "",
+      stderr:
+        "1 dynamic-context command (!`…`) was not run, as in an agent without dynamic context; to run it on this machine under the script rules, add --dynamic: " +
+        `skillset render --args '12 "two words"' --dynamic fix ${tree.root}\n`,
     });
-    const dynamic = await cli("render", "fix", tree.root, "--args", "1", "--dynamic");
-    expect(dynamic.stdout).toContain("Fix issue 1 (1).\nStatus: fine\n");
+    // The command line the hint gives runs it.
+    const dynamic = await cli("render", "--args", '12 "two words"', "--dynamic", "fix", tree.root);
+    expect(dynamic.stdout).toContain('Fix issue 12 (12 "two words").\nStatus: fine\n');
+    expect(dynamic.stderr).toBe("");
+  });
+
+  it("counts the commands not run, in ```! blocks too, and keeps --recursive in the hint", async () => {
+    const tree = skillTree({ "group/multi/SKILL.md": skillFile("multi", "Multi.", "", "A: !`echo a`\n\n```!\necho b\necho c\n```\n") });
+    trees.push(tree);
+    const result = await cli("render", "multi", tree.root, "-r");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      "3 dynamic-context commands (!`…`) were not run, as in an agent without dynamic context; to run them on this machine under the script rules, add --dynamic: " +
+        `skillset render --recursive --dynamic multi ${tree.root}\n`,
+    );
   });
 
   it("refuses a forbidden command under --dynamic and runs nothing", async () => {
@@ -44,6 +59,15 @@ describe("skillset render", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("Skill 'inner' cannot be invoked by a user (user-invocable: false); showing what the model gets when it loads it.\n");
     expect(result.stdout.endsWith("Inner steps.\n\n</skill>\n")).toBe(true);
+  });
+
+  it("for a skill skipped for broken YAML, gives the reason, exactly as info does", async () => {
+    const tree = skillTree({ "a/SKILL.md": skillFile("a"), "broken-yaml/SKILL.md": skillFile("broken-yaml", '"unclosed') });
+    trees.push(tree);
+    const [render, info] = await Promise.all([cli("render", "broken-yaml", tree.root), cli("info", "broken-yaml", tree.root)]);
+    const reason = `${join(tree.root, "broken-yaml", "SKILL.md")}: error: Invalid YAML in frontmatter: Missing closing "quote at line 3, column 14`;
+    expect(render).toEqual({ code: 1, stdout: "", stderr: `skillset: Skill 'broken-yaml' was skipped: ${reason}. Available skills: a\n` });
+    expect(info).toEqual(render);
   });
 
   it("fails with exit 1 and names the available skills for an unknown name", async () => {

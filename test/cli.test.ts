@@ -134,15 +134,32 @@ describe("skillset validate", () => {
     expect(result).toEqual({ code: 0, stdout: `✓ ${skill} (good)\n1 skill checked: 1 valid, 0 invalid\n`, stderr: "" });
   });
 
-  it("rejects an invalid skill: exit 1, the reference message on stderr", async () => {
+  it("rejects an invalid skill: exit 1, the reference message in the report on stdout, stderr empty", async () => {
     const dir = tempDir();
     const skill = writeSkill(dir, "Bad", fields("Bad", "Uppercase name."));
 
     const result = await run(["validate", skill]);
 
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toBe(`✗ ${skill} (Bad)\n  error: Skill name 'Bad' must be lowercase\n1 skill checked: 0 valid, 1 invalid\n`);
+    expect(result).toEqual({ code: 1, stdout: `✗ ${skill} (Bad)\n  error: Skill name 'Bad' must be lowercase\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
+  });
+
+  it("-r over valid and invalid skills prints the whole report on stdout, in order, and nothing on stderr", async () => {
+    const cwd = tempDir();
+    writeSkill(path.join(cwd, "bad"), "Bad", fields("Bad", "Uppercase name."));
+    writeSkill(path.join(cwd, "bad"), "good", fields("good", "Fine."));
+    writeSkill(path.join(cwd, "bad"), "warned", [...fields("warned", "Has a hint."), "argument-hint: x"]);
+
+    const result = await run(["validate", "-r", "--allow-claude-code-fields", "bad"], { cwd });
+
+    expect(result).toEqual({
+      code: 1,
+      stdout:
+        "✗ bad/Bad (Bad)\n  error: Skill name 'Bad' must be lowercase\n" +
+        "✓ bad/good (good)\n" +
+        "✓ bad/warned (warned)\n  warning: Claude Code fields accepted: argument-hint. Other Agent Skills clients ignore or reject them.\n" +
+        "3 skills checked: 2 valid, 1 invalid\n",
+      stderr: "",
+    });
   });
 
   it("with no path validates the current folder", async () => {
@@ -244,9 +261,7 @@ describe("skillset validate", () => {
 
     const result = await run(["validate", "--recursive", dir]);
 
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toBe(`✗ ${dir}\n  error: No SKILL.md found in ${dir} or any folder below it\n1 skill checked: 0 valid, 1 invalid\n`);
+    expect(result).toEqual({ code: 1, stdout: `✗ ${dir}\n  error: No SKILL.md found in ${dir} or any folder below it\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
   });
 
   it.each([
@@ -279,9 +294,7 @@ describe("skillset validate", () => {
 
     const [human, json] = await Promise.all([run(["validate", target]), run(["validate", "--json", target])]);
 
-    expect(human.code).toBe(1);
-    expect(human.stdout).toBe("");
-    expect(human.stderr).toBe(`✗ ${target}\n  error: ${message(target)}\n1 skill checked: 0 valid, 1 invalid\n`);
+    expect(human).toEqual({ code: 1, stdout: `✗ ${target}\n  error: ${message(target)}\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
     expect(json.code).toBe(1);
     expect(parseJson<ValidateJson>(json.stdout)).toEqual({
       skills: [{ path: target, name: null, valid: false, errors: [message(target)], warnings: [] }],
@@ -330,6 +343,23 @@ describe("skillset validate", () => {
         },
       ],
       valid: true,
+    });
+  });
+
+  it("--allow-claude-code-fields accepts Claude Code's `arguments: [pr, priority]`, a flow-style list; without it, the reference's error", async () => {
+    const skill = writeSkill(tempDir(), "review-pr", [...fields("review-pr", "Reviews a pull request."), "arguments: [pr, priority]"], "Review PR $pr with priority $priority.\n");
+
+    const [allowed, strict] = await Promise.all([run(["validate", "--allow-claude-code-fields", skill]), run(["validate", skill])]);
+
+    expect(allowed).toEqual({
+      code: 0,
+      stdout: `✓ ${skill} (review-pr)\n  warning: Claude Code fields accepted: arguments. Other Agent Skills clients ignore or reject them.\n1 skill checked: 1 valid, 0 invalid\n`,
+      stderr: "",
+    });
+    expect(strict).toEqual({
+      code: 1,
+      stdout: `✗ ${skill}\n  error: Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 4, column 12\n1 skill checked: 0 valid, 1 invalid\n`,
+      stderr: "",
     });
   });
 
@@ -851,6 +881,28 @@ describe("help and version", () => {
     for (const text of mentions) expect(result.stdout).toContain(text);
   });
 
+  it("list --help gives the sources' default once, not a second `(default: [])`", async () => {
+    const result = await run(["list", "--help"]);
+
+    expect(result.code).toBe(0);
+    expect(/\nArguments:\n[\s\S]*?\n\n/.exec(result.stdout)?.[0]).toBe(
+      "\nArguments:\n" +
+        "  sources            skills folders, lowest precedence first (default:\n" +
+        "                     ~/.claude/skills, ~/.agents/skills, ./.claude/skills,\n" +
+        "                     ./.agents/skills)\n\n",
+    );
+  });
+
+  it.each(["validate", "list", "info", "prompt", "search", "render", "mcp", "chat", "eval"])("%s --help names one default per argument", async (command) => {
+    const result = await run([command, "--help"]);
+
+    expect(result.code).toBe(0);
+    const argumentsSection = /\nArguments:\n([\s\S]*?)\n\n/.exec(result.stdout)![1]!;
+    // One argument per entry: a line starting with two spaces and the argument's name.
+    for (const entry of argumentsSection.split(/\n(?= {2}\S)/)) expect(entry.match(/\(default:/g)?.length ?? 0, entry).toBeLessThanOrEqual(1);
+    expect(result.stdout).not.toContain("(default: [])");
+  });
+
   it("--version prints the package.json version", async () => {
     const result = await run(["--version"]);
 
@@ -966,15 +1018,14 @@ describe("a reader that stops reading", () => {
     expect(result).toEqual({ code: 0, signal: null, stderr: "" });
   });
 
-  it("validate keeps its verdict: exit 1 when a skill is invalid, the report still on stderr", async () => {
+  it("validate keeps its verdict: exit 1 when a skill is invalid, quietly, though the report went nowhere", async () => {
     const dir = tempDir();
     writeSkill(dir, "good", fields("good", "Fine."));
-    const bad = writeSkill(dir, "Bad", fields("Bad", "Uppercase."));
+    writeSkill(dir, "Bad", fields("Bad", "Uppercase."));
 
     const result = await runWithStdoutClosed(["validate", "-r", dir]);
 
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`✗ ${bad} (Bad)\n  error: Skill name 'Bad' must be lowercase\n2 skills checked: 1 valid, 1 invalid\n`);
+    expect(result).toEqual({ code: 1, signal: null, stderr: "" });
   });
 
   it("`skillset list … | head -1` under `set -o pipefail` prints the header and succeeds", async () => {
@@ -1030,6 +1081,18 @@ describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exi
       error: () => ({ code: "usage", message: "unknown option '--bogus' (see `skillset list --help`)" }),
     },
     {
+      what: "list with --json before the command's name",
+      args: (dir: string) => ["--json", "list", dir],
+      code: 2,
+      error: (dir: string) => ({ code: "usage", message: `--json is an option of the command, so it goes after it: skillset list --json ${dir}` }),
+    },
+    {
+      what: "list with a mistyped option",
+      args: (dir: string) => ["list", dir, "--json", "--recursve"],
+      code: 2,
+      error: () => ({ code: "usage", message: "unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)" }),
+    },
+    {
       what: "validate with an unknown option",
       args: (dir: string) => ["validate", "--json", "--bogus", dir],
       code: 2,
@@ -1051,6 +1114,31 @@ describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exi
 
     expect(result.code).toBe(1);
     expect(parseJson<ErrorJson>(result.stdout).error.code).toBe("no-skills-folders");
+  });
+
+  it("an option of the command before the command's name: exit 2, one line giving the command line that works", async () => {
+    const dir = tempDir();
+    writeSkill(dir, "only", fields("only", "The only one."));
+
+    const [json, several, unknown] = await Promise.all([run(["--json", "list", dir]), run(["-r", "--budget", "none", "list", dir]), run(["-r", "--bogus", "list", dir])]);
+
+    expect(json).toEqual({
+      code: 2,
+      stdout: `${JSON.stringify({ error: { code: "usage", message: `--json is an option of the command, so it goes after it: skillset list --json ${dir}` } }, null, 2)}\n`,
+      stderr: `skillset: --json is an option of the command, so it goes after it: skillset list --json ${dir}\n`,
+    });
+    expect(several).toEqual({ code: 2, stdout: "", stderr: `skillset: -r is an option of the command, so it goes after it: skillset list -r --budget none ${dir}\n` });
+    // Moving would not help when another option is unknown to the command too.
+    expect(unknown).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '-r' (see `skillset list --help`)\n" });
+    // The command line given works.
+    expect(parseJson<ListJson>((await run(["list", "--json", dir])).stdout).skills.map((row) => row.name)).toEqual(["only"]);
+  });
+
+  it("a mistyped option or command is one line on stderr, its suggestion included", async () => {
+    const [option, command] = await Promise.all([run(["list", "--recursve"]), run(["lsit"])]);
+
+    expect(option).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)\n" });
+    expect(command).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown command 'lsit'; did you mean list? (see `skillset --help`)\n" });
   });
 
   it("an option value that happens to be --json does not turn the output into JSON", async () => {
@@ -1170,11 +1258,11 @@ describe("hints work as printed", () => {
 
     expect(human).toEqual({
       code: 1,
-      stdout: "",
-      stderr:
+      stdout:
         "✗ skills\n  error: Missing required file: SKILL.md\n" +
         "  warning: skills holds no SKILL.md, but 2 folders in it do: to validate them, run `skillset validate --recursive skills`\n" +
         "1 skill checked: 0 valid, 1 invalid\n",
+      stderr: "",
     });
     const report = parseJson<ValidateJson>(json.stdout);
     expect(report.skills[0]!.errors).toEqual(["Missing required file: SKILL.md"]);
@@ -1237,6 +1325,29 @@ describe("the list table tells rows apart", () => {
       stdout: "",
       stderr: `skillset: Skill 'broken' was skipped: ${path.join(dir, "broken", "SKILL.md")}: error: Missing required field in frontmatter: description. Available skills: fine\n`,
     });
+  });
+});
+
+describe("YAML errors name their line and column in the SKILL.md", () => {
+  it("in validate's report, and in list's and info's diagnostics", async () => {
+    const dir = tempDir();
+    const repaired = writeSkill(dir, "unclosed", ["name: unclosed", "description: [unclosed"]);
+    const skipped = writeSkill(dir, "quoted", ["name: quoted", 'description: "unclosed', "license: MIT"]);
+    const flow = "Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
+    const quote = 'Missing closing "quote at line 3, column 14';
+
+    const [validated, listed, info] = await Promise.all([run(["validate", "-r", dir]), run(["list", "--json", dir]), run(["info", "unclosed", dir])]);
+
+    expect(validated).toEqual({
+      code: 1,
+      stdout: `✗ ${skipped}\n  error: Invalid YAML in frontmatter: ${quote}\n✗ ${repaired}\n  error: Invalid YAML in frontmatter: ${flow}\n2 skills checked: 0 valid, 2 invalid\n`,
+      stderr: "",
+    });
+    expect(parseJson<ListJson>(listed.stdout).skills.map((row) => [row.status, row.diagnostics.map((diagnostic) => diagnostic.message)])).toEqual([
+      ["skipped", [`Invalid YAML in frontmatter: ${quote}`]],
+      ["warning", [`Invalid YAML in frontmatter: ${flow}; read after quoting the values that are not valid YAML`]],
+    ]);
+    expect(info.stdout).toContain(`\nDiagnostics\n  ${path.join(repaired, "SKILL.md")}: warning: Invalid YAML in frontmatter: ${flow}; read after quoting the values that are not valid YAML\n`);
   });
 });
 

@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { CliError, type CliErrorCode } from "./cli-error.js";
 import { defineCommands } from "./commands/define-commands.js";
 import { processTerminal, type Terminal } from "./terminal.js";
+import { usageMessage } from "./usage-message.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -43,9 +44,7 @@ export async function main(argv: string[] = process.argv): Promise<number> {
       // Help and version exit 0; help shown because no command was given is a usage error.
       if (error.exitCode === 0) return 0;
       if (error.code === "commander.help") return 2;
-      const command = commandOf(program, argv);
-      const message = `${error.message.replace(/^error: /, "")} (see \`skillset ${command ? `${command} ` : ""}--help\`)`;
-      failure = { code: "usage", message, exitCode: 2 };
+      failure = { code: "usage", message: usageMessage(error, program, argv), exitCode: 2 };
     } else if (error instanceof CliError) {
       failure = { code: error.code, message: error.message, exitCode: error.exitCode };
     } else {
@@ -65,12 +64,6 @@ function jsonRequested(argv: string[]): boolean {
   const args = argv.slice(2);
   const end = args.indexOf("--");
   return (end === -1 ? args : args.slice(0, end)).includes("--json");
-}
-
-/** The subcommand named on the command line, if any, for the usage hint. */
-function commandOf(program: Command, argv: string[]): string | undefined {
-  const names = new Set(program.commands.map((command) => command.name()));
-  return argv.slice(2).find((arg) => names.has(arg));
 }
 
 process.exitCode = await main();

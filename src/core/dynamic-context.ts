@@ -11,6 +11,9 @@ export const MAX_DYNAMIC_CONTEXT_CHARS = 50_000;
 /** The most commands one rendering runs; later ones are reported as not run. */
 export const MAX_DYNAMIC_COMMANDS = 32;
 
+/** Why a command was not run when the host has no dynamic context: `[dynamic context not run: `cmd` — <this>]`. */
+export const DYNAMIC_CONTEXT_OFF = "dynamic context is off for this agent";
+
 /** The note that replaces nothing: a ```` ```! ```` block opened on `line` is never closed. */
 export function unclosedBlockNote(line: number): string {
   return `[dynamic context not run: the \`\`\`! block that opens on line ${line} is not closed]\n`;
@@ -32,7 +35,7 @@ export class DynamicContextRunner {
   /** The text that replaces the command `written`: its cleaned, capped output or a note why there is none. */
   async run(written: string): Promise<string> {
     const notRun = (reason: string) => `[dynamic context not run: ${inlineCode(written)} — ${reason}]`;
-    if (!this.runCommand) return notRun("dynamic context is off for this agent");
+    if (!this.runCommand) return notRun(DYNAMIC_CONTEXT_OFF);
     const prepared = prepareCommand(written, this.matcher);
     if ("reason" in prepared) return notRun(prepared.reason);
     if (this.ran >= MAX_DYNAMIC_COMMANDS) return notRun(`a skill may run at most ${MAX_DYNAMIC_COMMANDS} commands when it is rendered`);

@@ -53,4 +53,48 @@ describe("parseFrontmatterYaml", () => {
     expect(() => parseFrontmatterYaml("a: [x, y]", "strict")).toThrow(/^Invalid YAML in frontmatter: flow style/);
     expect(() => parseFrontmatterYaml("b: &b z\nc: *b", "strict")).toThrow(/^Invalid YAML in frontmatter: anchors are not allowed/);
   });
+
+  it.each([
+    ["an unclosed flow sequence, at its [", "name: x\ndescription: [unclosed\nlicense: MIT\n", "Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 14"],
+    ["an unclosed flow mapping, at its {", "name: x\ndescription: {a: b\n", "Flow map in block collection must be sufficiently indented and end with a } at line 2, column 14"],
+    ["an unclosed sequence holding a closed one, at its [", "d: [a, [b, c]\nlicense: MIT\n", "Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 4"],
+    ["an unclosed double quote, at the quote", 'name: x\ndescription: "unclosed\nlicense: MIT\n', 'Missing closing "quote at line 2, column 14'],
+    ["unclosed nested sequences, at the inner [", "d: [a, [b, c\n", "Flow sequence in block collection must be sufficiently indented and end with a ] at line 1, column 8"],
+    ["a double quote escaped at the end, at the quote", 'description: "x\\"\n', 'Missing closing "quote at line 1, column 14'],
+    ["an unclosed single quote, at the quote", "description: 'unclosed\n", "Missing closing 'quote at line 1, column 14"],
+    ["a duplicate key, at the second", "name: a\nname: b\n", "Map keys must be unique at line 2, column 1"],
+    ["a tab as indentation", "a:\n\tb\n", "Tabs are not allowed as indentation at line 2, column 1"],
+    ["a value with ': ' after the key, in code points", "日本: a: b\n", "Nested mappings are not allowed in compact mappings at line 1, column 5"],
+  ])("names the line and column of %s", (_what, text, detail) => {
+    expect(messageOf(() => parseFrontmatterYaml(text, "lenient"))).toBe(`Invalid YAML in frontmatter: ${detail}`);
+    expect(messageOf(() => parseFrontmatterYaml(text, "strict"))).toBe(`Invalid YAML in frontmatter: ${detail}`);
+  });
+
+  it.each([
+    ["a flow sequence", "name: x\nd: [a]\n", "flow style collections ([...] or {...}) are not allowed at line 2, column 4"],
+    ["a flow mapping", "name: x\nmetadata: {}\n", "flow style collections ([...] or {...}) are not allowed at line 2, column 11"],
+    ["an anchor, at the &", "name: &x a\ndescription: b\n", "anchors are not allowed (&x) at line 1, column 7"],
+    ["an alias, at the *", "name: a\ndescription: b\nlicense: *x\n", "aliases are not allowed (*x) at line 3, column 10"],
+    ["a tag, at the !", "name: !!str a\n", "tags are not allowed (tag:yaml.org,2002:str) at line 1, column 7"],
+    ["a tag after an anchor, at the !", "metadata:\n  k: &a !!str v\n", "anchors are not allowed (&a) at line 2, column 6"],
+  ])("names the line and column of strict YAML's refusal of %s", (_what, text, detail) => {
+    expect(messageOf(() => parseFrontmatterYaml(text, "strict"))).toBe(`Invalid YAML in frontmatter: ${detail}`);
+  });
+
+  it("counts lines and columns from the origin: its column on the text's first line only", () => {
+    const problem = (text: string, origin: { line: number; column: number }) => () => parseFrontmatterYaml(text, "strict", { origin });
+    expect(problem("\nname: x\nd: [a\n", { line: 1, column: 4 })).toThrow(/ end with a \] at line 3, column 4$/);
+    expect(problem("d: [a]", { line: 2, column: 1 })).toThrow(/ are not allowed at line 2, column 4$/);
+    expect(problem("d: [a]", { line: 1, column: 4 })).toThrow(/ are not allowed at line 1, column 7$/);
+  });
 });
+
+/** The message of the error `run` throws (exactly, unlike toThrow's substring match). */
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error("expected an error");
+}

@@ -19,6 +19,22 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
     expect(inspect("---\nname: demo\ndescription: d\n\tx: y\n---\n").diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });
   });
 
+  it("names the line and column in the SKILL.md of a YAML error, also when it repairs the value", () => {
+    expect(inspect('---\nname: demo\ndescription: "unclosed\n---\n').diagnostics).toEqual([
+      { severity: "error", code: "invalid-yaml", file, source: "test", message: 'Invalid YAML in frontmatter: Missing closing "quote at line 3, column 14' },
+    ]);
+    expect(inspect("---\nname: demo\ndescription: [unclosed\n---\n").diagnostics).toEqual([
+      {
+        severity: "warning",
+        code: "yaml-repaired",
+        file,
+        source: "test",
+        message:
+          "Invalid YAML in frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14; read after quoting the values that are not valid YAML",
+      },
+    ]);
+  });
+
   it("skips a skill without a description", () => {
     const result = inspect("---\nname: demo\n---\nBody");
     expect(result.skill).toBeUndefined();

@@ -1,5 +1,5 @@
 import { SkillParseError } from "./errors.js";
-import { parseFrontmatterYaml, type YamlMode } from "./frontmatter-yaml.js";
+import { parseFrontmatterYaml, type YamlMode, type YamlOrigin } from "./frontmatter-yaml.js";
 import { pyStrip } from "./python-text.js";
 
 /** A `SKILL.md` split into its frontmatter (parsed) and its Markdown body. */
@@ -44,16 +44,23 @@ function locateFrontmatter(text: string, mode: YamlMode): FrontmatterLocation {
   return { ok: true, yamlStart: firstBreak + 1, yamlEnd, bodyStart: yamlEnd + closing[0].length };
 }
 
+/** Options of {@link parseSkillDocument}. */
+export interface SkillDocumentOptions {
+  /** Top-level fields whose values may use flow style (`[a, b]`) in `"strict"` mode, e.g. Claude Code's `arguments`. */
+  flowStyleFields?: readonly string[];
+}
+
 /**
  * Parses a `SKILL.md` into frontmatter and body. Line endings are normalised first (the
  * reference reads files in Python's universal-newline mode). Throws {@link SkillParseError}
  * with the reference's messages when the frontmatter is unusable.
  */
-export function parseSkillDocument(text: string, mode: YamlMode): SkillDocument {
+export function parseSkillDocument(text: string, mode: YamlMode, options: SkillDocumentOptions = {}): SkillDocument {
   const normalized = normalizeNewlines(text);
   const location = locateFrontmatter(normalized, mode);
   if (!location.ok) throw location.error;
-  const frontmatter = parseFrontmatterYaml(normalized.slice(location.yamlStart, location.yamlEnd), mode);
+  const yaml = normalized.slice(location.yamlStart, location.yamlEnd);
+  const frontmatter = parseFrontmatterYaml(yaml, mode, { origin: originOf(normalized, location.yamlStart), flowStyleFields: options.flowStyleFields });
   if (!isMapping(frontmatter)) throw new SkillParseError("frontmatter-not-mapping", NOT_A_MAPPING);
   return { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
 }
@@ -65,6 +72,13 @@ export function parseSkillDocument(text: string, mode: YamlMode): SkillDocument 
 export function splitAtBody(text: string): { head: string; body: string } {
   const location = locateFrontmatter(text, "lenient");
   return location.ok ? { head: text.slice(0, location.bodyStart), body: text.slice(location.bodyStart) } : { head: "", body: text };
+}
+
+/** The line and column of `offset` in `text`, 1-based (YAML errors name the file's lines; the frontmatter starts on line 2). */
+function originOf(text: string, offset: number): YamlOrigin {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: Array.from(before.slice(lineStart)).length + 1 };
 }
 
 /** `\r\n` and lone `\r` become `\n`, as in Python's universal-newline reading. */

@@ -62,6 +62,15 @@ describe("validateSkillText: parsing (reference messages)", () => {
     expect(errors[0]).toMatch(/^Invalid YAML in frontmatter: \S/);
   });
 
+  it("ends a YAML error with its line and column in the SKILL.md (the frontmatter starts on line 2)", () => {
+    const unclosed = "Invalid YAML in frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
+    expect(errorsOf(skill("name: a\ndescription: [unclosed"), "a")).toEqual([unclosed]);
+    expect(errorsOf("---\r\nname: a\r\ndescription: [unclosed\r\n---\r\n", "a")).toEqual([unclosed]);
+    expect(errorsOf(skill("name: a\ndescription: b\nmetadata:\n  k: [v]"), "a")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 5, column 6"]);
+    // The reference ends the frontmatter at the first "---", which may be on the opening line.
+    expect(errorsOf("---name: [a]\ndescription: b\n---\n", "a")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 1, column 10"]);
+  });
+
   it("requires a mapping", () => {
     expect(errorsOf(skill("- just\n- a\n- list"))).toEqual(["SKILL.md frontmatter must be a YAML mapping"]);
     expect(errorsOf(skill("just a string"))).toEqual(["SKILL.md frontmatter must be a YAML mapping"]);
@@ -168,5 +177,27 @@ describe("validateSkillText: fields (reference rules, in order)", () => {
       errors: [],
       warnings: ["Claude Code fields accepted: argument-hint, disable-model-invocation. Other Agent Skills clients ignore or reject them."],
     });
+  });
+
+  it("reads Claude Code's fields in flow style when accepting them (`arguments: [pr, priority]`), and only those", () => {
+    const text = skill("name: a\ndescription: b\narguments: [pr, priority]\nhooks:\n  Stop: [{hooks: [{type: command, command: scripts/check.sh}]}]");
+    expect(validateSkillText(text, { directoryName: "a" })).toEqual({
+      valid: false,
+      name: null,
+      errors: ["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 4, column 12"],
+      warnings: [],
+    });
+    expect(validateSkillText(text, { directoryName: "a", allowClaudeCodeFields: true })).toEqual({
+      valid: true,
+      name: "a",
+      errors: [],
+      warnings: ["Claude Code fields accepted: arguments, hooks. Other Agent Skills clients ignore or reject them."],
+    });
+    const refused = (frontmatter: string) => validateSkillText(skill(`name: a\ndescription: b\narguments: [pr]\n${frontmatter}`), { allowClaudeCodeFields: true }).errors;
+    // The specification's fields, a nested key of the same name, anchors and tags stay strict.
+    expect(refused("allowed-tools: [Read, Grep]")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 5, column 16"]);
+    expect(refused("metadata:\n  arguments: [x]")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 6, column 14"]);
+    expect(refused("model: &m opus")).toEqual(["Invalid YAML in frontmatter: anchors are not allowed (&m) at line 5, column 8"]);
+    expect(refused("hooks: [!!str a]")).toEqual(["Invalid YAML in frontmatter: tags are not allowed (tag:yaml.org,2002:str) at line 5, column 9"]);
   });
 });

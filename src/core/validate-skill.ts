@@ -32,7 +32,9 @@ export function validateSkillText(text: string, options: SkillValidationOptions 
   if (quotedHint) warnings.push(quotedHint.message);
   let frontmatter: Record<string, unknown>;
   try {
-    frontmatter = parseSkillDocument(quotedHint?.text ?? text, "strict").frontmatter;
+    // Claude Code's fields are YAML as Claude Code reads it: `arguments: [pr, priority]` is a list.
+    const claudeCode = options.allowClaudeCodeFields ? { flowStyleFields: CLAUDE_CODE_FIELDS } : {};
+    frontmatter = parseSkillDocument(quotedHint?.text ?? text, "strict", claudeCode).frontmatter;
   } catch (error) {
     if (!SkillsetError.isInstance(error)) throw error;
     return { valid: false, name: null, errors: [error.message], warnings: [] };

@@ -1,6 +1,6 @@
 // Reading `skillset eval` cases files: the accepted forms, and every problem named with its case.
 import { describe, expect, it } from "vitest";
-import { checkExpectedSkills, parseEvalCases } from "../../src/cli/eval/eval-cases.js";
+import { parseEvalCases } from "../../src/cli/eval/eval-cases.js";
 
 describe("parseEvalCases", () => {
   it("reads YAML with `cases:`, every form of `expected`, turns, drafts and default ids", () => {
@@ -71,12 +71,37 @@ describe("parseEvalCases", () => {
   });
 });
 
-it("checkExpectedSkills names a case expecting a skill no source has", () => {
-  const cases = parseEvalCases("- {id: a, request: x, expected: [csv-insight]}\n- {id: b, request: y, expected: none}", "cases.yaml");
-  expect(messageOf(() => checkExpectedSkills(cases, ["csv-insights", "release-notes"], "cases.yaml"))).toBe(
-    "cases.yaml: case a: expects the skill 'csv-insight', which none of the sources has (skills: csv-insights, release-notes)",
-  );
-  expect(() => checkExpectedSkills(cases, ["csv-insight"], "cases.yaml")).not.toThrow();
+describe("parseEvalCases with the sources' skills", () => {
+  it("names a case expecting a skill no source has", () => {
+    const text = "- {id: a, request: x, expected: [csv-insight]}\n- {id: b, request: y, expected: none}";
+    expect(messageOf(() => parseEvalCases(text, "cases.yaml", ["csv-insights", "release-notes"]))).toBe(
+      "cases.yaml: case 1 (a): expects the skill 'csv-insight', which none of the sources has (skills: csv-insights, release-notes)",
+    );
+    expect(parseEvalCases(text, "cases.yaml", ["csv-insight"]).map((entry) => entry.expected)).toEqual([["csv-insight"], []]);
+  });
+
+  it("reports a case's structural problems and unknown skills together, in the order of the cases", () => {
+    const text = [
+      "- id: a",
+      "  request: Hi",
+      "  expected: csv-insight",
+      "- id: b",
+      "  request: ''",
+      "  expected: [csv-insights, release-note]",
+      "- request: Hello",
+      "  expect: none",
+    ].join("\n");
+    expect(messageOf(() => parseEvalCases(text, "cases.yaml", ["csv-insights", "release-notes"]))).toBe(
+      [
+        "cases.yaml has 5 problems:",
+        "  case 1 (a): expects the skill 'csv-insight', which none of the sources has (skills: csv-insights, release-notes)",
+        "  case 2 (b): 'request' must be non-empty text",
+        "  case 2 (b): expects the skill 'release-note', which none of the sources has (skills: csv-insights, release-notes)",
+        "  case 3 (case-3): unknown key 'expect'; a case has id, request, expected, turns and draft",
+        "  case 3 (case-3): 'expected' is missing: give the skill that should be loaded, a list of them, or none",
+      ].join("\n"),
+    );
+  });
 });
 
 /** The message of the error `run` throws (exactly, unlike toThrow's substring match). */

@@ -194,13 +194,29 @@ describe("skillset eval", { timeout: 120_000 }, () => {
     const { skills, cases, root } = project("- request: Hello\n  expected: csv-tools\n");
     const fake = await server("openai", choices());
     const unknown = await evaluate([cases, skills, "--base-url", fake.url]);
-    expect(unknown).toEqual({ code: 1, stdout: "", stderr: `skillset: ${cases}: case case-1: expects the skill 'csv-tools', which none of the sources has (skills: api-review, csv-tool, release-notes)\n` });
+    expect(unknown).toEqual({ code: 1, stdout: "", stderr: `skillset: ${cases}: case 1 (case-1): expects the skill 'csv-tools', which none of the sources has (skills: api-review, csv-tool, release-notes)\n` });
     const broken = path.join(root, "broken.yaml");
     writeFileSync(broken, "- request: Hello\n");
     expect(await evaluate([broken, skills, "--base-url", fake.url, "--json"])).toEqual({
       code: 1,
       stdout: `${JSON.stringify({ error: { code: "invalid-cases", message: `${broken}: case 1 (case-1): 'expected' is missing: give the skill that should be loaded, a list of them, or none` } }, null, 2)}\n`,
       stderr: `skillset: ${broken}: case 1 (case-1): 'expected' is missing: give the skill that should be loaded, a list of them, or none\n`,
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("reports a cases file's structural problems and its unknown skills at once", async () => {
+    const { skills, cases } = project("- id: typo\n  request: Check orders.csv\n  expected: csv-tools\n- id: bad\n  request: Hello\n  expect: none\n");
+    const fake = await server("openai", choices());
+    const result = await evaluate([cases, skills, "--base-url", fake.url]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        `skillset: ${cases} has 3 problems:\n` +
+        "  case 1 (typo): expects the skill 'csv-tools', which none of the sources has (skills: api-review, csv-tool, release-notes)\n" +
+        "  case 2 (bad): unknown key 'expect'; a case has id, request, expected, turns and draft\n" +
+        "  case 2 (bad): 'expected' is missing: give the skill that should be loaded, a list of them, or none\n",
     });
     expect(fake.requests).toHaveLength(0);
   });

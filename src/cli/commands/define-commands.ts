@@ -18,6 +18,8 @@ export interface CommandContext {
   run(action: () => Promise<number>): Promise<void>;
 }
 
+// A variadic argument is [] when not given, so none has a default of its own: commander would
+// print it as a second "(default: [])" after the one these descriptions give.
 const SOURCES_HELP = "skills folders, lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, then .claude/skills, .agents/skills of the project: the nearest folder up with .git or package.json)";
 const ALLOW_ROOT_HELP = "a further folder that symlinks may lead into (repeatable; always allowed: the skills folder, its project, ~/.claude/skills, ~/.agents/skills)";
 
@@ -35,7 +37,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
   program
     .command("validate")
     .description("Validate skills strictly, as the Agent Skills reference validator does")
-    .argument("[paths...]", "skill folders (or SKILL.md files); with --recursive, folders to search", [])
+    .argument("[paths...]", "skill folders (or SKILL.md files); with --recursive, folders to search (default: the working folder)")
     .option("-r, --recursive", "validate every folder below each path that holds a SKILL.md")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--json", "print a JSON report on stdout")
@@ -45,7 +47,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
   program
     .command("list")
     .description("List skills with their status: ok, warning, shadowed or skipped")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--budget <tokens>", "the catalog budget to show each skill's place under (default 5000; none: no limit)")
@@ -56,7 +58,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .command("info")
     .description("Show one skill: metadata, path, resources and diagnostics")
     .argument("<name>", "the skill's name")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--json", "print JSON on stdout")
@@ -74,7 +76,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
   program
     .command("prompt")
     .description("Print the skills catalog exactly as the model sees it")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--format <format>", "markdown or xml (default: markdown)")
@@ -88,7 +90,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .command("search")
     .description("Find the skills search_skills would offer the model for a request, best first")
     .argument("<query>", "what the skill is for, in a few words")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--limit <n>", "how many skills to show, 1 to 25 (default 10)")
@@ -99,7 +101,7 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .command("render")
     .description("Print exactly what the model receives when a user invokes a skill with /name args")
     .argument("<name>", "the skill's name")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--args <text>", "the arguments, as a user types them after /name")
@@ -112,7 +114,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
   program
     .command("mcp")
     .description("Serve the skills over MCP: stdio, or Streamable HTTP with --http")
-    .argument("[sources...]", SOURCES_HELP, [])
+    .argument("[sources...]", SOURCES_HELP)
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--http <port>", "serve over Streamable HTTP at http://127.0.0.1:<port>/mcp (0: a free port) instead of stdio")
@@ -128,7 +130,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
     program
       .command("chat")
       .description("Talk with a model that has the skills: /skills, /<skill> args, /loaded, /unload, /exit")
-      .argument("[sources...]", SOURCES_HELP, [])
+      .argument("[sources...]", SOURCES_HELP)
       .option("--thread <id>", "continue a saved conversation (threads are kept under the user's data folder)"),
   ).action((sources: string[], options) => run(async () => (await importOptional(() => import("./chat.js"), "skillset chat", "langchain")).chatCommand(sources, options, terminal)));
 
@@ -137,7 +139,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
       .command("eval")
       .description("Measure which skills a model loads for the requests they are meant for")
       .argument("<cases>", "the cases file (YAML or JSON); with --generate, the file to write (- for stdout)")
-      .argument("[sources...]", SOURCES_HELP, [])
+      .argument("[sources...]", SOURCES_HELP)
       .option("--repeat <n>", "run every case n times, for variance (default 1)")
       .option("--json", "print a JSON report on stdout")
       .option("--min-pass <rate>", "exit 1 when fewer runs pass, e.g. 0.9 or 90%")

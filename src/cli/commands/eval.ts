@@ -6,7 +6,7 @@ import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat
 import { describeTurnError } from "../chat/turn-error.js";
 import { CliError } from "../cli-error.js";
 import { draftCases } from "../eval/draft-cases.js";
-import { checkExpectedSkills, readEvalCases } from "../eval/eval-cases.js";
+import { parseEvalCases, readCasesFile } from "../eval/eval-cases.js";
 import { evalJson, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
 import { runEval } from "../eval/run-eval.js";
@@ -46,11 +46,12 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
   if (options.generate && casesFile !== "-" && existsSync(casesFile)) {
     throw new CliError("already-exists", `${casesFile} already exists; --generate does not overwrite it: name a new file, or - for stdout`);
   }
-  const cases = options.generate ? [] : readEvalCases(casesFile);
+  const casesText = options.generate ? undefined : readCasesFile(casesFile);
 
   const sources = sourceLocations(paths).map((path) => cliLocalSource(path, options));
   const snapshot = await createCatalog(sources).refresh();
-  checkExpectedSkills(cases, snapshot.skills.map((skill) => skill.name), casesFile);
+  // Parsed once the skills are known, so a case's problems and an unknown skill come in one report.
+  const cases = casesText === undefined ? [] : parseEvalCases(casesText, casesFile, snapshot.skills.map((skill) => skill.name));
   const model = await createChatModel(modelOptions);
 
   if (options.generate) {

@@ -3,9 +3,8 @@ import { printable } from "../../core/safe-text.js";
 import { discoverResources, type ResourceType } from "../../core/skill-resources.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { skillDirectory } from "../../core/skill-metadata.js";
-import { CliError } from "../cli-error.js";
 import { allowedRoots, scanSources, type SourceOptions } from "../open-catalog.js";
-import { rowName, skillRows } from "../skill-rows.js";
+import { requireSkill } from "../require-skill.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset info`. */
@@ -18,14 +17,7 @@ const TYPE_TITLES: Record<ResourceType, string> = { script: "Scripts", reference
 /** `skillset info <name> [sources...]`: one skill's metadata, path, resources by type and diagnostics. */
 export async function infoCommand(name: string, paths: string[], options: InfoOptions, terminal: Terminal): Promise<number> {
   const snapshot = await scanSources(paths, options, terminal);
-  const skill = snapshot.get(name);
-  if (!skill) {
-    const available = snapshot.skills.map((entry) => entry.name).join(", ") || "(none)";
-    const skipped = skillRows(snapshot).find((row) => row.status === "skipped" && rowName(row) === name);
-    const reason = skipped?.diagnostics.find((diagnostic) => diagnostic.severity === "error");
-    if (skipped && reason) throw new CliError("not-found", `Skill '${name}' was skipped: ${formatDiagnostic(reason)}. Available skills: ${available}`);
-    throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${available}`);
-  }
+  const skill = requireSkill(snapshot, name);
   const discovery = await discoverResources(createLocalSource({ path: skillDirectory(skill), watch: false, allowedRoots: allowedRoots(options) }), skill);
   const diagnostics = snapshot.diagnostics.filter((diagnostic) => diagnostic.skill === name || diagnostic.file === skill.path);
   const shadowed = snapshot.shadowed.filter((entry) => entry.name === name).map((entry) => entry.path);

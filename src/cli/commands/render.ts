@@ -1,10 +1,14 @@
 import { createCatalog } from "../../core/catalog.js";
+import { DYNAMIC_CONTEXT_OFF } from "../../core/dynamic-context.js";
 import { createSkillEngine } from "../../core/skill-engine.js";
 import { skillDirectory } from "../../core/skill-metadata.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { CliError } from "../cli-error.js";
 import { allowedRoots, scanSources, type SourceOptions } from "../open-catalog.js";
+import { plural } from "../plural.js";
+import { requireSkill } from "../require-skill.js";
+import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset render`. */
@@ -22,8 +26,7 @@ export interface RenderOptions extends SourceOptions {
  */
 export async function renderCommand(name: string, paths: string[], options: RenderOptions, terminal: Terminal): Promise<number> {
   const snapshot = await scanSources(paths, options, terminal);
-  const found = snapshot.get(name);
-  if (!found) throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${snapshot.skills.map((skill) => skill.name).join(", ") || "(none)"}`);
+  const found = requireSkill(snapshot, name);
   // The winning skill's own folder as the only source, so reads go through the engine as in an agent.
   const catalog = createCatalog([createLocalSource({ path: skillDirectory(found), watch: false, allowedRoots: allowedRoots(options) })]);
   try {
@@ -38,8 +41,21 @@ export async function renderCommand(name: string, paths: string[], options: Rend
     const step = command ? await engine.invoke(request, command) : await engine.load(request, { skill: name, id: "render", ...(options.args !== undefined ? { arguments: args } : {}) });
     if (!step.ok) throw new CliError("cannot-read", step.text.replace(/^Error: /, ""));
     terminal.out(step.text);
+    if (!options.dynamic) hintDynamic(step.text, name, paths, options, terminal);
     return 0;
   } finally {
     catalog.close();
   }
+}
+
+/** Commands shown as not run (stdout stays what such an agent's model gets): say which flag runs them. */
+function hintDynamic(text: string, name: string, paths: string[], options: RenderOptions, terminal: Terminal): void {
+  const notRun = text.split(`— ${DYNAMIC_CONTEXT_OFF}]`).length - 1;
+  if (notRun === 0) return;
+  const flags = ["render", ...(options.recursive ? ["--recursive"] : []), ...(options.args !== undefined ? ["--args", options.args] : []), "--dynamic"];
+  const them = notRun === 1 ? "it" : "them";
+  terminal.err(
+    `${plural(notRun, "dynamic-context command")} (!\`…\`) ${notRun === 1 ? "was" : "were"} not run, as in an agent without dynamic context; ` +
+      `to run ${them} on this machine under the script rules, add --dynamic: ${shellCommand(flags, [name, ...paths])}`,
+  );
 }

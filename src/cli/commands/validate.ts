@@ -82,6 +82,8 @@ function holdsSkill(path: string): boolean {
   return existsSync(join(path, "SKILL.md")) || existsSync(join(path, "skill.md"));
 }
 
+// The whole report, valid and invalid skills and the summary, is the command's result: stdout.
+// stderr is left for problems of the run itself (as main() prints them).
 function printReports(reports: DirectoryValidationReport[], terminal: Terminal): void {
   const { color } = terminal;
   for (const report of reports) {
@@ -91,12 +93,8 @@ function printReports(reports: DirectoryValidationReport[], terminal: Terminal):
       ...report.errors.map((error) => `  ${color.red("error")}: ${printable(error)}`),
       ...report.warnings.map((warning) => `  ${color.yellow("warning")}: ${printable(warning)}`),
     ];
-    const text = [line, ...details].join("\n");
-    if (report.valid) terminal.out(text);
-    else terminal.err(text);
+    terminal.out([line, ...details].join("\n"));
   }
   const invalid = reports.filter((report) => !report.valid).length;
-  const summary = `${plural(reports.length, "skill")} checked: ${reports.length - invalid} valid, ${invalid} invalid`;
-  if (invalid === 0) terminal.out(color.bold(summary));
-  else terminal.err(color.bold(summary));
+  terminal.out(color.bold(`${plural(reports.length, "skill")} checked: ${reports.length - invalid} valid, ${invalid} invalid`));
 }

@@ -17,26 +17,26 @@ export interface EvalCase {
 
 const CASE_KEYS = new Set(["id", "request", "expected", "turns", "draft"]);
 
-/**
- * Reads a cases file (YAML, or JSON, which is YAML too): a list of cases, or `{ cases: [...] }`.
- * Each case has `request` (text), `expected` (a skill name, a list of them, or `none` / `[]`),
- * and optionally `id` (default `case-<n>`), `turns` (further user messages) and `draft`. Every
- * problem is reported at once, each naming the case; an unknown key is a problem (a typo of
- * `expected` must not pass as "expects nothing").
- */
-export function readEvalCases(file: string): EvalCase[] {
-  let text: string;
+/** The text of a cases file, or a `cannot-read` error naming it. */
+export function readCasesFile(file: string): string {
   try {
-    text = readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError("cannot-read", code === "ENOENT" ? `No such cases file: ${file}` : `Cannot read ${file}: ${code ?? String(error)}`);
   }
-  return parseEvalCases(text, file);
 }
 
-/** Parses the text of a cases file; see {@link readEvalCases}. `file` names it in errors. */
-export function parseEvalCases(text: string, file: string): EvalCase[] {
+/**
+ * Parses the text of a cases file (YAML, or JSON, which is YAML too): a list of cases, or
+ * `{ cases: [...] }`. Each case has `request` (text), `expected` (a skill name, a list of them,
+ * or `none` / `[]`), and optionally `id` (default `case-<n>`), `turns` (further user messages)
+ * and `draft`. With `skills`, the names the sources have, a case expecting another skill
+ * (most likely a typo) is a problem too. Every problem is reported at once, in one
+ * `invalid-cases` error naming each case; an unknown key is a problem (a typo of `expected`
+ * must not pass as "expects nothing"). `file` names the file in the error.
+ */
+export function parseEvalCases(text: string, file: string, skills?: readonly string[]): EvalCase[] {
   const document = parseDocument(text, { uniqueKeys: true });
   // The parser's first line says what and where ("… at line 1, column 2:"); a snippet follows.
   if (document.errors.length > 0) throw invalid(file, [document.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")]);
@@ -69,6 +69,7 @@ export function parseEvalCases(text: string, file: string): EvalCase[] {
     if (typeof entry.request !== "string" || !entry.request.trim()) problems.push(`${named}: 'request' must be non-empty text`);
     const expected = readExpected(entry.expected);
     if (typeof expected === "string") problems.push(`${named}: ${expected}`);
+    else if (skills) problems.push(...unknownSkills(expected, skills).map((problem) => `${named}: ${problem}`));
     const turns = entry.turns ?? [];
     const turnsOk = Array.isArray(turns) && turns.every((turn) => typeof turn === "string" && turn.trim());
     if (!turnsOk) problems.push(`${named}: 'turns' must be a list of non-empty messages`);
@@ -81,13 +82,9 @@ export function parseEvalCases(text: string, file: string): EvalCase[] {
   return cases;
 }
 
-/** Refuses cases that expect a skill none of the sources has (most likely a typo). */
-export function checkExpectedSkills(cases: readonly EvalCase[], skills: readonly string[], file: string): void {
-  const known = new Set(skills);
-  const problems = cases.flatMap((entry) =>
-    entry.expected.filter((name) => !known.has(name)).map((name) => `case ${entry.id}: expects the skill '${name}', which none of the sources has (skills: ${skills.join(", ") || "none"})`),
-  );
-  if (problems.length > 0) throw invalid(file, problems);
+// The expected skills none of the sources has, each as a problem.
+function unknownSkills(expected: readonly string[], skills: readonly string[]): string[] {
+  return expected.filter((name) => !skills.includes(name)).map((name) => `expects the skill '${name}', which none of the sources has (skills: ${skills.join(", ") || "none"})`);
 }
 
 // A skill name, a list of names, `none` or `[]`; else the problem.
