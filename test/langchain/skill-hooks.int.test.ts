@@ -156,7 +156,8 @@ describe("skill hooks: Claude Code's timeout and once", () => {
     const model = scriptedModel([[load("count")], [echo("a", "e1")], [echo("b", "e2"), echo("c", "e3")]]);
     const first = await runAgent({ model, tools: [echoTool], middleware: middleware() });
     expect(runs()).toBe(1);
-    expect((await first.agent.getState(first.config)).values._skillHooksRan).toEqual(["count/PreToolUse/0/0"]);
+    const saved = (await first.checkpointer.getTuple(first.config))!.checkpoint.channel_values as { _skillHooksRan?: string[] };
+    expect(saved._skillHooksRan).toEqual(["count/PreToolUse/0/0"]);
     // The same thread, continued by a new middleware (as another process would): the state says it ran.
     await runAgent({ model: scriptedModel([[echo("d", "e4")]]), tools: [echoTool], middleware: middleware(), checkpointer: first.checkpointer });
     expect(runs()).toBe(1);
