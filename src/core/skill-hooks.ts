@@ -19,7 +19,7 @@ export interface SkillHook {
   timeoutSeconds?: number;
   /** Run at most once per thread. */
   once: boolean;
-  /** Names the handler within its skill, e.g. for `once`. */
+  /** Names the handler within its skill (`skill/event/group/handler`), e.g. for `once`. */
   key: string;
 }
 
@@ -33,7 +33,7 @@ export interface SkillHookRun {
   defaultAllowedCommands?: readonly string[];
   logger?: SkillsLogger;
   emit?: SkillsLogger;
-  /** Keys of `once` handlers that already ran in this thread; the run adds to it. */
+  /** Keys of `once` handlers that already ran in this thread (the host keeps them in the thread's state); the run adds to it. */
   ran?: Set<string>;
 }
 
@@ -60,8 +60,9 @@ export function skillHooks(skill: SkillMetadata): SkillHook[] {
       const matcher = typeof group.matcher === "string" ? group.matcher : "";
       group.hooks.forEach((handler: unknown, index) => {
         if (!isRecord(handler) || handler.type !== "command" || typeof handler.command !== "string") return;
-        const timeout = typeof handler.timeout === "number" && handler.timeout > 0 ? { timeoutSeconds: handler.timeout } : {};
-        hooks!.push({ skill: skill.name, event, matcher, command: handler.command, once: handler.once === true || group.once === true, key: `${skill.name}\0${event}\0${groupIndex}\0${index}`, ...timeout });
+        const seconds = positiveNumber(handler.timeout);
+        const once = isTrue(handler.once) || isTrue(group.once);
+        hooks!.push({ skill: skill.name, event, matcher, command: handler.command, once, key: `${skill.name}/${event}/${groupIndex}/${index}`, ...(seconds === undefined ? {} : { timeoutSeconds: seconds }) });
       });
     });
   }
@@ -157,6 +158,16 @@ function matcherAllows(matcher: string, tool: string): boolean {
 function clip(text: string): string {
   const clean = withoutControlCharacters(text).trim();
   return clean.length > MAX_REASON ? `${clean.slice(0, MAX_REASON)}…` : clean;
+}
+
+// Frontmatter scalars arrive as strings (`timeout: 1` is "1"); a YAML document built elsewhere may hold numbers and booleans.
+function positiveNumber(value: unknown): number | undefined {
+  const number = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  return number > 0 && Number.isFinite(number) ? number : undefined;
+}
+
+function isTrue(value: unknown): boolean {
+  return value === true || value === "true";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

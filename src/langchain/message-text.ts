@@ -1,4 +1,4 @@
-import type { BaseMessage } from "langchain";
+import type { BaseMessage, SystemMessage } from "langchain";
 
 /**
  * What the model reads of the tool results and user messages, where skill instructions arrive:
@@ -31,4 +31,12 @@ export function replaceFirstText(content: BaseMessage["content"], text: string):
     done = true;
     return { ...block, text };
   }) as BaseMessage["content"];
+}
+
+/**
+ * `system` with `section` after it, a blank line between; an agent without a system prompt gets
+ * `section` alone, not a prompt that starts with blank lines.
+ */
+export function appendToSystemMessage(system: SystemMessage, section: string): SystemMessage {
+  return system.concat(system.text === "" ? section : "\n\n" + section);
 }

@@ -287,6 +287,13 @@ describe("system prompt (seed 001 §8.1, decision 5)", () => {
     expect(prompt).toContain("Loaded skills: none (10 slots free).");
   });
 
+  it("an agent without a system prompt gets the skills section alone, without leading blank lines", async () => {
+    const { root } = fixture();
+    const model = scriptedModel([]);
+    await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
+    expect(systemPromptOf(model, 0).slice(0, 12)).toBe("## Skills\n\nS");
+  });
+
   it("test_format_skills_list_with_loaded_status: loaded skills and free slots follow the catalog", async () => {
     const { root } = fixture();
     const model = scriptedModel([[load("plain")]]);

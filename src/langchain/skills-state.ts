@@ -43,7 +43,17 @@ export const skillsStateSchema = new StateSchema({
   _skillsCatalogVersion: z.string().optional(),
   /** In a forked skill's agent, how deep the fork is (1 below the top agent); set when the fork starts. */
   skillsForkDepth: z.number().optional(),
+  /** Keys of the skill hooks marked `once` that ran in this thread; updates add keys. */
+  _skillHooksRan: new ReducedValue(z.array(z.string()).default(() => []), {
+    inputSchema: z.array(z.string()).optional(),
+    reducer: (current: string[], update: string[] | undefined) => addKeys(current, update),
+  }),
 });
+
+function addKeys(current: readonly string[], update: readonly string[] | undefined): string[] {
+  const added = (update ?? []).filter((key) => !current.includes(key));
+  return added.length === 0 ? [...current] : [...current, ...new Set(added)];
+}
 
 /** The state fields the middleware reads. */
 export interface SkillsStateView {
@@ -52,5 +62,6 @@ export interface SkillsStateView {
   _skillsCatalogVersion?: string;
   pinnedSkills?: PinnedSkill[];
   skillsForkDepth?: number;
+  _skillHooksRan?: string[];
   messages?: unknown[];
 }

@@ -6,6 +6,7 @@ import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillInstructions } from "../core/text-protocol/parse-instructions.js";
 import { runSkillInstructions } from "../core/text-protocol/run-instructions.js";
 import { renderTextProtocolPrompt, type TextProtocolPrompt, type TextProtocolPromptOptions } from "../core/text-protocol/text-protocol-prompt.js";
+import { appendToSystemMessage } from "./message-text.js";
 
 /** Marks the user messages that carry a reply's results (`additional_kwargs`). */
 export const RESULTS_MARKER = "skillset_results";
@@ -71,7 +72,7 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
   return {
     wrapModelCall: async <R extends { state: unknown; runtime: object; systemMessage: SystemMessage }>(request: R, handler: (request: R) => AIMessage | Promise<AIMessage>): Promise<AIMessage> => {
       const prompt = await promptFor(requestFor(request.state, request.runtime));
-      return handler({ ...request, systemMessage: request.systemMessage.concat("\n\n" + prompt.text) });
+      return handler({ ...request, systemMessage: appendToSystemMessage(request.systemMessage, prompt.text) });
     },
 
     afterModel: {

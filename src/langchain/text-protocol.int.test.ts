@@ -75,6 +75,8 @@ describe('createSkillsMiddleware({ protocol: "text" }) in createAgent', () => {
     expect(bound.every((tools) => tools.length === 0)).toBe(true);
     expect(model.calls).toHaveLength(3);
     const system = textOf(model.calls[0]!.messages[0]!);
+    // Without a system prompt of the agent's own, the skills section starts the message.
+    expect(system).not.toMatch(/^\s/);
     expect(system).toContain("<available_skills>\n<skill>\n<name>\npdf-processing\n</name>");
     expect(system).toContain('<execute_script skill="skill-name">');
     expect(system).not.toMatch(/\bload_skill\b/);

@@ -4,7 +4,7 @@ import type { BaseMessage, WrapModelCallHook } from "langchain";
 import { SkillsetError } from "../core/errors.js";
 import { messagesAfterSummarization } from "./graph-context.js";
 import { disclosedSkillTools } from "./loaded-skill-tools.js";
-import { messageTexts } from "./message-text.js";
+import { appendToSystemMessage, messageTexts } from "./message-text.js";
 import type { MiddlewareContext, SkillsStateSchema } from "./middleware-context.js";
 import { SEARCH_SKILLS_TOOL } from "./middleware-tool-names.js";
 import { runForkedSkill } from "./run-forked-skill.js";
@@ -39,7 +39,7 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
       return forks ? new Command({ update: { messages: forks.answered } }) : response;
     };
     const section = await engine.systemPrompt(skills, () => messageTexts(messagesAfterSummarization(request.messages)));
-    const systemMessage = request.systemMessage.concat("\n\n" + section);
+    const systemMessage = appendToSystemMessage(request.systemMessage, section);
     const skillModel = context.selectModel?.(await engine.loadedSkills(skills), skills.emit);
     if (skillModel) request = { ...request, model: skillModel };
     // "auto": search_skills is offered only while the catalog leaves skills out of sight.

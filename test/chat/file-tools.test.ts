@@ -42,6 +42,12 @@ describe("read_file", () => {
     expect(await call("read_file", { path: "logo.png" })).toEqual({ text: "logo.png is a binary file (9 bytes, looks like a PNG image); its content is not shown.", error: false });
   });
 
+  it("takes the path as file_path too, deepagents' and Claude Code's name", async () => {
+    const { call } = workspace();
+    expect(await call("read_file", { file_path: "src/app.ts", offset: 1 })).toEqual({ text: "[src/app.ts: lines 2-2 of 2]\n// TODO: more", error: false });
+    expect(await call("read_file", {})).toEqual({ text: "Error: read_file needs the file's path, as `path`.", error: true });
+  });
+
   it.each([
     ["../secret.txt", (root: string) => `Error: ../secret.txt is outside the working folder ${root}/work; only files below it can be read.`],
     ["src/../../secret.txt", (root: string) => `Error: src/../../secret.txt is outside the working folder ${root}/work; only files below it can be read.`],

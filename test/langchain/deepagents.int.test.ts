@@ -132,7 +132,8 @@ describe("createDeepAgent with the skillset middleware", () => {
     }
 
     function expectLoaded({ model, result }: Awaited<ReturnType<typeof runWith>>) {
-      expect(systemText(model, 0)).toBe(`\n\n${catalogSection(["- alpha: Use alpha for tests."])}\n\nLoaded skills: none (10 slots free).`);
+      // deepagents gives no system prompt of its own here: the skills section starts the message.
+      expect(systemText(model, 0)).toBe(`${catalogSection(["- alpha: Use alpha for tests."])}\n\nLoaded skills: none (10 slots free).`);
       expect(toolMessages(result.messages)).toEqual([
         {
           name: "load_skill",
@@ -168,9 +169,9 @@ describe("createDeepAgent with the skillset middleware", () => {
       const backend = new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
       return createDeepAgent({ model, backend, skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })] });
     }
-    const catalog = `\n\n${catalogSection(["- alpha: Use alpha for tests.", "- beta: Use beta for tests."])}\n\n`;
+    const catalog = `${catalogSection(["- alpha: Use alpha for tests.", "- beta: Use beta for tests."])}\n\n`;
     // The general-purpose subagent's own prompt comes first in its system message.
-    const subCatalog = `${DEFAULT_SUBAGENT_PROMPT}${catalog}`;
+    const subCatalog = `${DEFAULT_SUBAGENT_PROMPT}\n\n${catalog}`;
 
     it("the parent's load does not reach the subagent, and the subagent's load does not come back", async () => {
       const model = fakeModel()

@@ -126,6 +126,50 @@ describe("skill hooks", () => {
   });
 });
 
+describe("skill hooks: Claude Code's timeout and once", () => {
+  function counterSkill(handlerFields: string, script = '#!/bin/sh\necho ran >> "$SKILL_DIR/runs.log"\n') {
+    const tree = skillTree({
+      "count/SKILL.md": skillFile("count", "Use count for tests.", `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "echo_.*", "scripts/hook.sh", handlerFields)}`),
+      "count/scripts/hook.sh": script,
+    });
+    trees.push(tree);
+    chmodSync(join(tree.root, "count/scripts/hook.sh"), 0o755);
+    const runs = () => (existsSync(join(tree.root, "count/runs.log")) ? readFileSync(join(tree.root, "count/runs.log"), "utf8").split("\n").filter(Boolean).length : 0);
+    return { root: tree.root, runs };
+  }
+
+  it("a hook's own timeout (seconds) bounds it, not the executor's default", { timeout: 60_000 }, async () => {
+    ran.length = 0;
+    const { root } = counterSkill("          timeout: 1\n", "#!/bin/sh\nsleep 30\n");
+    const entries: SkillsLogEntry[] = [];
+    const model = scriptedModel([[load("count")], [echo("go on", "e1")]]);
+    const started = Date.now();
+    const { result } = await runAgent({ model, tools: [echoTool], middleware: [createSkillsMiddleware({ sources: [root], hooks: { executor: createLocalExecutor({ timeoutMs: 30_000 }) }, logger: (entry) => entries.push(entry) })] });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(toolResults(result.messages).get("e1")).toEqual({ content: "echo: go on", status: "success" });
+    expect(entries.filter((entry) => entry.event === "hook_failed").map((entry) => entry.message)).toEqual(["PreToolUse hook of skill 'count' (scripts/hook.sh) failed: timed out"]);
+  });
+
+  it("a once hook runs once per thread: not again in later steps, parallel calls or another process's middleware, but again in a new thread", async () => {
+    const { root, runs } = counterSkill("          once: true\n");
+    const middleware = () => [createSkillsMiddleware({ sources: [root], hooks: hooks() })];
+    const model = scriptedModel([[load("count")], [echo("a", "e1")], [echo("b", "e2"), echo("c", "e3")]]);
+    const first = await runAgent({ model, tools: [echoTool], middleware: middleware() });
+    expect(runs()).toBe(1);
+    const saved = (await first.checkpointer.getTuple(first.config))!.checkpoint.channel_values as { _skillHooksRan?: string[] };
+    expect(saved._skillHooksRan).toEqual(["count/PreToolUse/0/0"]);
+    // The same thread, continued by a new middleware (as another process would): the state says it ran.
+    await runAgent({ model: scriptedModel([[echo("d", "e4")]]), tools: [echoTool], middleware: middleware(), checkpointer: first.checkpointer });
+    expect(runs()).toBe(1);
+    // Another thread runs it again.
+    await runAgent({ model: scriptedModel([[load("count")], [echo("e", "e5")], [echo("f", "e6")]]), tools: [echoTool], middleware: middleware(), checkpointer: first.checkpointer, threadId: "thread-2" });
+    expect(runs()).toBe(2);
+    // Parallel calls of one step: only the first runs it.
+    await runAgent({ model: scriptedModel([[load("count")], [echo("g", "e7"), echo("h", "e8")]]), tools: [echoTool], middleware: middleware(), checkpointer: first.checkpointer, threadId: "thread-3" });
+    expect(runs()).toBe(3);
+  });
+});
+
 describe("skill hooks under createDeepAgent", () => {
   it("a PreToolUse hook blocks deepagents' own write_file while its skill is loaded", async () => {
     const tree = skillTree({

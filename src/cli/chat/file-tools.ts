@@ -33,8 +33,11 @@ export function createFileTools(root: string) {
   );
 
   const readFile = tool(
-    guarded((input: { path: string; offset?: number | undefined; limit?: number | undefined }) => {
-      const path = folder.resolve(input.path);
+    guarded((input: { path?: string | undefined; file_path?: string | undefined; offset?: number | undefined; limit?: number | undefined }) => {
+      // deepagents and Claude Code call it `file_path`; models trained on them use that name.
+      const requested = input.path ?? input.file_path;
+      if (requested === undefined) return error("read_file needs the file's path, as `path`");
+      const path = folder.resolve(requested);
       if (path.stat.isDirectory()) return error(`${path.shown} is a folder; list it with ls`);
       return renderResourcePage(path.shown, folder.read(path), input.offset ?? 0, input.limit ?? DEFAULT_RESOURCE_LINES);
     }),
@@ -42,7 +45,8 @@ export function createFileTools(root: string) {
       name: "read_file",
       description: `Read a text file of the working folder, a page of lines at a time. ${where}`,
       schema: z.object({
-        path: z.string().describe("The file to read."),
+        path: z.string().optional().describe("The file to read."),
+        file_path: z.string().optional().describe("The file to read (another name for path)."),
         offset: z.number().int().min(0).optional().describe("First line to read, 0-based."),
         limit: z.number().int().positive().optional().describe(`How many lines to read (default ${DEFAULT_RESOURCE_LINES}).`),
       }),
