@@ -887,9 +887,10 @@ describe("help and version", () => {
     expect(result.code).toBe(0);
     expect(/\nArguments:\n[\s\S]*?\n\n/.exec(result.stdout)?.[0]).toBe(
       "\nArguments:\n" +
-        "  sources            skills folders, lowest precedence first (default:\n" +
-        "                     ~/.claude/skills, ~/.agents/skills, ./.claude/skills,\n" +
-        "                     ./.agents/skills)\n\n",
+        "  sources             skills folders, lowest precedence first (default:\n" +
+        "                      ~/.claude/skills, ~/.agents/skills, then .claude/skills,\n" +
+        "                      .agents/skills of the project: the nearest folder up with\n" +
+        "                      .git or package.json)\n\n",
     );
   });
 
