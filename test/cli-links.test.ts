@@ -205,9 +205,10 @@ describe("links skillset does not follow", () => {
     expect(info.stderr).toContain(`was skipped: ${join(project, ".claude/skills/gone")}: error: ${join(project, ".claude/skills/gone")} is a symbolic link whose target does not exist`);
     const broken = await cli(["validate", ".claude/skills/broken"], { cwd: project, home });
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain("error: .claude/skills/broken/SKILL.md is a symbolic link whose target does not exist (it points to ../../../docs/SKILL.md)\n");
+    // validate's report (its ✗ lines too) is on stdout.
+    expect(broken.stdout).toContain("error: .claude/skills/broken/SKILL.md is a symbolic link whose target does not exist (it points to ../../../docs/SKILL.md)\n");
     const gone = await cli(["validate", ".claude/skills/gone"], { cwd: project, home });
-    expect(gone.stderr).toContain("error: .claude/skills/gone is a symbolic link whose target does not exist (it points to ../../.agents/skills/gone)\n");
+    expect(gone.stdout).toContain("error: .claude/skills/gone is a symbolic link whose target does not exist (it points to ../../.agents/skills/gone)\n");
     // validate --recursive fails each link it does not follow, as list counts it skipped.
     const recursive = JSON.parse((await cli(["validate", "-r", "--json", ".claude/skills"], { cwd: project, home })).stdout) as { skills: Array<{ path: string; valid: boolean }>; valid: boolean };
     expect(recursive.valid).toBe(false);
