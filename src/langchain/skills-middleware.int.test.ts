@@ -99,9 +99,10 @@ describe("state initialisation (seed 001 §8.1)", () => {
     const { result, checkpointer, config } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
     expect(systemPromptOf(model, 0)).toMatch(/\n- minimal: .*\n- plain: .*\n- web-research: /);
     const channels = (await checkpointer.getTuple(config))!.checkpoint.channel_values;
-    expect(Object.keys(channels).filter((key) => /skill/i.test(key)).sort()).toEqual(["_skillsCatalogVersion", "pinnedSkills", "skillResources", "skillsForkDepth", "skillsLoaded"]);
+    expect(Object.keys(channels).filter((key) => /skill/i.test(key)).sort()).toEqual(["_skillHooksRan", "_skillsCatalogVersion", "pinnedSkills", "skillResources", "skillsForkDepth", "skillsLoaded"]);
     // The pinning and fork-depth keys are channels, but hold nothing unless the application pins
-    // skills, or the agent is a forked skill's.
+    // skills, or the agent is a forked skill's; no `once` hook has run yet.
+    expect(channels._skillHooksRan ?? []).toEqual([]);
     expect(channels.pinnedSkills).toBeUndefined();
     expect(channels.skillsForkDepth).toBeUndefined();
     expect(channels._skillsCatalogVersion).toMatch(/^[0-9a-f]+:\d+$/);
