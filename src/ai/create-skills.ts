@@ -88,6 +88,6 @@ export function createSkills(options: SkillsOptions): Skills {
 
 async function buildCatalog(entries: ReadonlyArray<string | SkillSource>, recursive: boolean): Promise<Catalog> {
   // Loaded only for folder sources, so `skillset/ai` also runs where `node:fs` does not exist.
-  const local = entries.some((entry) => typeof entry === "string") ? await import("../sources/local-source.js") : undefined;
-  return createCatalog(entries.map((entry) => (typeof entry === "string" ? local!.createLocalSource({ path: entry, recursive }) : entry)));
+  const strings = entries.some((entry) => typeof entry === "string") ? await import("../sources/source-from-string.js") : undefined;
+  return createCatalog(strings ? strings.sourcesFromStrings(entries, { recursive }) : (entries as SkillSource[]));
 }

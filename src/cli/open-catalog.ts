@@ -5,7 +5,7 @@ import { formatDiagnostic, type Diagnostic } from "../core/diagnostic.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
-import { createLocalSource } from "../sources/local-source.js";
+import { sourceFromString } from "../sources/source-from-string.js";
 import { CliError } from "./cli-error.js";
 import { homePath } from "./home-path.js";
 import { plural } from "./plural.js";
@@ -19,11 +19,11 @@ export interface SourceOptions {
 }
 
 /**
- * A local source over `path` as the CLI reads it: with `--recursive` and `--allow-root`; not
- * watching unless `watch` (the commands that keep running).
+ * The source a command-line argument names, as the CLI reads it: with `--recursive` and
+ * `--allow-root`; not watching unless `watch` (the commands that keep running).
  */
-export function cliLocalSource(path: string, options: SourceOptions, watch = false): SkillSource {
-  return createLocalSource({ path, recursive: options.recursive ?? false, watch, allowedRoots: allowedRoots(options) });
+export function cliSource(entry: string, options: SourceOptions, watch = false): SkillSource {
+  return sourceFromString(entry, { recursive: options.recursive ?? false, watch, allowedRoots: allowedRoots(options) });
 }
 
 /** The `--allow-root` folders, `~` expanded; each must be an existing folder. */
@@ -54,7 +54,7 @@ export async function scanSources(paths: string[], options: SourceOptions, termi
  */
 export async function scanCatalog(paths: string[], options: SourceOptions, terminal: Terminal, limitsShown = false): Promise<{ snapshot: CatalogSnapshot; sources: readonly SkillSource[] }> {
   const locations = sourceLocations(paths);
-  const catalog = createCatalog(locations.map((path) => cliLocalSource(path, options)));
+  const catalog = createCatalog(locations.map((path) => cliSource(path, options)));
   try {
     const snapshot = await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh());
     if (!limitsShown) for (const diagnostic of scanLimitDiagnostics(snapshot)) terminal.err(`skillset: ${formatDiagnostic(diagnostic)}`);

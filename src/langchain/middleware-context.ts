@@ -125,8 +125,7 @@ function buildCatalog(entries: ReadonlyArray<string | SkillSource>, backend: () 
 
 async function buildCatalogShared(entries: ReadonlyArray<string | SkillSource>, backend: SkillsBackend | undefined, recursive: boolean): Promise<Catalog> {
   if (backend) return buildCatalog(entries, () => backend, recursive);
-  const needsLocal = entries.some((entry) => typeof entry === "string");
-  // Loaded only when string sources name local folders, so the adapter itself is not Node-only.
-  const { createLocalSource } = needsLocal ? await import("../sources/local-source.js") : { createLocalSource: undefined };
-  return createCatalog(entries.map((entry) => (typeof entry === "string" ? createLocalSource!({ path: entry, recursive }) : entry)));
+  // Loaded only when sources are strings, so the adapter itself is not Node-only.
+  const strings = entries.some((entry) => typeof entry === "string") ? await import("../sources/source-from-string.js") : undefined;
+  return createCatalog(strings ? strings.sourcesFromStrings(entries, { recursive }) : (entries as SkillSource[]));
 }

@@ -7,7 +7,7 @@ import { createSkillEngine } from "../core/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
-import { createLocalSource } from "../sources/local-source.js";
+import { sourcesFromStrings } from "../sources/source-from-string.js";
 import { listenOverHttp, type SkillsMcpHttpListener, type SkillsMcpHttpOptions } from "./http-listener.js";
 import { handleSkillPrompts } from "./mcp-prompts.js";
 import { handleSkillResources } from "./mcp-resources.js";
@@ -82,7 +82,7 @@ interface Session {
  */
 export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMcpServer {
   if (options.sources.length === 0) throw new SkillsetError("invalid-options", "createSkillsMcpServer: give at least one source");
-  const catalog = createCatalog(options.sources.map((source) => (typeof source === "string" ? createLocalSource({ path: source, recursive: options.recursive ?? false }) : source)));
+  const catalog = createCatalog(sourcesFromStrings(options.sources, { recursive: options.recursive ?? false }));
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills ?? 10,
     resourceReadTool: "read_skill_resource",

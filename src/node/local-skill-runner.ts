@@ -1,6 +1,6 @@
 import type { SkillSource } from "../core/skill-source.js";
 import { createSkillRunner as createRunner, type SkillRunner, type SkillRunnerOptions } from "../core/text-protocol/skill-runner.js";
-import { createLocalSource } from "../sources/local-source.js";
+import { sourcesFromStrings } from "../sources/source-from-string.js";
 
 /** Options of `createSkillRunner` from `skillset/node`: sources may be local folders. */
 export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sources"> {
@@ -21,5 +21,5 @@ export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sourc
  */
 export function createSkillRunner(options: LocalSkillRunnerOptions): SkillRunner {
   const { sources, recursive = false, ...rest } = options;
-  return createRunner({ ...rest, sources: (sources ?? []).map((source) => (typeof source === "string" ? createLocalSource({ path: source, recursive }) : source)) });
+  return createRunner({ ...rest, sources: sourcesFromStrings(sources ?? [], { recursive }) });
 }

@@ -8,7 +8,7 @@ import { createChatSession } from "../chat/chat-session.js";
 import { threadValues } from "../chat/run-turn.js";
 import { openThreadStore } from "../chat/thread-store.js";
 import { CliError } from "../cli-error.js";
-import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
@@ -33,7 +33,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
   const locations = sourceLocations(paths);
   const model = await createChatModel(modelOptions);
   const store = await openThreadStore(options.thread !== undefined);
-  const sources = locations.map((path) => cliLocalSource(path, options, true));
+  const sources = locations.map((path) => cliSource(path, options, true));
   const catalog = createCatalog(sources);
   try {
     const agent = createChatAgent({

@@ -10,7 +10,7 @@ import { parseEvalCases, readCasesFile } from "../eval/eval-cases.js";
 import { evalJson, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
 import { runEval } from "../eval/run-eval.js";
-import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import type { Terminal } from "../terminal.js";
 
@@ -48,7 +48,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
   }
   const casesText = options.generate ? undefined : readCasesFile(casesFile);
 
-  const sources = sourceLocations(paths).map((path) => cliLocalSource(path, options));
+  const sources = sourceLocations(paths).map((path) => cliSource(path, options));
   const snapshot = await createCatalog(sources).refresh();
   // Parsed once the skills are known, so a case's problems and an unknown skill come in one report.
   const cases = casesText === undefined ? [] : parseEvalCases(casesText, casesFile, snapshot.skills.map((skill) => skill.name));

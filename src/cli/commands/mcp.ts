@@ -2,7 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createSkillsMcpServer, type SkillsMcpServer } from "../../mcp/skills-mcp-server.js";
 import { CliError } from "../cli-error.js";
-import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
@@ -27,7 +27,7 @@ export async function mcpCommand(paths: string[], options: McpOptions, terminal:
   const maxLoaded = options.maxLoaded === undefined ? undefined : integerOption("--max-loaded", options.maxLoaded, 1, 1000);
   if (options.host !== undefined && port === undefined) throw new CliError("usage", "--host needs --http <port>");
   const server = createSkillsMcpServer({
-    sources: sourceLocations(paths).map((path) => cliLocalSource(path, options, true)),
+    sources: sourceLocations(paths).map((path) => cliSource(path, options, true)),
     recursive: options.recursive ?? false,
     ...(maxLoaded !== undefined ? { maxLoadedSkills: maxLoaded } : {}),
     ...(options.allowScripts ? { runScripts: { executor: createLocalExecutor() } } : {}),

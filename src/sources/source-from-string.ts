@@ -1,0 +1,30 @@
+import type { SkillSource } from "../core/skill-source.js";
+import { createLocalSource } from "./local-source.js";
+
+/** How the hosts read a source given as a string. */
+export interface StringSourceOptions {
+  /** Find skills at any depth below a folder. @default false */
+  recursive?: boolean;
+  /** Watch folders for changes. @default true */
+  watch?: boolean;
+  /** Further folders that symlinks may lead into. */
+  allowedRoots?: string[];
+}
+
+/**
+ * The source a string names, the one place every host turns strings into sources: a folder
+ * (`~` allowed) becomes a local source.
+ */
+export function sourceFromString(entry: string, options: StringSourceOptions = {}): SkillSource {
+  return createLocalSource({
+    path: entry,
+    recursive: options.recursive ?? false,
+    ...(options.watch === undefined ? {} : { watch: options.watch }),
+    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+  });
+}
+
+/** Each string of `entries` as its source; sources given as objects stay as they are. */
+export function sourcesFromStrings(entries: ReadonlyArray<string | SkillSource>, options: StringSourceOptions = {}): SkillSource[] {
+  return entries.map((entry) => (typeof entry === "string" ? sourceFromString(entry, options) : entry));
+}
