@@ -44,6 +44,7 @@ export {
   type SkillEngineOptions,
   type SkillThreadState,
   type SkillRequest,
+  type SkillFileTools,
   type SkillStep,
   type SkillFork,
   type SkillReply,

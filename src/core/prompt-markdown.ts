@@ -24,6 +24,8 @@ export interface MarkdownCatalogOptions {
    * @default 250
    */
   maxDescriptionLength?: number;
+  /** Folders where the model can create skills, named when there are none yet. */
+  createSkillsIn?: readonly string[];
   /** The tool the model reads a loaded skill's resources with. @default "read_file" */
   resourceReadTool?: string;
   /** The tool the model runs a loaded skill's scripts with, if any. */
@@ -67,7 +69,7 @@ export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: 
   return {
     entry,
     render({ full, short, named, hidden }) {
-      if (full.length + short.length + named.length + hidden.length === 0) return `${guidance}\n\n(No skills are available.)`;
+      if (full.length + short.length + named.length + hidden.length === 0) return `${guidance}\n\n${noSkillsLine(options.createSkillsIn)}`;
       const lines = [...full.map((skill) => entry(skill, "full")), ...short.map((skill) => entry(skill, "short"))];
       if (named.length > 0) lines.push(`- More skills, by name only (\`${options.loadToolName ?? "load_skill"}\` shows what one does): ${named.map((skill) => skill.name).join(", ")}`);
       if (hidden.length > 0) {
@@ -103,4 +105,10 @@ export function shortenText(text: string, limit: number): string {
   const cut = text.slice(0, end);
   const space = cut.lastIndexOf(" ");
   return `${(space > limit * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
+}
+
+function noSkillsLine(createIn: readonly string[] | undefined): string {
+  if (!createIn?.length) return "(No skills are available.)";
+  const folders = createIn.map((folder) => `\`${folder}\``).join(" or ");
+  return `(No skills are available yet. You can create skills in ${folders}: a folder per skill, named as the skill, with its instructions in a \`SKILL.md\`.)`;
 }

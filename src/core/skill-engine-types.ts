@@ -87,6 +87,21 @@ export interface SkillRequest {
   sessionId?: string;
   /** Also receives this request's events (not `debug` ones), e.g. a stream writer. */
   emit?: SkillsLogger;
+  /** The file tools of the agent asking, when its host knows them: the prompt and results name these. */
+  fileTools?: SkillFileTools;
+}
+
+/**
+ * The tools an agent has for a skill's files, as its host found them; the prompt and load results
+ * name only these, so every tool they point to exists.
+ */
+export interface SkillFileTools {
+  /** Reads a loaded skill's resources. */
+  read: string;
+  /** Runs a loaded skill's scripts; none: the prompt does not offer to run them. */
+  run?: string;
+  /** Folders where the agent can write new skills, shown when there are none yet. */
+  createSkillsIn?: readonly string[];
 }
 
 /**

@@ -18,6 +18,7 @@ export type {
   CatalogRefresh,
   SkillEngine,
   SkillEngineOptions,
+  SkillFileTools,
   SkillFork,
   SkillInvocation,
   SkillReply,

@@ -19,6 +19,7 @@ export type SkillsEventName =
   | "hook_ran"
   | "hook_failed"
   | "skill_tools_unavailable"
+  | "resource_tool_missing"
   | "skills_inherited"
   | "skill_not_inherited"
   | "fork_started"

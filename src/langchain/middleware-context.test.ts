@@ -45,7 +45,7 @@ describe("createMiddlewareContext", () => {
 
   it("reserves only the names of the tools the middleware offers for itself", () => {
     expect(() => contextFor({ sources: ["./skills"], skillTools: [fakeTool("search_skills")] })).toThrow("createSkillsMiddleware: skillTools: 'search_skills' is the name of a skills middleware tool");
-    expect(contextFor({ sources: ["./skills"], searchSkills: false, skillTools: [fakeTool("search_skills")] }).toolNames).toEqual(["load_skill", "unload_skill"]);
+    expect(contextFor({ sources: ["./skills"], searchSkills: false, skillTools: [fakeTool("search_skills")] }).toolNames).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
   });
 
   it("shares one catalog between runs over fixed sources", async () => {

@@ -1,12 +1,13 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import type { AgentMiddleware } from "langchain";
 import { createCatalog, type Catalog } from "../core/catalog.js";
-import { createSkillEngine, type SkillEngine, type SkillRequest } from "../core/skill-engine.js";
+import { createSkillEngine, type SkillEngine, type SkillFileTools, type SkillRequest } from "../core/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
+import { agentFileTools } from "./agent-file-tools.js";
 import { threadId, threadState } from "./engine-translation.js";
 import { stateForBackend } from "./graph-context.js";
 import { LOAD_SKILL_TOOL, middlewareToolNames, SEARCH_SKILLS_TOOL, UNLOAD_SKILL_TOOL, type MiddlewareToolName } from "./middleware-tool-names.js";
@@ -43,6 +44,11 @@ export interface MiddlewareContext {
   /** Runs `context: fork` skills; absent when they load like any other. */
   runFork: ForkRunner | undefined;
   forkParents: ForkParents;
+  /**
+   * The file tools found at the latest model call (see `agentFileTools`), for the tool calls that
+   * follow it; before any, the defaults of the options. The agent's tools are fixed, so threads share it.
+   */
+  fileTools: { current: SkillFileTools | undefined };
 }
 
 /**
@@ -56,7 +62,7 @@ export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, 
     maxLoadedSkills: options.maxLoadedSkills,
     allowedToolsPolicy: options.allowedToolsPolicy,
     maxDescriptionLength: options.maxDescriptionLength,
-    resourceReadTool: options.resourceReadTool ?? (textProtocol ? TEXT_PROTOCOL_READ_HINT : options.readResourceTool ? "read_skill_resource" : "read_file"),
+    resourceReadTool: textProtocol ? (options.resourceReadTool ?? TEXT_PROTOCOL_READ_HINT) : agentFileTools(options, new Set())!.read,
     scriptRunTool: options.scriptRunTool ?? (options.runScripts ? "run_skill_script" : undefined),
     guidance: options.systemPrompt,
     scripts: options.runScripts,
@@ -68,6 +74,7 @@ export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, 
     forkSkills: !textProtocol && options.forkAgents !== false,
   });
   const catalogFor = createCatalogFor(options);
+  const fileTools: MiddlewareContext["fileTools"] = { current: undefined };
   const requestFor = (state: SkillsStateView, runtime: object): SkillRequest => {
     const writer = (runtime as { writer?: (chunk: unknown) => void }).writer;
     const request: SkillRequest = {
@@ -76,6 +83,7 @@ export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, 
     };
     const sessionId = threadId();
     if (sessionId !== undefined) request.sessionId = sessionId;
+    if (fileTools.current) request.fileTools = fileTools.current;
     if (writer) request.emit = (entry) => writer({ type: "skillset", ...entry });
     return request;
   };
@@ -104,6 +112,7 @@ export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, 
     selectModel: options.models ? createSkillModelSelector(options.models, options.logger) : undefined,
     runFork,
     forkParents: createForkParents(),
+    fileTools,
   };
 }
 

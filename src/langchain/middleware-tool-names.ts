@@ -16,7 +16,7 @@ export function middlewareToolNames(options: Pick<ParsedSkillsMiddlewareOptions,
     LOAD_SKILL_TOOL,
     UNLOAD_SKILL_TOOL,
     ...(options.searchSkills !== false ? [SEARCH_SKILLS_TOOL] : []),
-    ...(options.readResourceTool ? ["read_skill_resource" as const] : []),
+    ...(options.readResourceTool !== false ? ["read_skill_resource" as const] : []),
     ...(options.runScripts ? ["run_skill_script" as const] : []),
   ];
 }

@@ -25,7 +25,7 @@ describe("parseSkillsMiddlewareOptions", () => {
       allowedToolsPolicy: "recommend",
       alwaysAllowedTools: [],
       maxDescriptionLength: 250,
-      readResourceTool: false,
+      readResourceTool: "auto",
       userInvocation: true,
       catalogBudget: 5000,
       searchSkills: "auto",

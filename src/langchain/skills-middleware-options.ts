@@ -43,11 +43,13 @@ const optionsSchema = z.object({
   /** Longest description in the catalog; loading a skill shows the whole one. @default 250 */
   maxDescriptionLength: z.number().int().positive().default(DEFAULT_MAX_DESCRIPTION_LENGTH),
   /**
-   * Add `read_skill_resource`, for agents without file tools (plain `createAgent`). Under
-   * deepagents leave it off: the agent reads resources with its own `read_file`.
-   * @default false
+   * Add `read_skill_resource`, which reads a loaded skill's files. `"auto"`: added, and the prompt
+   * names it, unless the agent has its own `read_file` over the same files (deepagents, with
+   * `backend`): then that one is named and `read_skill_resource` is not offered to the model.
+   * `false`: not added; the prompt names `read_file`.
+   * @default "auto"
    */
-  readResourceTool: z.boolean().default(false),
+  readResourceTool: z.union([z.boolean(), z.literal("auto")]).default("auto"),
   /**
    * Add `run_skill_script`, running commands through `executor` (e.g. `createLocalExecutor()` from
    * `skillset/node`) when the skill's `allowed-tools`, read as a command allow-list, permit them;
@@ -77,7 +79,7 @@ const optionsSchema = z.object({
       defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]),
     })
     .optional(),
-  /** The tool the model reads resources with, named in the prompt. @default "read_skill_resource" with `readResourceTool`, else "read_file" */
+  /** The tool the model reads resources with, named in the prompt. @default as `readResourceTool` decides */
   resourceReadTool: z.string().optional(),
   /** The tool the model runs scripts with, named in the prompt (e.g. deepagents' `execute`). @default "run_skill_script" with `runScripts` */
   scriptRunTool: z.string().optional(),

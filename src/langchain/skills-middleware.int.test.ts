@@ -148,7 +148,7 @@ describe("load_skill (seed 001 §8.1, errors §7.2)", () => {
         "- [script] scripts/parse.py",
         "- [script] scripts/search.py",
         "</skill_resources>",
-        `Paths above are relative to ${join(root, "web-research")}; read them with \`read_file\` when the instructions call for them.`,
+        `Paths above are relative to ${join(root, "web-research")}; read them with \`read_skill_resource\` when the instructions call for them.`,
         "Recommended tools while this skill is active: search, read_file",
       ].join("\n"),
     );

@@ -2,6 +2,9 @@ import type { ClientTool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import type { BaseMessage, WrapModelCallHook } from "langchain";
 import { SkillsetError } from "../core/errors.js";
+import type { SkillFileTools } from "../core/skill-engine.js";
+import { emitSkillsEvent } from "../core/skill-events.js";
+import { agentFileTools, READ_SKILL_RESOURCE_TOOL } from "./agent-file-tools.js";
 import { messagesAfterSummarization } from "./graph-context.js";
 import { disclosedSkillTools } from "./loaded-skill-tools.js";
 import { appendToSystemMessage, messageTexts } from "./message-text.js";
@@ -20,8 +23,10 @@ import type { SkillsStateView } from "./skills-state.js";
  */
 export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCallHook<SkillsStateSchema> {
   const { engine, skillTools, options } = context;
+  const checkFileTools = fileToolsCheck(context);
   return async (request, handler) => {
-    const skills = context.requestFor(request.state as SkillsStateView, request.runtime);
+    const fileTools = checkFileTools(request.tools.map(toolName));
+    const skills = { ...context.requestFor(request.state as SkillsStateView, request.runtime), fileTools };
     // What a fork started from this call gets of this agent: its own model and tools.
     const parent: ForkParent | undefined = context.runFork ? { model: request.model, tools: request.tools } : undefined;
     // Checked before any await: this runs on every model call, and a fork is rarely pending.
@@ -42,10 +47,13 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
     const systemMessage = appendToSystemMessage(request.systemMessage, section);
     const skillModel = context.selectModel?.(await engine.loadedSkills(skills), skills.emit);
     if (skillModel) request = { ...request, model: skillModel };
-    // "auto": search_skills is offered only while the catalog leaves skills out of sight.
-    const hideSearch = options.searchSkills === "auto" && !(await engine.offersSearch(skills));
-    if (!hideSearch && !skillTools) return finish(await handler({ ...request, systemMessage }));
-    let offered = hideSearch ? request.tools.filter((entry) => entry.name !== SEARCH_SKILLS_TOOL) : request.tools;
+    // "auto": search_skills is offered only while the catalog leaves skills out of sight, and
+    // read_skill_resource only when the prompt names it rather than the agent's own reader.
+    const hidden = new Set<string>();
+    if (options.searchSkills === "auto" && !(await engine.offersSearch(skills))) hidden.add(SEARCH_SKILLS_TOOL);
+    if (fileTools.read !== READ_SKILL_RESOURCE_TOOL) hidden.add(READ_SKILL_RESOURCE_TOOL);
+    if (hidden.size === 0 && !skillTools) return finish(await handler({ ...request, systemMessage }));
+    let offered = request.tools.filter((entry) => !hidden.has(toolName(entry)));
     if (skillTools) {
       // The agent's own tools first, then the disclosed skill tools in load order.
       const clash = offered.find((entry) => skillTools.isSkillTool(toolName(entry)) && !skillTools.registered.includes(entry as ClientTool));
@@ -55,5 +63,28 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
       offered = [...offered, ...(await disclosedSkillTools(context, skills, request.runtime))];
     }
     return finish(await handler({ ...request, systemMessage, tools: offered }));
+  };
+}
+
+/**
+ * The agent's file tools from the tools of a model call, remembered for the tool calls after it;
+ * a tool the options name that the agent does not have is a warning, once.
+ */
+function fileToolsCheck(context: MiddlewareContext): (agentTools: readonly string[]) => SkillFileTools {
+  let warned = false;
+  return (agentTools) => {
+    const fileTools = agentFileTools(context.options, new Set(agentTools))!;
+    context.fileTools.current = fileTools;
+    const missing = [fileTools.read, fileTools.run].find((tool) => tool !== undefined && !agentTools.includes(tool));
+    if (!warned && missing) {
+      warned = true;
+      emitSkillsEvent(context.options.logger, undefined, {
+        level: "warn",
+        event: "resource_tool_missing",
+        message: `The skills prompt tells the model to use '${missing}' for skill files, but this agent has no such tool; give the agent that tool, or leave readResourceTool at "auto"`,
+        tool: missing,
+      });
+    }
+    return fileTools;
   };
 }

@@ -28,7 +28,7 @@ function expectedLoadResult(skill: SkillMetadata, resources: ReadonlyArray<{ typ
   const tail: string[] = [];
   if (resources.length > 0) {
     tail.push(`<skill_resources base="${directory}">`, ...resources.map((resource) => `- [${resource.type}] ${resource.relativePath}`), "</skill_resources>");
-    tail.push(`Paths above are relative to ${directory}; read them with \`read_file\` when the instructions call for them.`);
+    tail.push(`Paths above are relative to ${directory}; read them with \`read_skill_resource\` when the instructions call for them.`);
   }
   if (skill.allowedTools.length > 0) tail.push(`Recommended tools while this skill is active: ${skill.allowedTools.join(", ")}`);
   const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;

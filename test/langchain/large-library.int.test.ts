@@ -42,9 +42,9 @@ describe("a library over the catalog budget", () => {
     expect(catalog).not.toContain("zz-tax-forms");
     expect(catalog).toMatch(/\n- \d+ more skills are not listed here: find them with `search_skills`\.\n/);
     expect(bound).toEqual([
-      ["load_skill", "unload_skill", "search_skills"],
-      ["load_skill", "unload_skill", "search_skills"],
-      ["load_skill", "unload_skill", "search_skills"],
+      ["load_skill", "unload_skill", "search_skills", "read_skill_resource"],
+      ["load_skill", "unload_skill", "search_skills", "read_skill_resource"],
+      ["load_skill", "unload_skill", "search_skills", "read_skill_resource"],
     ]);
     const results = toolResults(result.messages as BaseMessage[]);
     expect(results.get("s1")).toEqual({ content: "Skills matching 'VAT tax forms', best first:\n- zz-tax-forms: Fills in quarterly VAT returns and payroll tax forms.\nLoad one with load_skill to use it.", status: "success" });
@@ -78,9 +78,9 @@ describe("a library over the catalog budget", () => {
       return bound[0];
     };
     const small = library(3);
-    expect(await offered({ sources: [small] })).toEqual(["load_skill", "unload_skill"]);
-    expect(await offered({ sources: [small], searchSkills: true })).toEqual(["load_skill", "unload_skill", "search_skills"]);
-    expect(await offered({ sources: [library(150)], catalogBudget: 600, searchSkills: false })).toEqual(["load_skill", "unload_skill"]);
+    expect(await offered({ sources: [small] })).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
+    expect(await offered({ sources: [small], searchSkills: true })).toEqual(["load_skill", "unload_skill", "search_skills", "read_skill_resource"]);
+    expect(await offered({ sources: [library(150)], catalogBudget: 600, searchSkills: false })).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
   });
 
   it("refuses a budget too small for the guidance, naming the option", () => {

@@ -88,7 +88,7 @@ describe("context: fork through load_skill", () => {
     expect(task[0]!.text).toMatch(/^You are a forked agent running one skill/);
     expect(task[0]!.text).toMatch(/Loaded skills \(1\/10, 9 slots free\):\n- research \(recommended tools: lookup\)$/);
     // Only the skill's allowed tool of the agent's own, then the middleware's tools.
-    expect(bound[0]).toEqual(["lookup", "load_skill", "unload_skill"]);
+    expect(bound[0]).toEqual(["lookup", "load_skill", "unload_skill", "read_skill_resource"]);
     expect(seen).toEqual(["lookup:tides"]);
 
     // The parent: the answer as the load_skill result, nothing loaded, its own model throughout.
@@ -232,7 +232,7 @@ describe("context: fork through load_skill", () => {
 
     expect(reviewerModel.callCount).toBe(1);
     expect(reviewerModel.calls[0]!.messages[0]!.text).toMatch(/^You are the reviewer\.\n\n/);
-    expect(bound[0]).toEqual(["check", "load_skill", "unload_skill"]);
+    expect(bound[0]).toEqual(["check", "load_skill", "unload_skill", "read_skill_resource"]);
     const results = Object.fromEntries(result.messages.filter((message) => message.type === "tool").map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]));
     expect(results).toEqual({
       "load-review": "Looks good.",

@@ -62,7 +62,7 @@ async function run(steps: Array<ScriptedCall[] | string>, options: Partial<Skill
   return { bound, model, events, result, results: toolResults(result.messages as BaseMessage[]) };
 }
 
-const BASE = ["search_web", "load_skill", "unload_skill"];
+const BASE = ["search_web", "load_skill", "unload_skill", "read_skill_resource"];
 const TOOLS_NOTE = "\n\nTools this skill brings, offered from your next step: list_issues, create_issue.";
 const UNDISCLOSED = (name: string) =>
   `Error: ${name} is not a valid tool here. Call only the tools you were given in this step; a skill's tools are offered from the step after the skill is loaded.`;
@@ -83,7 +83,7 @@ describe("skill tools: hidden until loaded, withdrawn on unload", () => {
     expect(results.get("same")).toEqual({ content: UNDISCLOSED("list_issues"), status: "error" });
     expect(results.get("c1")).toEqual({ content: "list_issues ran", status: "success" });
     expect(calls).toEqual(["list_issues"]);
-    expect(bound.map((names) => names.length)).toEqual([3, 3, 5, 5]);
+    expect(bound.map((names) => names.length)).toEqual([4, 4, 6, 6]);
   });
 
   it("keeps a tool two loaded skills bring until both are unloaded; load order decides the order", async () => {
@@ -113,7 +113,7 @@ describe("skill tools: hidden until loaded, withdrawn on unload", () => {
     };
     const agent = createAgent({ model, tools: [ownTool], middleware: [createSkillsMiddleware({ sources: [library()], skillTools: skillTools() })] });
     await agent.invoke({ messages: [{ role: "user", content: "Go" }] });
-    expect(schemas[1]!.slice(0, 3)).toEqual(schemas[0]);
+    expect(schemas[1]!.slice(0, 4)).toEqual(schemas[0]);
     expect(schemas[2]).toEqual(schemas[0]);
   });
 
@@ -236,7 +236,7 @@ describe("skills the application pins", () => {
     const bound = recordBoundTools(model);
     const agent = createAgent({ model, tools: [pinTool], middleware: [createSkillsMiddleware({ sources: [library()], skillTools: skillTools() })] });
     const result = await agent.invoke({ messages: [{ role: "user", content: "Go" }] });
-    const base = ["start_issue_work", "load_skill", "unload_skill"];
+    const base = ["start_issue_work", "load_skill", "unload_skill", "read_skill_resource"];
     expect(bound).toEqual([base, [...base, "list_issues", "create_issue"], [...base, "list_issues", "create_issue"]]);
     expect(model.calls[1]!.messages.map((message) => message.type)).toEqual(["system", "human", "ai", "tool", "human"]);
     expect(toolResults(result.messages).get("c1")).toEqual({ content: "create_issue ran", status: "success" });

@@ -49,7 +49,7 @@ describe("/name args in a user's message", () => {
         "---\nname: review-pr\ndescription: Review a pull request.\nargument-hint: '[pr-number] [priority]'\narguments: [pr, priority]\n---\n\n" +
         `Review PR 42 with priority very high.\nAll: 42 "very high" extra\nFirst: 42, third: extra.\nFolder: ${join(root, "review-pr")}\nSession: t-42\n\n` +
         `</skill>\n<skill_resources base="${join(root, "review-pr")}">\n- [reference] references/checklist.md\n</skill_resources>\n` +
-        `Paths above are relative to ${join(root, "review-pr")}; read them with \`read_file\` when the instructions call for them.\n` +
+        `Paths above are relative to ${join(root, "review-pr")}; read them with \`read_skill_resource\` when the instructions call for them.\n` +
         'The user invoked this skill: /review-pr 42 "very high" extra\nFollow its instructions now.',
     );
     expect(result.skillsLoaded).toEqual(["review-pr"]);

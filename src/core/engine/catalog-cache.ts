@@ -13,7 +13,8 @@ export interface Rendering {
   byName: Map<string, SkillMetadata>;
   /** The skills the model may load: what search ranks. */
   searchable?: SkillMetadata[];
-  catalog?: Promise<RenderedCatalog>;
+  /** The catalog section, by the file tools it names (usually one entry). */
+  sections?: Map<string, Promise<RenderedCatalog>>;
 }
 
 /**

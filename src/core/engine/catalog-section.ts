@@ -7,16 +7,27 @@ import { SEARCH_TOOL, type EngineContext } from "./engine-context.js";
 
 /**
  * The catalog section of the prompt for `catalog`, fitted to the budget: rendered once per catalog
- * version and kept with it, since every thread of that version shows the same text.
+ * version and the file tools it names, and kept with the version, since every thread of that
+ * version (and agent) shows the same text.
  */
 export async function catalogSection(context: EngineContext, request: SkillRequest, catalog: Rendering): Promise<RenderedCatalog> {
   const { options, budget, offer } = context;
-  catalog.catalog ??= request.sources().then((sources) =>
+  const read = request.fileTools?.read ?? context.readTool;
+  const run = request.fileTools ? request.fileTools.run : options.scriptRunTool;
+  const createIn = request.fileTools?.createSkillsIn ?? [];
+  const key = JSON.stringify([read, run, createIn]);
+  catalog.sections ??= new Map();
+  const cached = catalog.sections.get(key);
+  if (cached) return cached;
+  // The budget event is once per catalog version, whatever tools its agents have.
+  const first = catalog.sections.size === 0;
+  const section = request.sources().then((sources) =>
     renderCatalog(catalog.skills, {
       maxDescriptionLength: options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH,
-      resourceReadTool: context.readTool,
+      resourceReadTool: read,
       allowedToolsPolicy: context.policy,
-      ...(options.scriptRunTool ? { scriptRunTool: options.scriptRunTool } : {}),
+      ...(run ? { scriptRunTool: run } : {}),
+      ...(createIn.length > 0 ? { createSkillsIn: createIn } : {}),
       ...(options.guidance ? { guidance: options.guidance } : {}),
       ...(budget !== undefined ? { budget } : {}),
       ...(options.catalogPriority ? { pinned: options.catalogPriority } : {}),
@@ -24,11 +35,12 @@ export async function catalogSection(context: EngineContext, request: SkillReque
       sourceOrder: sources.map((source) => source.id),
     }).then((fitted) => {
       // Once per catalog version, and only for hosts that show this catalog.
-      if (overBudget(fitted)) emitSkillsEvent(context.logger, undefined, budgetEvent(fitted, budget!, offer !== "never"));
+      if (first && overBudget(fitted)) emitSkillsEvent(context.logger, undefined, budgetEvent(fitted, budget!, offer !== "never"));
       return fitted;
     }),
   );
-  return catalog.catalog;
+  catalog.sections.set(key, section);
+  return section;
 }
 
 /** Whether the budget made the catalog leave anything out of a skill's full line. */

@@ -50,7 +50,7 @@ export async function prepareSkill(context: EngineContext, request: SkillRequest
     context.emit(request, { level: "warn", event: "resource_discovery_failed", message: `Failed to list resources for skill '${skill.name}': ${discovery.error}`, skill: skill.name });
   }
   return {
-    content: loadResultText(skill, head + rendered, discovery, context.readTool, context.policy),
+    content: loadResultText(skill, head + rendered, discovery, request.fileTools?.read ?? context.readTool, context.policy),
     operation: { kind: "load", skill: skill.name, resources: discovery.resources, ...(discovery.truncated ? { resourcesTruncated: true } : {}) },
     resources: discovery.resources.length,
   };
