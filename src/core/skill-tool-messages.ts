@@ -94,7 +94,9 @@ export function loadResultText(skill: SkillMetadata, content: string, discovery:
   if (content.length > room) {
     const shown = content.slice(0, content.lastIndexOf("\n", room) + 1 || room);
     const lines = shown.split("\n").length - 1;
-    body = `${shown}[… SKILL.md continues after line ${lines}: read ${quoteForPrompt(skill.path)} with \`${readTool}\` from line offset ${lines}.]`;
+    // read_skill_resource takes a path in the skill's folder; other readers take the file's own path.
+    const file = readTool === READ_SKILL_RESOURCE_TOOL ? `\`SKILL.md\` of skill '${skill.name}'` : quoteForPrompt(skill.path);
+    body = `${shown}[… SKILL.md continues after line ${lines}: read ${file} with \`${readTool}\` from line offset ${lines}.]`;
   }
   return `${opening}${body}\n${closing}`;
 }
@@ -136,6 +138,9 @@ export function unloadResultText(skill: string, stillLoaded: readonly string[], 
 /** The description of `search_skills`, for every host. */
 export const SEARCH_SKILLS_DESCRIPTION =
   "Search all available skills, including those the skills list does not show, by what you need to do. Returns the best matches with their descriptions; load one with load_skill.";
+
+/** The name of the tool that reads a loaded skill's files, in every host that offers one. */
+export const READ_SKILL_RESOURCE_TOOL = "read_skill_resource";
 
 /** The description of `read_skill_resource`, for every host. */
 export const READ_RESOURCE_DESCRIPTION =

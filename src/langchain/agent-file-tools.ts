@@ -1,8 +1,6 @@
 import type { SkillFileTools } from "../core/skill-engine.js";
+import { READ_SKILL_RESOURCE_TOOL } from "../core/skill-tool-messages.js";
 import type { ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";
-
-/** The middleware's own resource reader, registered unless `readResourceTool: false`. */
-export const READ_SKILL_RESOURCE_TOOL = "read_skill_resource";
 
 type FileToolOptions = Pick<ParsedSkillsMiddlewareOptions, "protocol" | "backend" | "sources" | "readResourceTool" | "resourceReadTool" | "runScripts" | "scriptRunTool">;
 

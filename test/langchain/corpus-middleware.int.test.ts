@@ -33,7 +33,7 @@ function expectedLoadResult(skill: SkillMetadata, resources: ReadonlyArray<{ typ
   if (skill.allowedTools.length > 0) tail.push(`Recommended tools while this skill is active: ${skill.allowedTools.join(", ")}`);
   const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;
   const room = MAX_LOAD_RESULT_CHARS - opening.length - closing.length - 200;
-  const body = expectedSkillBody(content, room, skill.path);
+  const body = expectedSkillBody(content, room, `\`SKILL.md\` of skill '${skill.name}'`, "read_skill_resource");
   return `${opening}${body}\n${closing}`;
 }
 

@@ -247,7 +247,7 @@ describe("createDeepAgent with the skillset middleware", () => {
       name: "load_skill",
       id: "load-big",
       status: undefined,
-      text: `${opening}${expectedSkillBody(content, room, "/skills/big/SKILL.md")}\n</skill>`,
+      text: `${opening}${expectedSkillBody(content, room, "/skills/big/SKILL.md", "read_file")}\n</skill>`,
     });
     expect(load!.text.length).toBeLessThanOrEqual(60_000);
     // The control: deepagents does evict a 100,000-char result of a user tool.

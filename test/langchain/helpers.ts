@@ -94,12 +94,15 @@ export async function runAgent(options: {
   }
 }
 
-/** A SKILL.md as load_skill shows it within `room` characters: cut after a whole line, with a note saying where to go on. */
-export function expectedSkillBody(content: string, room: number, path: string): string {
+/**
+ * A SKILL.md as load_skill shows it within `room` characters: cut after a whole line, with a note
+ * saying where to go on: `file` (as the note names it) with `readTool`.
+ */
+export function expectedSkillBody(content: string, room: number, file: string, readTool: string): string {
   if (content.length <= room) return content;
   const shown = content.slice(0, content.lastIndexOf("\n", room) + 1 || room);
   const lines = shown.split("\n").length - 1;
-  return `${shown}[… SKILL.md continues after line ${lines}: read ${path} with \`read_file\` from line offset ${lines}.]`;
+  return `${shown}[… SKILL.md continues after line ${lines}: read ${file} with \`${readTool}\` from line offset ${lines}.]`;
 }
 
 /** Records the tool names each model call was bound with (createAgent binds the request's tools per call). */
