@@ -103,8 +103,8 @@ export function createNpmSource(options: NpmSourceOptions = {}): SkillSource {
       });
       return running;
     },
-    readSkill: (skill) => owner(skill).readSkill(skill),
-    listFiles: (skill, limits) => owner(skill).listFiles(skill, limits),
+    readSkill: async (skill) => owner(skill).readSkill(skill),
+    listFiles: async (skill, limits) => owner(skill).listFiles(skill, limits),
     readFile: async (skill, relativePath, maxBytes) => {
       const inner = owner(skill);
       if (!inner.readFile) throw new SkillsetError("not-found", `${relativePath} cannot be read from ${id}`);
