@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, npmProject, skillFile, writeFiles, type FixturePackage } from "../../test/helpers/npm-project.js";
