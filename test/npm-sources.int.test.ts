@@ -1,12 +1,16 @@
 // `npm:` string sources in the hosts: packages packed with `npm pack` and installed into a temp
 // project with a real (offline) `npm install`; the process runs in the project folder, as an
 // application would. The LangChain middleware in a real createAgent loop with `fakeModel()`,
-// and `skillset/ai` in the AI SDK's own loop with its mock model.
+// `skillset/ai` in the AI SDK's own loop with its mock model, and the MCP server (the library's
+// createSkillsMcpServer) to the MCP SDK's client.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import * as ai from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSkills } from "../src/ai.js";
 import { createSkillsMiddleware } from "../src/langchain.js";
+import { createSkillsMcpServer } from "../src/mcp.js";
 import { load, runAgent, scriptedModel, systemPromptOf, toolResults } from "./langchain/helpers.js";
 import { scriptedModel as aiScriptedModel, type MockModelClass } from "./ai/scripted-model.js";
 import { npmProject, skillFile, type FixturePackage } from "./helpers/npm-project.js";
@@ -74,6 +78,30 @@ describe("skillset/ai with npm: sources", () => {
       expect(String(output)).toContain("Drop empty rows.");
     } finally {
       await skills.close();
+    }
+  });
+});
+
+describe("createSkillsMcpServer with npm: sources", () => {
+  it("serves the packages' skills, each with its package and version, and their files", async () => {
+    const server = createSkillsMcpServer({ sources: ["npm:"], watchIntervalMs: 0 });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "skillset-npm-test", version: "1" });
+    await client.connect(clientSide);
+    try {
+      const snapshot = await server.catalog.refresh();
+      expect(snapshot.skills.map((skill) => [skill.name, skill.package])).toEqual([
+        ["csv-clean", { name: "dist-skills", version: "0.9.0" }],
+        ["pdf-forms", { name: "@scope/pkg", version: "2.3.4" }],
+      ]);
+      const read = await client.readResource({ uri: "skill://pdf-forms/references/fields.md" });
+      expect(read.contents).toEqual([expect.objectContaining({ uri: "skill://pdf-forms/references/fields.md", text: "name, date\n" })]);
+      const loaded = await client.callTool({ name: "load_skill", arguments: { skill_name: "csv-clean" } });
+      expect((loaded.content as Array<{ text: string }>)[0]!.text).toContain("Drop empty rows.");
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });
