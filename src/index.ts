@@ -15,7 +15,7 @@ export {
 export { type ValidationReport, type SkillValidationOptions, validateSkillText } from "./core/validate-skill.js";
 export { type InspectSkillInput, type InspectSkillResult, inspectSkill } from "./core/inspect-skill.js";
 export { parseAllowedTools } from "./core/allowed-tools.js";
-export { type SkillMetadata, skillDirectory } from "./core/skill-metadata.js";
+export { type SkillMetadata, type SkillPackage, skillDirectory } from "./core/skill-metadata.js";
 export {
   MAX_SKILL_FILE_BYTES,
   type SkillSource,

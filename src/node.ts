@@ -1,5 +1,6 @@
 // Node-only parts: local folders and on-disk validation.
 export { type LocalSourceOptions, createLocalSource, listSkillFiles } from "./sources/local-source.js";
+export { type NpmSourceOptions, createNpmSource } from "./sources/npm-source.js";
 export { type DirectoryValidationReport, validateSkillDirectory } from "./node/validate-skill-directory.js";
 export { type FindSkillDirectoriesOptions, findSkillDirectories } from "./node/find-skill-directories.js";
 export { defaultSkillLocations } from "./node/default-locations.js";

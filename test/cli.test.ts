@@ -887,10 +887,12 @@ describe("help and version", () => {
     expect(result.code).toBe(0);
     expect(/\nArguments:\n[\s\S]*?\n\n/.exec(result.stdout)?.[0]).toBe(
       "\nArguments:\n" +
-        "  sources             skills folders, lowest precedence first (default:\n" +
-        "                      ~/.claude/skills, ~/.agents/skills, then .claude/skills,\n" +
-        "                      .agents/skills of the project: the nearest folder up with\n" +
-        "                      .git or package.json)\n\n",
+        "  sources             skills folders, npm:<package> (its skills) or npm: (the\n" +
+        "                      packages the project's package.json names in \"skills\"),\n" +
+        "                      lowest precedence first (default: ~/.claude/skills,\n" +
+        "                      ~/.agents/skills, then .claude/skills, .agents/skills of\n" +
+        "                      the project: the nearest folder up with .git or\n" +
+        "                      package.json)\n\n",
     );
   });
 

@@ -68,6 +68,7 @@ describe("public exports", () => {
       "DEFAULT_ENV_ALLOW_LIST",
       "createLocalExecutor",
       "createLocalSource",
+      "createNpmSource",
       "createSkillRunner",
       "defaultSkillLocations",
       "findSkillDirectories",

@@ -15,7 +15,7 @@ const commandRules = z.object({ executor, defaultAllowedCommands: z.array(z.stri
 const source = z.custom<SkillSource>((value) => (value as SkillSource | null)?.specificationVersion === "v1" && typeof (value as SkillSource).scan === "function", "a SkillSource");
 
 const optionsSchema = z.object({
-  /** Skill sources, lowest precedence first: strings are local folders (Node), or `SkillSource` objects. */
+  /** Skill sources, lowest precedence first: strings are local folders or `npm:` sources (Node), or `SkillSource` objects. */
   sources: z.array(z.union([z.string().min(1), source])).min(1),
   /** Find skills at any depth below each folder. @default false */
   recursive: z.boolean().default(false),

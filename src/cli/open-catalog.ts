@@ -5,6 +5,7 @@ import { formatDiagnostic, type Diagnostic } from "../core/diagnostic.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
+import { NPM_SOURCE_PREFIX } from "../sources/npm-source.js";
 import { sourceFromString } from "../sources/source-from-string.js";
 import { CliError } from "./cli-error.js";
 import { homePath } from "./home-path.js";
@@ -77,20 +78,23 @@ export function parseBudget(value: string | undefined): number | false {
 }
 
 /**
- * The skills folders to read, in precedence order: the given ones (each must be a folder), or
+ * The skills folders to read, in precedence order: the given ones (each must be a folder, or an
+ * `npm:` source), or
  * the usual locations that exist; a folder named twice is read once, at its first place.
  */
 export function sourceLocations(paths: string[]): string[] {
-  let locations = paths.map(homePath);
+  // `npm:` sources name packages, not folders: the source reports what it cannot find.
+  let locations = paths.map((path) => (path.startsWith(NPM_SOURCE_PREFIX) ? path : homePath(path)));
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
     if (locations.length === 0) {
       throw new CliError("no-skills-folders", `No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass the skills folders to read as arguments.`);
     }
   } else {
-    const missing = locations.filter((path) => !existsSync(path));
+    const folders = locations.filter((path) => !path.startsWith(NPM_SOURCE_PREFIX));
+    const missing = folders.filter((path) => !existsSync(path));
     if (missing.length > 0) throw new CliError("no-such-folder", `No such folder: ${missing.join(", ")}`);
-    const files = locations.filter((path) => !statSync(path).isDirectory());
+    const files = folders.filter((path) => !statSync(path).isDirectory());
     if (files.length > 0) throw new CliError("not-a-folder", `Not a folder: ${files.join(", ")}`);
   }
   // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.

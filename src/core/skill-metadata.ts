@@ -41,6 +41,15 @@ export interface SkillMetadata {
    * the same real file are one skill reached twice, not two skills.
    */
   realPath?: string;
+  /** The npm package the skill was shipped in, and its version: skills from `npm:` sources only. */
+  package?: SkillPackage;
+}
+
+/** The npm package a skill came in, as its `package.json` names it. */
+export interface SkillPackage {
+  name: string;
+  /** `version` of the package's `package.json`; absent when it has none. */
+  version?: string;
 }
 
 /** The folder that holds a skill's `SKILL.md`. */

@@ -24,7 +24,8 @@ const executorSchema = z.custom<ScriptExecutor>((value) => typeof value === "obj
 
 const optionsSchema = z.object({
   /**
-   * Skill sources, lowest precedence first; strings are local folders, or paths on `backend`.
+   * Skill sources, lowest precedence first; strings are local folders or `npm:` sources (see
+   * `createNpmSource`), or paths on `backend`.
    * Empty is allowed (the prompt then says there are no skills yet).
    */
   sources: z.array(z.union([z.string().min(1), z.custom<SkillSource>(isSkillSource, "a SkillSource")])).readonly(),

@@ -20,7 +20,7 @@ import { handleSkillsExtension } from "./skills-extension.js";
 
 /** Options of {@link createSkillsMcpServer}. */
 export interface SkillsMcpServerOptions {
-  /** Skill sources, lowest precedence first; strings are local folders (`~` is the home folder). */
+  /** Skill sources, lowest precedence first; strings are local folders (`~` is the home folder) or `npm:` sources. */
   sources: ReadonlyArray<string | SkillSource>;
   /** Find skills at any depth below each string source. @default false */
   recursive?: boolean;

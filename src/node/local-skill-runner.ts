@@ -4,7 +4,7 @@ import { sourcesFromStrings } from "../sources/source-from-string.js";
 
 /** Options of `createSkillRunner` from `skillset/node`: sources may be local folders. */
 export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sources"> {
-  /** Skill sources, lowest precedence first: folders (`~` allowed) or `SkillSource` objects. */
+  /** Skill sources, lowest precedence first: folders (`~` allowed), `npm:` sources or `SkillSource` objects. */
   sources: ReadonlyArray<string | SkillSource>;
   /** Find skills at any depth below each folder. @default false */
   recursive?: boolean;

@@ -1,5 +1,6 @@
 import type { SkillSource } from "../core/skill-source.js";
 import { createLocalSource } from "./local-source.js";
+import { createNpmSource, NPM_SOURCE_PREFIX } from "./npm-source.js";
 
 /** How the hosts read a source given as a string. */
 export interface StringSourceOptions {
@@ -12,10 +13,20 @@ export interface StringSourceOptions {
 }
 
 /**
- * The source a string names, the one place every host turns strings into sources: a folder
- * (`~` allowed) becomes a local source.
+ * The source a string names, the one place every host turns strings into sources: `npm:<package>`
+ * the skills of an installed package, `npm:` those of the packages the project's `package.json`
+ * names in its `skills` field (both resolved from the current folder); a folder (`~` allowed)
+ * becomes a local source.
  */
 export function sourceFromString(entry: string, options: StringSourceOptions = {}): SkillSource {
+  if (entry.startsWith(NPM_SOURCE_PREFIX)) {
+    const name = entry.slice(NPM_SOURCE_PREFIX.length);
+    return createNpmSource({
+      ...(name === "" ? {} : { packages: [name] }),
+      ...(options.watch === undefined ? {} : { watch: options.watch }),
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    });
+  }
   return createLocalSource({
     path: entry,
     recursive: options.recursive ?? false,

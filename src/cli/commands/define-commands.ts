@@ -20,7 +20,7 @@ export interface CommandContext {
 
 // A variadic argument is [] when not given, so none has a default of its own: commander would
 // print it as a second "(default: [])" after the one these descriptions give.
-const SOURCES_HELP = "skills folders, lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, then .claude/skills, .agents/skills of the project: the nearest folder up with .git or package.json)";
+const SOURCES_HELP = "skills folders, npm:<package> (its skills) or npm: (the packages the project's package.json names in \"skills\"), lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, then .claude/skills, .agents/skills of the project: the nearest folder up with .git or package.json)";
 const ALLOW_ROOT_HELP = "a further folder that symlinks may lead into (repeatable; always allowed: the skills folder, its project, ~/.claude/skills, ~/.agents/skills)";
 
 // Collects a repeatable option's values.

@@ -33,6 +33,8 @@ export async function infoCommand(name: string, paths: string[], options: InfoOp
   // Reached through a symbolic link: where the file really is.
   field("Link target", skill.realPath);
   field("Source", skill.source);
+  // Skills shipped in npm packages: the package and version installed.
+  field("Package", skill.package && (skill.package.version === undefined ? skill.package.name : `${skill.package.name}@${skill.package.version}`));
   field("License", skill.license);
   field("Compatibility", skill.compatibility);
   field("Allowed tools", skill.allowedTools.length > 0 ? skill.allowedTools.join(" ") : undefined);
