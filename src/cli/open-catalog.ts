@@ -6,6 +6,7 @@ import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catal
 import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
 import { sourceFromString } from "../sources/source-from-string.js";
+import { isSiteUrl, parseSiteUrl } from "../sources/well-known/site-url.js";
 import { CliError } from "./cli-error.js";
 import { homePath } from "./home-path.js";
 import { plural } from "./plural.js";
@@ -77,22 +78,36 @@ export function parseBudget(value: string | undefined): number | false {
 }
 
 /**
- * The skills folders to read, in precedence order: the given ones (each must be a folder), or
- * the usual locations that exist; a folder named twice is read once, at its first place.
+ * The skills folders (or site URLs) to read, in precedence order: the given ones (each must be a
+ * folder or an `https://` site), or the usual locations that exist; a folder named twice is read
+ * once, at its first place.
  */
 export function sourceLocations(paths: string[]): string[] {
-  let locations = paths.map(homePath);
+  let locations = paths.map((path) => (isSiteUrl(path) ? checkedSiteUrl(path) : homePath(path)));
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
     if (locations.length === 0) {
       throw new CliError("no-skills-folders", `No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass the skills folders to read as arguments.`);
     }
   } else {
-    const missing = locations.filter((path) => !existsSync(path));
+    // A site URL is no folder: its source checks it, and a site that fails is a warning.
+    const folders = locations.filter((path) => !isSiteUrl(path));
+    const missing = folders.filter((path) => !existsSync(path));
     if (missing.length > 0) throw new CliError("no-such-folder", `No such folder: ${missing.join(", ")}`);
-    const files = locations.filter((path) => !statSync(path).isDirectory());
+    const files = folders.filter((path) => !statSync(path).isDirectory());
     if (files.length > 0) throw new CliError("not-a-folder", `Not a folder: ${files.join(", ")}`);
   }
   // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.
-  return locations.filter((path, index) => locations.findIndex((other) => resolve(other) === resolve(path)) === index);
+  const same = (a: string, b: string) => (isSiteUrl(a) || isSiteUrl(b) ? a === b : resolve(a) === resolve(b));
+  return locations.filter((path, index) => locations.findIndex((other) => same(other, path)) === index);
+}
+
+// A site argument as given, once its URL is known to be one skillset fetches (https, or loopback http).
+function checkedSiteUrl(url: string): string {
+  try {
+    parseSiteUrl(url);
+    return url;
+  } catch (error) {
+    throw new CliError("usage", (error as Error).message);
+  }
 }

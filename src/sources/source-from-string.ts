@@ -1,5 +1,7 @@
 import type { SkillSource } from "../core/skill-source.js";
 import { createLocalSource } from "./local-source.js";
+import { isSiteUrl } from "./well-known/site-url.js";
+import { createWellKnownSource } from "./well-known/well-known-source.js";
 
 /** How the hosts read a source given as a string. */
 export interface StringSourceOptions {
@@ -13,9 +15,11 @@ export interface StringSourceOptions {
 
 /**
  * The source a string names, the one place every host turns strings into sources: a folder
- * (`~` allowed) becomes a local source.
+ * (`~` allowed) becomes a local source; an `https://` URL, the skills its site publishes at its
+ * well-known URL (cached in the user's cache folder).
  */
 export function sourceFromString(entry: string, options: StringSourceOptions = {}): SkillSource {
+  if (isSiteUrl(entry)) return createWellKnownSource({ url: entry });
   return createLocalSource({
     path: entry,
     recursive: options.recursive ?? false,
