@@ -23,16 +23,17 @@ export async function readTarGzFiles(bytes: Uint8Array): Promise<ArchiveFiles> {
   const files: ArchiveFiles = new Map();
   const tally = createTally(files);
   const parser = extract();
+  // The first problem is kept and the rest of the (bounded, in-memory) tar is skipped through:
+  // destroying tar-stream's parser mid-entry surfaces the error a second time, uncaught.
+  let problem: unknown;
   const done = new Promise<void>((resolve, reject) => {
     parser.on("entry", (header, stream, next) => {
-      const fail = (problem: unknown) => {
-        stream.resume();
-        parser.destroy(problem as Error);
-      };
+      const skip = () => stream.on("end", next).resume();
+      if (problem) return skip();
       try {
         const path = confinedPath(header.name);
         const type = header.type ?? "file";
-        if (type === "directory") return stream.resume().on("end", next);
+        if (type === "directory") return skip();
         if (type !== "file" && type !== "contiguous-file") throw new ArchiveProblem(`entry ${JSON.stringify(header.name)} is a ${type}; links and special files are refused`);
         if (path === "") throw new ArchiveProblem(`entry ${JSON.stringify(header.name)} has no file name`);
         tally.reserve(path, header.size ?? 0);
@@ -42,12 +43,13 @@ export async function readTarGzFiles(bytes: Uint8Array): Promise<ArchiveFiles> {
           files.set(path, new Uint8Array(Buffer.concat(chunks)));
           next();
         });
-      } catch (problem) {
-        fail(problem);
+      } catch (error) {
+        problem = error;
+        skip();
       }
     });
-    parser.on("finish", resolve);
-    parser.on("error", (error) => reject(error instanceof ArchiveProblem ? error : new ArchiveProblem(`it is not a usable tar archive: ${error.message}`)));
+    parser.on("finish", () => (problem ? reject(problem) : resolve()));
+    parser.on("error", (error) => reject(new ArchiveProblem(`it is not a usable tar archive: ${error.message}`)));
   });
   Readable.from([tar]).pipe(parser);
   await done;
