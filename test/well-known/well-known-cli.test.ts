@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { callTool } from "../mcp/helpers.js";
 import { digestOf, indexJson, skillMd, startSite, tarGzOf, type WellKnownSite } from "../helpers/well-known-site.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -84,12 +85,16 @@ describe("skillset with a well-known URL", () => {
     expect(prompt.stdout).toContain("Fixes a GitHub issue by number.");
   });
 
-  it("mcp serves the site's skills", async () => {
+  it("mcp serves the site's skills: load_skill and read_skill_resource through the verified copy", async () => {
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", site.url], env: env as Record<string, string>, stderr: "ignore" }));
     try {
       const { prompts } = await client.listPrompts();
       expect(prompts.map((prompt) => prompt.name).sort()).toEqual(["fix-issue", "meeting-notes"]);
+      const loaded = await callTool(client, "load_skill", { skill_name: "fix-issue", arguments: "7" });
+      expect(loaded.isError).toBe(false);
+      expect(loaded.text).toContain("Fix issue 7.");
+      expect(await callTool(client, "read_skill_resource", { skill_name: "fix-issue", path: "scripts/check.sh" })).toEqual({ text: "[scripts/check.sh: lines 1-1 of 1]\necho ok", isError: false });
     } finally {
       await client.close();
     }
