@@ -69,6 +69,7 @@ describe("public exports", () => {
       "createLocalExecutor",
       "createLocalSource",
       "createSkillRunner",
+      "createWellKnownSource",
       "defaultSkillLocations",
       "findSkillDirectories",
       "listSkillFiles",
