@@ -121,3 +121,17 @@ export async function tarGzOf(entries: TarEntry[]): Promise<Buffer> {
   for await (const chunk of archive) chunks.push(chunk as Buffer);
   return gzipSync(Buffer.concat(chunks));
 }
+
+/**
+ * `zip` with the uncompressed size its central directory declares for `name` set to `size`: a
+ * zip that lies about what it inflates to.
+ */
+export function withDeclaredSize(zip: Buffer, name: string, size: number): Buffer {
+  const patched = Buffer.from(zip);
+  const central = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+  for (let offset = patched.indexOf(central); offset !== -1; offset = patched.indexOf(central, offset + 4)) {
+    const nameLength = patched.readUInt16LE(offset + 28);
+    if (patched.toString("latin1", offset + 46, offset + 46 + nameLength) === name) patched.writeUInt32LE(size, offset + 24);
+  }
+  return patched;
+}

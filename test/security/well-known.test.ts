@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SkillMetadata, SkillSource } from "../../src/index.js";
 import { createWellKnownSource } from "../../src/node.js";
-import { digestOf, indexJson, skillMd, startSite, tarGzOf, zipOf, type Route, type WellKnownSite } from "../helpers/well-known-site.js";
+import { digestOf, indexJson, skillMd, startSite, tarGzOf, withDeclaredSize, zipOf, type Route, type WellKnownSite } from "../helpers/well-known-site.js";
 
 const INDEX = "/.well-known/agent-skills/index.json";
 const good = skillMd("evil", "Looks harmless.");
@@ -113,6 +113,12 @@ describe("well-known skills: archives are confined", () => {
   it("zip bomb: refused on its declared size, before inflating", async () => {
     const { source, skill } = await serve("archive", await zipOf([{ path: "SKILL.md", content: good }, { path: "zeros", content: new Uint8Array(26 * 1024 * 1024) }]));
     await expectRefused(source, skill, refused("it extracts to more than 26214400 bytes (25 MiB)"));
+  });
+
+  it("zip bomb that lies about its size: inflating stops past what it declared", async () => {
+    const zip = withDeclaredSize(await zipOf([{ path: "SKILL.md", content: good }, { path: "zeros", content: new Uint8Array(30 * 1024 * 1024) }]), "zeros", 100);
+    const { source, skill } = await serve("archive", zip);
+    await expectRefused(source, skill, /is refused: entry "zeros" cannot be read: too many bytes in the stream\. expected 100\. got at least \d+$/);
   });
 
   it("gzip bomb: decompression stops at the cap", async () => {

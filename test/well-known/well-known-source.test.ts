@@ -66,6 +66,15 @@ describe("createWellKnownSource", () => {
     expect(site.requests.filter((path) => path.endsWith("notes/SKILL.md"))).toHaveLength(1);
   });
 
+  it("reads started together share one download", async () => {
+    const source = createWellKnownSource({ url: site.url, cacheDir });
+    const skill = (await source.scan()).skills.find((entry) => entry.name === "pdf")!;
+    const [first, second, listing] = await Promise.all([source.readSkill(skill), source.readSkill(skill), source.listFiles(skill, { maxDepth: 3, maxFiles: 10 })]);
+    expect([text(first), text(second), listing.files.length]).toEqual([pdf, pdf, 2]);
+    expect(site.requests.filter((path) => path.endsWith("pdf.tar.gz"))).toHaveLength(1);
+    expect(readdirSync(join(skill.path, "..", ".."))).toEqual([skill.path.split("/").at(-2), "index.json"].sort());
+  });
+
   it("extracts a .tar.gz skill: SKILL.md, its files listed and read", async () => {
     const source = createWellKnownSource({ url: site.url, cacheDir });
     const skill = (await source.scan()).skills.find((entry) => entry.name === "pdf")!;
