@@ -70,6 +70,7 @@ describe("public exports", () => {
       "createLocalSource",
       "createNpmSource",
       "createSkillRunner",
+      "createWellKnownSource",
       "defaultSkillLocations",
       "findSkillDirectories",
       "listSkillFiles",

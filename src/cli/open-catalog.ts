@@ -7,6 +7,7 @@ import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
 import { NPM_SOURCE_PREFIX } from "../sources/npm-source.js";
 import { sourceFromString } from "../sources/source-from-string.js";
+import { isSiteUrl, parseSiteUrl } from "../sources/well-known/site-url.js";
 import { CliError } from "./cli-error.js";
 import { homePath } from "./home-path.js";
 import { plural } from "./plural.js";
@@ -78,25 +79,36 @@ export function parseBudget(value: string | undefined): number | false {
 }
 
 /**
- * The skills folders to read, in precedence order: the given ones (each must be a folder, or an
- * `npm:` source), or
- * the usual locations that exist; a folder named twice is read once, at its first place.
+ * The skills folders to read, in precedence order: the given ones (each must be a folder, an
+ * `npm:` source or an `https://` site), or the usual locations that exist; a folder named twice
+ * is read once, at its first place.
  */
 export function sourceLocations(paths: string[]): string[] {
-  // `npm:` sources name packages, not folders: the source reports what it cannot find.
-  let locations = paths.map((path) => (path.startsWith(NPM_SOURCE_PREFIX) ? path : homePath(path)));
+  // `npm:` sources name packages, and sites are no folders: their sources report what fails.
+  let locations = paths.map((path) => (path.startsWith(NPM_SOURCE_PREFIX) ? path : isSiteUrl(path) ? checkedSiteUrl(path) : homePath(path)));
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
     if (locations.length === 0) {
       throw new CliError("no-skills-folders", `No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass the skills folders to read as arguments.`);
     }
   } else {
-    const folders = locations.filter((path) => !path.startsWith(NPM_SOURCE_PREFIX));
+    const folders = locations.filter((path) => !path.startsWith(NPM_SOURCE_PREFIX) && !isSiteUrl(path));
     const missing = folders.filter((path) => !existsSync(path));
     if (missing.length > 0) throw new CliError("no-such-folder", `No such folder: ${missing.join(", ")}`);
     const files = folders.filter((path) => !statSync(path).isDirectory());
     if (files.length > 0) throw new CliError("not-a-folder", `Not a folder: ${files.join(", ")}`);
   }
   // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.
-  return locations.filter((path, index) => locations.findIndex((other) => resolve(other) === resolve(path)) === index);
+  const same = (a: string, b: string) => (isSiteUrl(a) || isSiteUrl(b) ? a === b : resolve(a) === resolve(b));
+  return locations.filter((path, index) => locations.findIndex((other) => same(other, path)) === index);
+}
+
+// A site argument as given, once its URL is known to be one skillset fetches (https, or loopback http).
+function checkedSiteUrl(url: string): string {
+  try {
+    parseSiteUrl(url);
+    return url;
+  } catch (error) {
+    throw new CliError("usage", (error as Error).message);
+  }
 }

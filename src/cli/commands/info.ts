@@ -3,7 +3,7 @@ import { printable } from "../../core/safe-text.js";
 import { discoverResources, type ResourceType } from "../../core/skill-resources.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { skillDirectory } from "../../core/skill-metadata.js";
-import { allowedRoots, scanSources, type SourceOptions } from "../open-catalog.js";
+import { allowedRoots, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { requireSkill } from "../require-skill.js";
 import type { Terminal } from "../terminal.js";
 
@@ -16,9 +16,11 @@ const TYPE_TITLES: Record<ResourceType, string> = { script: "Scripts", reference
 
 /** `skillset info <name> [sources...]`: one skill's metadata, path, resources by type and diagnostics. */
 export async function infoCommand(name: string, paths: string[], options: InfoOptions, terminal: Terminal): Promise<number> {
-  const snapshot = await scanSources(paths, options, terminal);
+  const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   const skill = requireSkill(snapshot, name);
-  const discovery = await discoverResources(createLocalSource({ path: skillDirectory(skill), watch: false, allowedRoots: allowedRoots(options) }), skill);
+  // A site's skill is listed from its source (which downloads and verifies it); a folder's from the folder.
+  const remote = skill.source.startsWith("local:") ? undefined : sources.find((source) => source.id === skill.source);
+  const discovery = await discoverResources(remote ?? createLocalSource({ path: skillDirectory(skill), watch: false, allowedRoots: allowedRoots(options) }), skill);
   const diagnostics = snapshot.diagnostics.filter((diagnostic) => diagnostic.skill === name || diagnostic.file === skill.path);
   const shadowed = snapshot.shadowed.filter((entry) => entry.name === name).map((entry) => entry.path);
 
