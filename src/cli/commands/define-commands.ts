@@ -4,6 +4,7 @@ import type { Terminal } from "../terminal.js";
 import { createCommand } from "./create.js";
 import { infoCommand } from "./info.js";
 import { listCommand } from "./list.js";
+import { packageCommand } from "./package.js";
 import { promptCommand } from "./prompt.js";
 import { renderCommand } from "./render.js";
 import { searchCommand } from "./search.js";
@@ -72,6 +73,14 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .option("--description <text>", "what the skill does and when to use it")
     .option("--resources <list>", "resource folders to add: scripts,references,assets")
     .action((name: string, options) => run(() => createCommand(name, options, terminal)));
+
+  program
+    .command("package")
+    .description("Pack a skill folder as a .skill zip for upload to Claude.ai or the Claude API (validated first; same files, same bytes)")
+    .argument("<skill>", "the skill folder (or its SKILL.md)")
+    .option("--out <file>", "the file to write, .skill or .zip (default: <name>.skill in the working folder)")
+    .option("--allow-claude-code-fields", "accept Claude Code's extra frontmatter fields (argument-hint, model, ...)")
+    .action((skill: string, options) => run(() => packageCommand(skill, options, terminal)));
 
   program
     .command("prompt")
