@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { importOptional } from "../chat/optional-package.js";
 import type { Terminal } from "../terminal.js";
 import { createCommand } from "./create.js";
+import { doctorCommand } from "./doctor.js";
 import { infoCommand } from "./info.js";
 import { listCommand } from "./list.js";
 import { packageCommand } from "./package.js";
@@ -54,6 +55,18 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .option("--budget <tokens>", "the catalog budget to show each skill's place under (default 5000; none: no limit)")
     .option("--json", "print JSON on stdout")
     .action((sources: string[], options) => run(() => listCommand(sources, options, terminal)));
+
+  program
+    .command("doctor")
+    .description("Report what hurts a library: rival skills, shadowing, catalog cost, skills chats never loaded, and lint")
+    .argument("[sources...]", SOURCES_HELP)
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
+    .option("--budget <tokens>", "the catalog budget to check against (default 5000; none: no limit)")
+    .option("--fail-on <severity>", "exit 1 when a finding is this serious or more: error, warning, info or none (default error)")
+    .option("--no-threads", "do not read skillset chat's saved threads")
+    .option("--json", "print a JSON report on stdout")
+    .action((sources: string[], options) => run(() => doctorCommand(sources, options, terminal)));
 
   program
     .command("info")
