@@ -2,7 +2,8 @@ import type { CatalogSnapshot } from "../catalog.js";
 import { loadTokenCounter, type TokenCounter } from "../count-tokens.js";
 import { DEFAULT_CATALOG_BUDGET } from "../render-catalog.js";
 import { createSkillEngine } from "../skill-engine.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import { baseName } from "../path-separator.js";
+import { skillDirectory, type SkillMetadata } from "../skill-metadata.js";
 import { DEFAULT_RESOURCE_LIMITS } from "../skill-resources.js";
 import type { EmbedTexts } from "../skill-search.js";
 import type { SkillSource } from "../skill-source.js";
@@ -87,7 +88,8 @@ function sourceFindings(snapshot: CatalogSnapshot): DoctorFinding[] {
     .map((diagnostic) => ({
       code: diagnostic.code,
       severity: diagnostic.severity,
-      skill: diagnostic.skill ?? "",
+      // A file skipped before its name was read goes by its folder's name, as `list` shows it.
+      skill: diagnostic.skill ?? baseName(skillDirectory({ path: diagnostic.file })),
       file: diagnostic.file,
       message: diagnostic.message,
       fix: diagnostic.severity === "error" ? "Fix the file as the message says (skillset validate checks a skill folder); until then the skill is not offered" : "Fix the file as the message says (skillset validate checks a skill folder)",
