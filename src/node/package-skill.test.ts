@@ -52,6 +52,12 @@ describe("packageSkill", () => {
     );
   });
 
+  it("refuses a zip inside the skill folder, which Claude.ai would refuse", () => {
+    const { tree, folder } = skillFolder();
+    tree.write("pdf-forms/assets/old.skill", "PK");
+    expect(() => packageSkill(folder)).toThrow(/^assets\/old\.skill is a zip inside the skill folder, and Claude\.ai refuses/);
+  });
+
   it("packs an empty folder inside the skill as nothing: zip entries are files", () => {
     const { folder } = skillFolder();
     mkdirSync(join(folder, "assets"));

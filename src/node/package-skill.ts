@@ -37,7 +37,8 @@ const REGULAR_FILE = 0o100000;
  * Nothing outside the folder goes in. A symbolic link to a file inside the folder is packed as
  * a copy of that file; a link that leads outside, dangles or names a folder is refused
  * (`outside-skill`, `symlink-dangling`, `symlinked-folder`), as is anything that is not a
- * regular file or folder (`special-file`): the error names the path.
+ * regular file or folder (`special-file`): the error names the path. So is a `.zip` or `.skill`
+ * inside (`nested-archive`), which Claude.ai refuses.
  */
 export function packageSkill(directory: string, options: PackageSkillOptions = {}): SkillPackage {
   const report = validateSkillDirectory(directory, options);
@@ -50,6 +51,9 @@ export function packageSkill(directory: string, options: PackageSkillOptions = {
   const files: Zippable = {};
   const entries: string[] = [];
   for (const file of packedFiles(folder, base)) {
+    if (/\.(zip|skill)$/i.test(file.relativePath)) {
+      throw new SkillsetError("nested-archive", `${file.relativePath} is a zip inside the skill folder, and Claude.ai refuses a skill zip that holds another ("Zip cannot contain nested zip files"): unpack it into the folder or remove it`);
+    }
     const entry = `${name}/${file.relativePath}`;
     const mode = file.stat.mode & 0o100 ? 0o755 : 0o644;
     files[entry] = [readFileSync(file.realPath), { mtime: FIXED_TIME, os: UNIX, attrs: ((REGULAR_FILE | mode) << 16) >>> 0 }];
