@@ -64,6 +64,10 @@ export { type RenderInstructionsContext, type DynamicCommandResult, type Dynamic
 export { splitArguments } from "./core/skill-arguments.js";
 export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";
 export { countTokens } from "./core/count-tokens.js";
+export { type DoctorCode, type DoctorSeverity, type DoctorFinding } from "./core/doctor/doctor-finding.js";
+export { type CatalogPlace, type SkillCatalogCost, type CatalogCostReport } from "./core/doctor/catalog-cost.js";
+export { RECOMMENDED_BODY_LIMITS } from "./core/doctor/lint-skill.js";
+export { type RecordedThread, type DiagnoseLibraryOptions, type DoctorReport, diagnoseLibrary } from "./core/doctor/diagnose-library.js";
 export { type BackendSourceOptions, type SkillsBackend, type BackendFileInfo, createBackendSource } from "./sources/backend-source.js";
 export type { ScriptExecutor, ScriptRequest, ScriptResult } from "./exec/script-executor.js";
 export { type ParsedCommand, parseCommand } from "./exec/parse-command.js";

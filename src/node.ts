@@ -3,6 +3,7 @@ export { type LocalSourceOptions, createLocalSource, listSkillFiles } from "./so
 export { type NpmSourceOptions, createNpmSource } from "./sources/npm-source.js";
 export { type DirectoryValidationReport, validateSkillDirectory } from "./node/validate-skill-directory.js";
 export { type FindSkillDirectoriesOptions, findSkillDirectories } from "./node/find-skill-directories.js";
+export { type SkillPackage, type PackageSkillOptions, packageSkill } from "./node/package-skill.js";
 export { defaultSkillLocations } from "./node/default-locations.js";
 export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor } from "./exec/local-executor.js";
 export { type LocalSkillRunnerOptions, createSkillRunner } from "./node/local-skill-runner.js";

@@ -15,6 +15,7 @@ describe("public exports", () => {
       "MAX_NAME_LENGTH",
       "MAX_RESOURCE_BYTES",
       "MAX_SKILL_FILE_BYTES",
+      "RECOMMENDED_BODY_LIMITS",
       "SPEC_FIELDS",
       "SkillParseError",
       "SkillsetError",
@@ -33,6 +34,7 @@ describe("public exports", () => {
       "createSandboxExecutor",
       "createSkillEngine",
       "createSkillRunner",
+      "diagnoseLibrary",
       "disclosedTools",
       "discoverResources",
       "formatDiagnostic",
@@ -74,6 +76,7 @@ describe("public exports", () => {
       "defaultSkillLocations",
       "findSkillDirectories",
       "listSkillFiles",
+      "packageSkill",
       "validateSkillDirectory",
     ]);
   });

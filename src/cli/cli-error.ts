@@ -16,6 +16,8 @@ export type CliErrorCode =
   | "model-setup"
   | "provider"
   | "invalid-cases"
+  | "invalid-skill"
+  | "refused"
   | "internal";
 
 /** A failure the CLI reports as `skillset: <message>` on stderr and turns into an exit code. */

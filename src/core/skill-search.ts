@@ -67,11 +67,13 @@ export function fuseRankings(rankings: ReadonlyArray<readonly RankedSkill[]>, li
   return [...scores].map(([name, score]) => ({ name, score })).sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)).slice(0, limit);
 }
 
-function skillText(skill: SkillMetadata): string {
+/** The text a skill is embedded by: its name, split at hyphens, and its description. */
+export function skillText(skill: Pick<SkillMetadata, "name" | "description">): string {
   return `${skill.name.replace(/[-_]/g, " ")}: ${skill.description}`;
 }
 
-function cosine(a: readonly number[], b: readonly number[]): number {
+/** Cosine similarity of two vectors; 0 when either is all zeros. */
+export function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
   let normA = 0;
   let normB = 0;

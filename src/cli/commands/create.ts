@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { PLACEHOLDER_BODY_LINES, placeholderDescription } from "../../core/skill-placeholders.js";
 import { validateFrontmatter } from "../../core/validate-frontmatter.js";
 import { validateSkillText } from "../../core/validate-skill.js";
 import { CliError } from "../cli-error.js";
@@ -35,7 +36,7 @@ export async function createCommand(name: string, options: CreateOptions, termin
   const nameErrors = validateFrontmatter({ name, description: "x" });
   if (nameErrors.length > 0) throw new CliError("usage", `Invalid skill name '${name}': ${nameErrors.join("; ")}`);
   const folders = parseResources(options.resources);
-  const description = options.description ?? `Describe what ${name} does and when to use it.`;
+  const description = options.description ?? placeholderDescription(name);
   const directory = resolve(homePath(options.dir ?? "."), name);
   if (existsSync(directory)) throw new CliError("already-exists", `${directory} already exists; choose another name or --dir`);
   const missing = foldersToCreate(directory);
@@ -78,12 +79,12 @@ function skillTemplate(name: string, description: string, folders: ResourceFolde
     "",
     "## When to use",
     "",
-    "Say which tasks this skill is for, and which it is not for.",
+    PLACEHOLDER_BODY_LINES[0],
     "",
     "## Steps",
     "",
-    "1. First step.",
-    "2. Second step.",
+    PLACEHOLDER_BODY_LINES[1],
+    PLACEHOLDER_BODY_LINES[2],
     ...(resourceLines.length > 0 ? ["", "## Resources", "", ...resourceLines] : []),
     "",
   ].join("\n");

@@ -2,8 +2,10 @@ import type { Command } from "commander";
 import { importOptional } from "../chat/optional-package.js";
 import type { Terminal } from "../terminal.js";
 import { createCommand } from "./create.js";
+import { doctorCommand } from "./doctor.js";
 import { infoCommand } from "./info.js";
 import { listCommand } from "./list.js";
+import { packageCommand } from "./package.js";
 import { promptCommand } from "./prompt.js";
 import { renderCommand } from "./render.js";
 import { searchCommand } from "./search.js";
@@ -55,6 +57,18 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .action((sources: string[], options) => run(() => listCommand(sources, options, terminal)));
 
   program
+    .command("doctor")
+    .description("Report what hurts a library: rival skills, shadowing, catalog cost, skills chats never loaded, and lint")
+    .argument("[sources...]", SOURCES_HELP)
+    .option("-r, --recursive", "find skills in nested folders too")
+    .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
+    .option("--budget <tokens>", "the catalog budget to check against (default 5000; none: no limit)")
+    .option("--fail-on <severity>", "exit 1 when a finding is this serious or more: error, warning, info or none (default error)")
+    .option("--no-threads", "do not read skillset chat's saved threads")
+    .option("--json", "print a JSON report on stdout")
+    .action((sources: string[], options) => run(() => doctorCommand(sources, options, terminal)));
+
+  program
     .command("info")
     .description("Show one skill: metadata, path, resources and diagnostics")
     .argument("<name>", "the skill's name")
@@ -72,6 +86,14 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .option("--description <text>", "what the skill does and when to use it")
     .option("--resources <list>", "resource folders to add: scripts,references,assets")
     .action((name: string, options) => run(() => createCommand(name, options, terminal)));
+
+  program
+    .command("package")
+    .description("Pack a skill folder as a .skill zip for upload to Claude.ai or the Claude API (validated first; same files, same bytes)")
+    .argument("<skill>", "the skill folder (or its SKILL.md)")
+    .option("--out <file>", "the file to write, .skill or .zip (default: <name>.skill in the working folder)")
+    .option("--allow-claude-code-fields", "accept Claude Code's extra frontmatter fields (argument-hint, model, ...)")
+    .action((skill: string, options) => run(() => packageCommand(skill, options, terminal)));
 
   program
     .command("prompt")

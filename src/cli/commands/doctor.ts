@@ -1,0 +1,83 @@
+import { diagnoseLibrary, type DoctorReport } from "../../core/doctor/diagnose-library.js";
+import { DOCTOR_SEVERITIES, type DoctorFinding, type DoctorSeverity } from "../../core/doctor/doctor-finding.js";
+import { printable } from "../../core/safe-text.js";
+import { readRecordedThreads, type RecordedThreads } from "../chat/recorded-threads.js";
+import { CliError } from "../cli-error.js";
+import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
+import { plural } from "../plural.js";
+import { displayFolder } from "../skill-rows.js";
+import type { Terminal } from "../terminal.js";
+
+/** Options of `skillset doctor`. */
+export interface DoctorOptions extends SourceOptions {
+  json?: boolean;
+  /** `--budget <tokens>` (or `none`): the catalog budget to check the library against. */
+  budget?: string;
+  /** `--fail-on <severity>`: the least serious finding that makes the exit code 1. */
+  failOn?: string;
+  /** `--no-threads` makes this false: do not read `skillset chat`'s saved threads. */
+  threads?: boolean;
+}
+
+const FAIL_ON = [...DOCTOR_SEVERITIES, "none"] as const;
+// Catalog lines shown in the human report, most expensive first; --json has them all.
+const COSTLIEST = 10;
+
+/**
+ * `skillset doctor [sources...]`: what hurts the library, in one report. Exit code 1 when a
+ * finding is at least as serious as `--fail-on` (default `error`), else 0; 2 for a usage error.
+ */
+export async function doctorCommand(paths: string[], options: DoctorOptions, terminal: Terminal): Promise<number> {
+  const failOn = (options.failOn ?? "error") as (typeof FAIL_ON)[number];
+  if (!FAIL_ON.includes(failOn)) throw new CliError("usage", `--fail-on must be one of ${FAIL_ON.join(", ")}; got '${options.failOn}'`);
+  const budget = parseBudget(options.budget);
+  const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
+  const recorded: RecordedThreads | undefined = options.threads === false ? undefined : await readRecordedThreads();
+  const threads = recorded && "threads" in recorded ? recorded.threads : undefined;
+  const report = await diagnoseLibrary({ snapshot, sources }, { budget, ...(threads ? { threads } : {}) });
+  const failing = failOn === "none" ? 0 : report.findings.filter((finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn)).length;
+  if (options.json) {
+    const threadsJson = recorded === undefined ? { examined: false, reason: "--no-threads" } : "threads" in recorded ? { examined: true, path: recorded.path, count: recorded.threads.length } : { examined: false, reason: recorded.unavailable };
+    terminal.out(JSON.stringify({ skills: report.skills, summary: counts(report.findings), failOn, ok: failing === 0, findings: report.findings, catalog: report.catalog, threads: threadsJson }, null, 2));
+  } else {
+    printReport(report, recorded, terminal);
+    if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
+  }
+  return failing > 0 ? 1 : 0;
+}
+
+function counts(findings: readonly DoctorFinding[]): Record<DoctorSeverity, number> {
+  const result = { error: 0, warning: 0, info: 0 };
+  for (const finding of findings) result[finding.severity]++;
+  return result;
+}
+
+function printReport(report: DoctorReport, recorded: RecordedThreads | undefined, terminal: Terminal): void {
+  const { color } = terminal;
+  const paint: Record<DoctorSeverity, (text: string) => string> = { error: color.red, warning: color.yellow, info: color.dim };
+  for (const finding of report.findings) {
+    terminal.out(`${paint[finding.severity](finding.severity.padEnd(7))} ${color.bold(finding.code)}  ${printable(finding.skill)}`);
+    terminal.out(`  ${printable(finding.message)}`);
+    terminal.out(`  file: ${printable(displayFile(finding.file))}`);
+    terminal.out(`  fix: ${printable(finding.fix)}`);
+  }
+  if (report.findings.length === 0) terminal.out("No findings.");
+  const { catalog } = report;
+  const count = (value: number) => value.toLocaleString("en-US");
+  const budget = catalog.budget === false ? "no budget" : `the budget of ${count(catalog.budget)}`;
+  terminal.out(color.bold(`\nCatalog: ${count(catalog.tokens)} tokens under ${budget}; the skills' whole lines take ${count(catalog.wholeTokens)}`));
+  for (const cost of catalog.skills.slice(0, COSTLIEST)) terminal.out(`  ${String(cost.tokens).padStart(5)}  ${printable(cost.name)}${cost.place === "whole" ? "" : ` (${cost.place})`}`);
+  if (catalog.skills.length > COSTLIEST) terminal.out(`  … and ${plural(catalog.skills.length - COSTLIEST, "more skill")} (--json lists every one)`);
+  if (recorded === undefined) terminal.out("Threads: not read (--no-threads)");
+  else if ("threads" in recorded) terminal.out(`Threads: ${plural(recorded.threads.length, "saved chat thread")} read from ${printable(recorded.path)}`);
+  else terminal.out(`Threads: not read: ${printable(recorded.unavailable)}`);
+  const summary = counts(report.findings);
+  terminal.out(color.bold(`\n${plural(report.skills, "skill")}: ${plural(summary.error, "error")}, ${plural(summary.warning, "warning")}, ${summary.info} info`));
+}
+
+// A file as a user would type it: relative to the working folder when inside it, `~/…` under home.
+function displayFile(file: string): string {
+  // displayFolder shows a SKILL.md as its folder; any other path as itself.
+  const name = file.slice(file.lastIndexOf("/") + 1);
+  return /^skill\.md$/i.test(name) ? `${displayFolder(file)}/${name}` : displayFolder(file);
+}
