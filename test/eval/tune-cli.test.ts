@@ -103,7 +103,7 @@ describe("skillset tune", { timeout: 180_000 }, () => {
     const asked = proposalRequests(fake).map((request) => request.lastUserText);
     expect(asked).toHaveLength(3);
     expect(asked[0]).toContain("Requests it should be loaded for, where it was not:\n- Summarise my spreadsheet (0/3 runs loaded the skill)\n- Profile this table of orders (0/3 runs loaded the skill)\n");
-    expect(asked[2]).toContain("Your previous answer was refused: Description exceeds 1024 character limit (1200 chars)");
+    expect(asked[2]).toContain("Your previous answer was refused: Description exceeds 1024 character limit (1259 chars)");
     for (const text of asked) for (const query of VALIDATION) expect(text).not.toContain(query);
   });
 
