@@ -1,3 +1,4 @@
+import { printable } from "../../core/safe-text.js";
 import type { Colors } from "../terminal.js";
 import type { PassCount, SkillTriggerReport, TriggerResult } from "./trigger-score.js";
 
@@ -34,7 +35,7 @@ export function formatTriggerReport(reports: readonly SkillTriggerReport[], summ
   const lines: string[] = [];
   for (const report of reports) {
     if (lines.length > 0) lines.push("");
-    lines.push(color.bold(`${report.skill} · ${report.file}`));
+    lines.push(color.bold(`${report.skill} · ${printable(report.file)}`));
     lines.push(...queryLines(report.results, color));
     lines.push(`Should trigger: ${passLine(report.shouldTrigger)} · near misses: ${passLine(report.nearMiss)}`);
   }
@@ -71,8 +72,8 @@ export function passLine(count: PassCount): string {
   return `${count.passed}/${count.total} passed (${Number.isInteger(percent) ? percent : percent.toFixed(1)}%)`;
 }
 
-// A query on one line of the table, at most 100 characters.
+// A query on one line of the table, at most 100 characters, control characters shown as escapes.
 function oneLine(query: string): string {
-  const flat = query.replace(/\s+/g, " ").trim();
+  const flat = printable(query.replace(/\s+/g, " ").trim());
   return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
 }

@@ -1,3 +1,4 @@
+import { printable } from "../../core/safe-text.js";
 import { plural } from "../plural.js";
 import type { TriggerSplit } from "./trigger-split.js";
 import { passLine } from "./trigger-report.js";
@@ -8,7 +9,7 @@ import type { RejectedProposal, TuneOutcome, TuneStep } from "./tune-loop.js";
 export function tuneHeader(skill: string, file: string, split: TriggerSplit, repeat: number, iterations: number): string {
   const part = (queries: TriggerSplit["train"]) => `${plural(queries.length, "query", "queries")} (${queries.filter((entry) => entry.shouldTrigger).length} should trigger)`;
   return [
-    `Tuning the description of ${skill} on ${file}, ${plural(repeat, "run")} per query, up to ${plural(iterations, "iteration")}`,
+    `Tuning the description of ${skill} on ${printable(file)}, ${plural(repeat, "run")} per query, up to ${plural(iterations, "iteration")}`,
     `Train: ${part(split.train)} · validation: ${part(split.validation)}`,
     "",
     row("ITERATION", "TRAIN", "VALIDATION"),
@@ -46,9 +47,10 @@ function short(count: PassCount): string {
   return passLine(count).replace(" passed", "");
 }
 
+// Each line indented, control characters (from the file or the model) shown as escapes.
 function indent(text: string): string {
   return text
     .split("\n")
-    .map((line) => `  ${line}`)
+    .map((line) => `  ${printable(line)}`)
     .join("\n");
 }
