@@ -134,4 +134,16 @@ describe("skillset tune", { timeout: 180_000 }, () => {
     );
     expect(fake.requests.length).toBe(before);
   });
+
+  it("--write changes nothing when a run ended in an error, and the exit code is 1", async () => {
+    const { skills, skillFile } = project();
+    const words = wordMatchingModel([], () => ({ text: `<description>${FIRST}</description>` }));
+    const limited = await startFakeOpenAIServer((request, index) => (request.lastUserText === "Hello there" ? { status: 429, message: "Rate limit reached" } : words(request, index)));
+    servers.push(limited);
+    const result = await tune(["csv-tool", skills, "--write", "--iterations", "1", "--repeat", "1", "--concurrency", "1"], limited.url);
+    expect(result.code).toBe(1);
+    const error = "csv-tool, query 9: The provider is rate-limiting requests (429): Rate limit reached. Wait a moment and try again.\n";
+    expect(result.stderr).toBe(`${error}${error}skillset: 2 runs ended in an error, so the numbers are incomplete; ${skillFile} was not changed.\n`);
+    expect(readFileSync(skillFile, "utf8")).toBe(SKILL_MD);
+  });
 });
