@@ -64,11 +64,13 @@ describe("skillset eval with trigger evals", { timeout: 120_000 }, () => {
         "PASS    0/3        no      Write release notes",
         "PASS    0/3        no      Hello there",
         "Should trigger: 2/3 passed (66.7%) · near misses: 2/3 passed (66.7%)",
-        "Tokens: 3,286 (3,100 input, 186 output)",
+        "Tokens: 2,046 (1,900 input, 146 output)",
         "",
       ].join("\n"),
     });
-    // 6 queries × 3 runs, and a second request for each run that loaded a skill.
+    // A run ends once csv-tool is loaded; the model goes on only after loading another skill.
+    expect(fake.requests.filter((request) => request.messages.at(-1)!.role === "tool").map((request) => request.lastUserText)).toEqual(Array(3).fill("Write release notes"));
+    // 6 queries × 3 runs.
     expect(fake.requests.filter((request) => request.messages.at(-1)!.role === "user")).toHaveLength(18);
   });
 

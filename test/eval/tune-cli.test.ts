@@ -91,7 +91,7 @@ describe("skillset tune", { timeout: 180_000 }, () => {
         "After:",
         `  ${FIRST}`,
         "",
-        "Tokens: 16,010 (14,850 input, 1,160 output)",
+        "Tokens: 10,430 (9,450 input, 980 output)",
         "",
       ].join("\n"),
     );
