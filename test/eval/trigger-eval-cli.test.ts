@@ -3,6 +3,7 @@
 // request shares a word with its description, so every trigger rate is known.
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import type { FakeProviderServer } from "../helpers/fake-provider-server.js";
 import { tempTree } from "../helpers/skill-tree.js";
@@ -36,21 +37,23 @@ function project(notes?: unknown) {
   return { root: tree.root, skills: path.join(tree.root, "skills"), csvEvals, write: tree.write };
 }
 
-async function server(): Promise<FakeProviderServer> {
-  const started = await startFakeOpenAIServer(wordMatchingModel(["Maybe a table?"]));
+async function server(provider: "openai" | "anthropic" = "openai"): Promise<FakeProviderServer> {
+  const start = provider === "openai" ? startFakeOpenAIServer : startFakeAnthropicServer;
+  const started = await start(wordMatchingModel(["Maybe a table?"]));
   servers.push(started);
   return started;
 }
 
-function evaluate(args: string[], url: string) {
-  return runCli(["eval", ...args, "--model", "openai:gpt-test", "--max-retries", "0", "--base-url", url], { env: { OPENAI_API_KEY: "sk-test" } });
+function evaluate(args: string[], url: string, provider: "openai" | "anthropic" = "openai") {
+  const model = provider === "openai" ? "openai:gpt-test" : "anthropic:claude-test";
+  return runCli(["eval", ...args, "--model", model, "--max-retries", "0", "--base-url", url], { env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" } });
 }
 
 describe("skillset eval with trigger evals", { timeout: 120_000 }, () => {
-  it("recognises the format, runs each query 3 times and reports trigger rates and the two pass rates", async () => {
+  it.each(["openai", "anthropic"] as const)("recognises the format, runs each query 3 times and reports trigger rates and the two pass rates (%s)", async (provider) => {
     const { skills, csvEvals } = project();
-    const fake = await server();
-    const result = await evaluate([csvEvals, skills], fake.url);
+    const fake = await server(provider);
+    const result = await evaluate([csvEvals, skills], fake.url, provider);
     expect(result).toEqual({
       code: 0,
       stderr: "",
