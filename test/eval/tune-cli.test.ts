@@ -107,12 +107,26 @@ describe("skillset tune", { timeout: 180_000 }, () => {
     for (const text of asked) for (const query of VALIDATION) expect(text).not.toContain(query);
   });
 
-  it("--write puts the best description into SKILL.md and changes nothing else", async () => {
-    const { skills, skillFile } = project();
+  it("--write puts the best description into SKILL.md and changes nothing else; --json reports the split, every iteration and the outcome", async () => {
+    const { skills, skillFile, evals } = project();
     const fake = await server();
-    const result = await tune(["csv-tool", skills, "--write"], fake.url);
+    const result = await tune(["csv-tool", skills, "--write", "--json"], fake.url);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Wrote the new description into ${skillFile}.\n`);
+    const rate = (passed: number, total: number) => ({ passed, total, pass_rate: Math.round((passed / total) * 10_000) / 10_000 });
+    expect(JSON.parse(result.stdout)).toEqual({
+      skill: "csv-tool",
+      file: evals,
+      split: { train: QUERIES.filter((entry) => !VALIDATION.includes(entry.query)), validation: QUERIES.filter((entry) => VALIDATION.includes(entry.query)) },
+      iterations: [
+        { iteration: 0, description: "Profiles CSV files.", train: rate(4, 6), validation: rate(1, 4) },
+        { iteration: 1, description: FIRST, train: rate(5, 6), validation: rate(3, 4) },
+        { iteration: 2, description: SECOND, train: rate(6, 6), validation: rate(0, 4) },
+      ],
+      rejected: [],
+      best: { iteration: 1, description: FIRST },
+      written: true,
+    });
     expect(readFileSync(skillFile, "utf8")).toBe(SKILL_MD.replace("description: >-\n  Profiles CSV\n  files.\n", `description: "${FIRST}"\n`));
   });
 

@@ -158,6 +158,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
       .option("--evals <file>", "the trigger-eval file (default: evals/eval_queries.json in the skill's folder)")
       .option("--iterations <n>", "most descriptions to propose (default 5)")
       .option("--write", "write the best description into the skill's SKILL.md (only the description changes)")
+      .option("--json", "print a JSON report on stdout")
       .option("--repeat <n>", "runs of each query (default 3)")
       .option("--max-steps <n>", "most model calls per run (default 8)")
       .option("--concurrency <n>", "runs at once (default 4)"),

@@ -16,7 +16,7 @@ import { measureTriggers, type TriggerRunSettings } from "../eval/trigger-eval-r
 import { parseTriggerEvals, TRIGGER_EVALS_FILE } from "../eval/trigger-evals.js";
 import { splitTriggerQueries } from "../eval/trigger-split.js";
 import { tuneDescription, type TuneOutcome } from "../eval/tune-loop.js";
-import { rejectedLine, stepRow, tuneHeader, tuneSummary } from "../eval/tune-report.js";
+import { rejectedLine, stepRow, tuneHeader, tuneJson, tuneSummary } from "../eval/tune-report.js";
 import { replaceDescription } from "../eval/write-description.js";
 import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
@@ -34,6 +34,7 @@ export interface TuneOptions extends SourceOptions, ModelCliOptions {
   concurrency?: string;
   allowScripts?: boolean;
   files?: boolean;
+  json?: boolean;
 }
 
 /** Default `--iterations`: agentskills.io finds five usually enough. */
@@ -69,7 +70,8 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
 
   const usage: TokenUsage = { input: 0, output: 0 };
   const tuned = { name: skill.name, body: splitAtBody(skillText).body.trim().slice(0, MAX_BODY_CHARACTERS) };
-  terminal.out(tuneHeader(skill.name, file, split, settings.repeat, iterations));
+  const json = options.json ?? false;
+  if (!json) terminal.out(tuneHeader(skill.name, file, split, settings.repeat, iterations));
   const outcome = await tuneDescription(skill.description, split, iterations, {
     measure: async (description) => {
       const report = await measureTriggers(skill.name, file, queries, sources.map((source) => (source.id === skill.source ? withDescription(source, skill.path, description) : source)), settings);
@@ -82,33 +84,39 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
         throw new CliError("provider", describeTurnError(error, model, modelOptions.timeoutMs).message);
       }),
     check: (description) => validateFrontmatter({ name: skill.name, description }).filter((problem) => /description/i.test(problem)),
-    onStep: (step) => terminal.out(stepRow(step)),
+    onStep: (step) => {
+      if (!json) terminal.out(stepRow(step));
+    },
     onRejected: (rejected) => terminal.err(terminal.color.yellow(rejectedLine(rejected))),
   });
-  terminal.out(tuneSummary(outcome));
-  terminal.out(`\nTokens: ${(usage.input + usage.output).toLocaleString("en-US")} (${usage.input.toLocaleString("en-US")} input, ${usage.output.toLocaleString("en-US")} output)`);
-  return finish(outcome, skill.path, options.write ?? false, terminal);
+  if (!json) {
+    terminal.out(tuneSummary(outcome));
+    terminal.out(`\nTokens: ${(usage.input + usage.output).toLocaleString("en-US")} (${usage.input.toLocaleString("en-US")} input, ${usage.output.toLocaleString("en-US")} output)`);
+  }
+  const { code, written } = finish(outcome, skill.path, options.write ?? false, terminal);
+  if (json) terminal.out(tuneJson(skill.name, file, split, outcome, written));
+  return code;
 }
 
 // Reports errors, and writes the best description when asked to and it is sound to.
-function finish(outcome: TuneOutcome, path: string, write: boolean, terminal: Terminal): number {
+function finish(outcome: TuneOutcome, path: string, write: boolean, terminal: Terminal): { code: number; written: boolean } {
   const errors = outcome.steps.flatMap((step) => [...step.train, ...step.validation]).reduce((sum, result) => sum + result.errors, 0);
   if (errors > 0) {
     terminal.err(`skillset: ${plural(errors, "run")} ended in an error, so the numbers are incomplete${write ? `; ${path} was not changed` : ""}.`);
-    return 1;
+    return { code: 1, written: false };
   }
   if (outcome.best.iteration === 0) {
     if (write) terminal.err(`${path} was not changed: the current description did best.`);
-    return 0;
+    return { code: 0, written: false };
   }
   if (!write) {
     terminal.err(`Not written: run again with --write to put the new description into ${path}.`);
-    return 0;
+    return { code: 0, written: false };
   }
   // Read again: the file may have been edited while the model was being asked.
   writeFileSync(path, replaceDescription(readFileSync(path, "utf8"), outcome.best.description, path));
   terminal.err(`Wrote the new description into ${path}.`);
-  return 0;
+  return { code: 0, written: true };
 }
 
 function readEvals(file: string, skill: string, given: boolean): string {

@@ -38,6 +38,30 @@ export function tuneSummary(outcome: TuneOutcome): string {
   return lines.join("\n");
 }
 
+/**
+ * The `--json` report, exactly `{"skill","file","split":{"train":[…],"validation":[…]},
+ * "iterations":[{"iteration","description","train":{"passed","total","pass_rate"},"validation":{…}}],
+ * "rejected":[{"iteration","description","problems"}],"best":{"iteration","description"},"written"}`;
+ * the split lists each part's queries as in the eval file.
+ */
+export function tuneJson(skill: string, file: string, split: TriggerSplit, outcome: TuneOutcome, written: boolean): string {
+  const count = (value: PassCount) => ({ passed: value.passed, total: value.total, pass_rate: value.passRate });
+  const queries = (part: TriggerSplit["train"]) => part.map((entry) => ({ query: entry.query, should_trigger: entry.shouldTrigger }));
+  return JSON.stringify(
+    {
+      skill,
+      file,
+      split: { train: queries(split.train), validation: queries(split.validation) },
+      iterations: outcome.steps.map((step) => ({ iteration: step.iteration, description: step.description, train: count(step.trainPass), validation: count(step.validationPass) })),
+      rejected: outcome.rejected,
+      best: { iteration: outcome.best.iteration, description: outcome.best.description },
+      written,
+    },
+    null,
+    2,
+  );
+}
+
 function row(iteration: string, train: string, validation: string): string {
   return `${iteration.padEnd(11)}  ${train.padEnd(13)}  ${validation}`.trimEnd();
 }
