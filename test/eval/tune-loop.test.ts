@@ -77,6 +77,16 @@ describe("tuneDescription", () => {
     expect(asked.map((entry) => entry.problems)).toEqual([undefined, ["Description exceeds 20 character limit (26 chars)"], undefined]);
   });
 
+  it("refuses a proposal that repeats a description already measured, without measuring it again", async () => {
+    const measured: string[] = [];
+    const measure = measureBy({ old: [], next: ["v1"] });
+    const { dependencies, asked } = deps({}, ["old", "next", "next", "old"], { measure: (description) => (measured.push(description), measure(description)) });
+    const outcome = await tuneDescription("old", { train, validation }, 2, dependencies);
+    expect(measured).toEqual(["old", "next"]);
+    expect(outcome.rejected).toEqual([{ iteration: 2, description: "old", problems: ["It is a description already tried; propose a different one"] }]);
+    expect(asked.map((entry) => entry.problems?.length ?? 0)).toEqual([0, 1, 0, 1]);
+  });
+
   it("stops at once when every train query already passes", async () => {
     const { dependencies, asked } = deps({ old: ["t1"] }, []);
     const outcome = await tuneDescription("old", { train, validation }, 5, dependencies);

@@ -1,6 +1,9 @@
 import type { TriggerSplit } from "./trigger-split.js";
 import { passCount, type PassCount, type SkillTriggerReport, type TriggerResult } from "./trigger-score.js";
 
+/** Why a proposal that repeats a measured description is refused. */
+export const ALREADY_TRIED = "It is a description already tried; propose a different one";
+
 /** One description, measured on both parts of the split. */
 export interface TuneStep {
   /** 0 for the description the skill has. */
@@ -49,7 +52,7 @@ export interface TuneOutcome {
 /**
  * agentskills.io's optimization loop: measure the description on train and validation; while a
  * train query fails and iterations are left, ask for a new description from the train failures
- * (a refused one is asked for again once, with the validator's messages), and measure it. The
+ * (one the validator refuses, or one already measured, is asked for again once, saying why), and measure it. The
  * best description is chosen by validation pass rate alone, so it may be an earlier one than the
  * last, or the original.
  */
@@ -69,11 +72,13 @@ export async function tuneDescription(original: string, split: TriggerSplit, ite
       stopped = "train-passed";
       break;
     }
+    // A description measured before would only measure the same again.
+    const problemsOf = (description: string) => [...deps.check(description), ...(steps.some((step) => step.description === description) ? [ALREADY_TRIED] : [])];
     let proposal = (await deps.propose(current, steps)).trim();
-    let problems = deps.check(proposal);
+    let problems = problemsOf(proposal);
     if (problems.length > 0) {
       proposal = (await deps.propose(current, steps, problems)).trim();
-      problems = deps.check(proposal);
+      problems = problemsOf(proposal);
     }
     if (problems.length > 0) {
       const refused = { iteration, description: proposal, problems };
