@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createCatalog } from "../../core/catalog.js";
 import { splitAtBody } from "../../core/skill-document.js";
@@ -18,7 +18,7 @@ import { splitTriggerQueries } from "../eval/trigger-split.js";
 import { tuneDescription, type TuneOutcome } from "../eval/tune-loop.js";
 import { rejectedLine, stepRow, tuneHeader, tuneJson, tuneSummary } from "../eval/tune-report.js";
 import { replaceDescription } from "../eval/write-description.js";
-import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { requireSkill } from "../require-skill.js";
 import type { Terminal } from "../terminal.js";
@@ -49,13 +49,15 @@ export const DEFAULT_ITERATIONS = 5;
 export async function tuneCommand(name: string, paths: string[], options: TuneOptions, terminal: Terminal): Promise<number> {
   const modelOptions = modelOptionsFrom(options);
   const iterations = wholeNumber(options.iterations, "--iterations", DEFAULT_ITERATIONS);
-  const sources = sourceLocations(paths).map((path) => cliLocalSource(path, options));
+  const sources = sourceLocations(paths).map((path) => cliSource(path, options));
   const skill = requireSkill(await createCatalog(sources).refresh(), name);
   const file = options.evals ?? join(skillDirectory(skill), TRIGGER_EVALS_FILE);
   const queries = parseTriggerEvals(readEvals(file, name, options.evals !== undefined), file);
   const split = splitTriggerQueries(queries);
   if (split.validation.length === 0) throw new CliError("invalid-cases", `${file}: ${plural(queries.length, "query", "queries")} cannot be split into train and validation; tuning needs two of a kind at least, and agentskills.io suggests about 20 (8-10 that should trigger, 8-10 near misses)`);
-  const skillText = readFileSync(skill.path, "utf8");
+  const source = sources.find((entry) => entry.id === skill.source)!;
+  // Through its source, which reads any kind of source and checks size and encoding.
+  const skillText = new TextDecoder().decode(await source.readSkill(skill));
   const model = await createChatModel(modelOptions);
   const settings: TriggerRunSettings = {
     model,
@@ -74,7 +76,7 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
   if (!json) terminal.out(tuneHeader(skill.name, file, split, settings.repeat, iterations));
   const outcome = await tuneDescription(skill.description, split, iterations, {
     measure: async (description) => {
-      const report = await measureTriggers(skill.name, file, queries, sources.map((source) => (source.id === skill.source ? withDescription(source, skill.path, description) : source)), settings);
+      const report = await measureTriggers(skill.name, file, queries, sources.map((entry) => (entry === source ? withDescription(entry, skill.path, description) : entry)), settings);
       usage.input += report.usage.input;
       usage.output += report.usage.output;
       return report;
@@ -113,6 +115,7 @@ function finish(outcome: TuneOutcome, path: string, write: boolean, terminal: Te
     terminal.err(`Not written: run again with --write to put the new description into ${path}.`);
     return { code: 0, written: false };
   }
+  if (!existsSync(path)) throw new CliError("cannot-create", `Cannot write the description into ${path}: it is not a file on this machine`);
   // Read again: the file may have been edited while the model was being asked.
   writeFileSync(path, replaceDescription(readFileSync(path, "utf8"), outcome.best.description, path));
   terminal.err(`Wrote the new description into ${path}.`);
