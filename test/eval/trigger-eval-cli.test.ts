@@ -142,6 +142,16 @@ describe("skillset eval with trigger evals", { timeout: 120_000 }, () => {
     expect(fake.requests.length).toBe(before);
   });
 
+  it("warns when the measured skill cannot be loaded by the model, only invoked by a user", async () => {
+    const { skills, write } = project();
+    write("skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploys the app.\ndisable-model-invocation: true\n---\n\nDeploy.\n");
+    const evals = write("skills/deploy/evals/eval_queries.json", JSON.stringify([{ query: "Deploys the app now", should_trigger: true }]));
+    const fake = await server();
+    const result = await evaluate([evals, skills, "--repeat", "1"], fake.url);
+    expect(result.stderr).toBe("deploy has disable-model-invocation: true, so the model never loads it by its description: only a /deploy in a query triggers it.\n");
+    expect(result.stdout).toContain("FAIL    0/1        yes     Deploys the app now\n");
+  });
+
   it("refuses --skill with a cases file, and a folder whose skills have no trigger evals", async () => {
     const { skills, write, root } = project();
     const fake = await server();

@@ -46,7 +46,7 @@ function project(queries: unknown = QUERIES) {
   const skillFile = tree.write("skills/csv-tool/SKILL.md", SKILL_MD);
   tree.skill("skills/release-notes", "release-notes", "Drafts release notes from git history.");
   if (queries) tree.write("skills/csv-tool/evals/eval_queries.json", JSON.stringify(queries, null, 2));
-  return { skills: path.join(tree.root, "skills"), skillFile, evals: path.join(tree.root, "skills", "csv-tool", "evals", "eval_queries.json") };
+  return { skills: path.join(tree.root, "skills"), skillFile, evals: path.join(tree.root, "skills", "csv-tool", "evals", "eval_queries.json"), write: tree.write };
 }
 
 /** Proposals in order: one that helps, one far too long, then (asked again) one that overfits train. */
@@ -145,6 +145,10 @@ describe("skillset tune", { timeout: 180_000 }, () => {
     const tiny = project([yes("Check the csv files"), no("Hello there")]);
     expect((await tune(["csv-tool", tiny.skills], fake.url)).stderr).toBe(
       `skillset: ${tiny.evals}: 2 queries cannot be split into train and validation; tuning needs two of a kind at least, and agentskills.io suggests about 20 (8-10 that should trigger, 8-10 near misses)\n`,
+    );
+    tiny.write("skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploys the app.\ndisable-model-invocation: true\n---\n\nDeploy.\n");
+    expect((await tune(["deploy", tiny.skills], fake.url)).stderr).toBe(
+      "skillset: deploy has disable-model-invocation: true: the model never loads it by its description, so there is nothing to tune\n",
     );
     expect(fake.requests.length).toBe(before);
   });

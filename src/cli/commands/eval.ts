@@ -9,7 +9,7 @@ import { draftCases } from "../eval/draft-cases.js";
 import { parseEvalCases, readCasesFile } from "../eval/eval-cases.js";
 import { evalJson, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
-import { DEFAULT_TRIGGER_RUNS, isFolder, runTriggerEvals, triggerEvalSets } from "../eval/trigger-eval-command.js";
+import { DEFAULT_TRIGGER_RUNS, isFolder, runTriggerEvals, triggerEvalSets, unselectableWarnings } from "../eval/trigger-eval-command.js";
 import { isTriggerEvals } from "../eval/trigger-evals.js";
 import { runEval } from "../eval/run-eval.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
@@ -60,6 +60,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
   const snapshot = await createCatalog(sources).refresh();
   if (trigger) {
     const sets = triggerEvalSets(casesFile, casesText, snapshot.skills, options.skill);
+    for (const warning of unselectableWarnings(sets, snapshot.skills)) terminal.err(terminal.color.yellow(warning));
     const model = await createChatModel(modelOptions);
     const settings = { model, timeoutMs: modelOptions.timeoutMs, repeat, concurrency, maxSteps, allowScripts: options.allowScripts ?? false, terminal, ...(options.files ? { filesRoot: process.cwd() } : {}) };
     return runTriggerEvals(sets, sources, settings, { json: options.json ?? false, ...(minPass === undefined ? {} : { minPass: { rate: minPass, given: options.minPass! } }) });

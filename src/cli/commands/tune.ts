@@ -51,6 +51,7 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
   const iterations = wholeNumber(options.iterations, "--iterations", DEFAULT_ITERATIONS);
   const sources = sourceLocations(paths).map((path) => cliSource(path, options));
   const skill = requireSkill(await createCatalog(sources).refresh(), name);
+  if (skill.disableModelInvocation) throw new CliError("usage", `${name} has disable-model-invocation: true: the model never loads it by its description, so there is nothing to tune`);
   const file = options.evals ?? join(skillDirectory(skill), TRIGGER_EVALS_FILE);
   const queries = parseTriggerEvals(readEvals(file, name, options.evals !== undefined), file);
   const split = splitTriggerQueries(queries);

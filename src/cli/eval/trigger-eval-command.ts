@@ -34,6 +34,16 @@ export function triggerEvalSets(target: string, text: string | undefined, skills
   return targets.map((entry) => ({ ...entry, queries: parseTriggerEvals(text ?? readCasesFile(entry.file), entry.file) }));
 }
 
+/**
+ * A warning for each measured skill the model cannot load by its description
+ * (`disable-model-invocation: true`): only a `/name` in a query can trigger it.
+ */
+export function unselectableWarnings(sets: readonly TriggerEvalSet[], skills: readonly SkillMetadata[]): string[] {
+  return sets
+    .filter((set) => skills.find((skill) => skill.name === set.skill)?.disableModelInvocation)
+    .map((set) => `${set.skill} has disable-model-invocation: true, so the model never loads it by its description: only a /${set.skill} in a query triggers it.`);
+}
+
 /** What `eval` prints and exits with for trigger evals. */
 export interface TriggerEvalOutput {
   json: boolean;
