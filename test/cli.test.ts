@@ -896,7 +896,7 @@ describe("help and version", () => {
     );
   });
 
-  it.each(["validate", "list", "info", "prompt", "search", "render", "mcp", "chat", "eval"])("%s --help names one default per argument", async (command) => {
+  it.each(["validate", "list", "info", "prompt", "search", "render", "mcp", "chat", "eval", "tune"])("%s --help names one default per argument", async (command) => {
     const result = await run([command, "--help"]);
 
     expect(result.code).toBe(0);

@@ -160,15 +160,31 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
     program
       .command("eval")
       .description("Measure which skills a model loads for the requests they are meant for")
-      .argument("<cases>", "the cases file (YAML or JSON); with --generate, the file to write (- for stdout)")
+      .argument("<cases>", "the cases file (YAML or JSON), a trigger-eval file (agentskills.io's query/should_trigger list), or a folder whose skills have evals/eval_queries.json; with --generate, the file to write (- for stdout)")
       .argument("[sources...]", SOURCES_HELP)
-      .option("--repeat <n>", "run every case n times, for variance (default 1)")
+      .option("--repeat <n>", "run every case n times, for variance (default 1; 3 for trigger evals)")
       .option("--json", "print a JSON report on stdout")
       .option("--min-pass <rate>", "exit 1 when fewer runs pass, e.g. 0.9 or 90%")
       .option("--max-steps <n>", "most model calls per turn of a case (default 8)")
       .option("--concurrency <n>", "runs at once (default 4)")
-      .option("--generate", "draft cases from the skills' descriptions with the model, for you to review"),
+      .option("--generate", "draft cases from the skills' descriptions with the model, for you to review")
+      .option("--skill <name>", "the skill a trigger-eval file measures (default: the skill whose folder holds the file)"),
   ).action((cases: string, sources: string[], options) => run(async () => (await importOptional(() => import("./eval.js"), "skillset eval", "langchain")).evalCommand(cases, sources, options, terminal)));
+
+  withModelOptions(
+    program
+      .command("tune")
+      .description("Tune a skill's description on its trigger evals: train/validation split, model-proposed rewrites, best on validation")
+      .argument("<skill>", "the skill's name")
+      .argument("[sources...]", SOURCES_HELP)
+      .option("--evals <file>", "the trigger-eval file (default: evals/eval_queries.json in the skill's folder)")
+      .option("--iterations <n>", "most descriptions to propose (default 5)")
+      .option("--write", "write the best description into the skill's SKILL.md (only the description changes)")
+      .option("--json", "print a JSON report on stdout")
+      .option("--repeat <n>", "runs of each query (default 3)")
+      .option("--max-steps <n>", "most model calls per run (default 8)")
+      .option("--concurrency <n>", "runs at once (default 4)"),
+  ).action((skill: string, sources: string[], options) => run(async () => (await importOptional(() => import("./tune.js"), "skillset tune", "langchain")).tuneCommand(skill, sources, options, terminal)));
 }
 
 // The options of the commands that talk to a model.

@@ -9,6 +9,8 @@ import { draftCases } from "../eval/draft-cases.js";
 import { parseEvalCases, readCasesFile } from "../eval/eval-cases.js";
 import { evalJson, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
+import { DEFAULT_TRIGGER_RUNS, isFolder, runTriggerEvals, triggerEvalSets, unselectableWarnings } from "../eval/trigger-eval-command.js";
+import { isTriggerEvals } from "../eval/trigger-evals.js";
 import { runEval } from "../eval/run-eval.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
@@ -24,6 +26,8 @@ export interface EvalOptions extends SourceOptions, ModelCliOptions {
   generate?: boolean;
   allowScripts?: boolean;
   files?: boolean;
+  /** The skill a trigger-eval file measures, when the file is not in its folder. */
+  skill?: string;
 }
 
 /** Default `--max-steps`: model calls per turn of a case. */
@@ -35,21 +39,32 @@ export const DEFAULT_CONCURRENCY = 4;
  * `skillset eval <cases> [sources...] --model …`: runs each case's request through the real
  * agent and reports which skills it loaded against the ones expected, with precision, recall,
  * confusions and tokens; exit 1 under `--min-pass`. With `--generate`, drafts the cases file
- * from the skills' descriptions instead.
+ * from the skills' descriptions instead. Given trigger evals (agentskills.io's format, a file or
+ * a folder of skills that have them), reports each query's trigger rate and each skill's pass rates.
  */
 export async function evalCommand(casesFile: string, paths: string[], options: EvalOptions, terminal: Terminal): Promise<number> {
   const modelOptions = modelOptionsFrom(options);
-  const repeat = wholeNumber(options.repeat, "--repeat", 1);
   const maxSteps = wholeNumber(options.maxSteps, "--max-steps", DEFAULT_MAX_STEPS);
   const concurrency = wholeNumber(options.concurrency, "--concurrency", DEFAULT_CONCURRENCY);
   const minPass = options.minPass === undefined ? undefined : passRate(options.minPass);
   if (options.generate && casesFile !== "-" && existsSync(casesFile)) {
     throw new CliError("already-exists", `${casesFile} already exists; --generate does not overwrite it: name a new file, or - for stdout`);
   }
-  const casesText = options.generate ? undefined : readCasesFile(casesFile);
+  const folder = !options.generate && isFolder(casesFile);
+  const casesText = options.generate || folder ? undefined : readCasesFile(casesFile);
+  const trigger = folder || (casesText !== undefined && isTriggerEvals(casesText));
+  if (options.skill !== undefined && (!trigger || folder)) throw new CliError("usage", "--skill names the skill a trigger-eval file (query, should_trigger) measures; it applies to such a file only");
+  const repeat = wholeNumber(options.repeat, "--repeat", trigger ? DEFAULT_TRIGGER_RUNS : 1);
 
   const sources = sourceLocations(paths).map((path) => cliSource(path, options));
   const snapshot = await createCatalog(sources).refresh();
+  if (trigger) {
+    const sets = triggerEvalSets(casesFile, casesText, snapshot.skills, options.skill);
+    for (const warning of unselectableWarnings(sets, snapshot.skills)) terminal.err(terminal.color.yellow(warning));
+    const model = await createChatModel(modelOptions);
+    const settings = { model, timeoutMs: modelOptions.timeoutMs, repeat, concurrency, maxSteps, allowScripts: options.allowScripts ?? false, terminal, ...(options.files ? { filesRoot: process.cwd() } : {}) };
+    return runTriggerEvals(sets, sources, settings, { json: options.json ?? false, ...(minPass === undefined ? {} : { minPass: { rate: minPass, given: options.minPass! } }) });
+  }
   // Parsed once the skills are known, so a case's problems and an unknown skill come in one report.
   const cases = casesText === undefined ? [] : parseEvalCases(casesText, casesFile, snapshot.skills.map((skill) => skill.name));
   const model = await createChatModel(modelOptions);
@@ -107,7 +122,8 @@ function tokens(usage: { input: number; output: number }): string {
   return `${(usage.input + usage.output).toLocaleString("en-US")} tokens`;
 }
 
-function wholeNumber(value: string | undefined, option: string, fallback: number): number {
+/** `--<option> <n>`: a whole number, 1 or more; `fallback` when not given. */
+export function wholeNumber(value: string | undefined, option: string, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new CliError("usage", `${option} must be a whole number, 1 or more (got '${value}')`);

@@ -17,6 +17,11 @@ export interface RunEvalOptions {
   repeat: number;
   /** Runs at once. */
   concurrency: number;
+  /**
+   * Ends a run as soon as this skill is loaded, before the model goes on with it: a trigger eval
+   * knows its outcome then, and the rest of the run would only cost tokens and time.
+   */
+  stopWhenLoaded?: string;
   /** Called as each run ends, e.g. for progress. */
   onRun?(run: EvalRun, done: number, total: number): void;
 }
@@ -64,16 +69,21 @@ async function runCase(entry: EvalCase, run: number, options: RunEvalOptions): P
     loaded.push(skill);
     loaded.sort();
   };
+  const stop = options.stopWhenLoaded === undefined ? undefined : new AbortController();
   for (const message of [entry.request, ...entry.turns]) {
-    const result = await runTurn(options.agent, threadId, message, {
-      skillEvent: (event) => {
-        if (event.event === "skill_loaded" || event.event === "skill_invoked") record(event.skill);
+    const handlers = {
+      skillEvent: (event: { event: string; skill?: unknown }) => {
+        if (event.event !== "skill_loaded" && event.event !== "skill_invoked") return;
+        record(event.skill);
+        if (event.skill === options.stopWhenLoaded) stop?.abort();
       },
-    });
+    };
+    const result = await runTurn(options.agent, threadId, message, handlers, stop ? { signal: stop.signal } : {});
     usage.input += result.usage.input;
     usage.output += result.usage.output;
     modelCalls += result.modelCalls;
     stepLimitReached ||= result.stepLimitReached;
+    if (stop?.signal.aborted) break;
     if (result.status !== "answered") {
       const report = describeTurnError(result.error, options.model, options.timeoutMs);
       const failed: EvalRun = { case: entry, run, loaded, pass: false, usage, modelCalls, stepLimitReached, error: report.message };
