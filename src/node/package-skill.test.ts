@@ -31,6 +31,14 @@ describe("packageSkill", () => {
     expect(packed.entries).toEqual(["pdf-forms/.hidden", "pdf-forms/SKILL.md", "pdf-forms/references/FORMS.md", "pdf-forms/scripts/fill.py"]);
   });
 
+  it("leaves out what skill-creator leaves out: __pycache__ and node_modules anywhere, .pyc and .DS_Store files, evals/ at the root only", () => {
+    const { tree, folder } = skillFolder();
+    for (const path of ["evals/eval_queries.json", "scripts/__pycache__/fill.cpython-312.pyc", "scripts/node_modules/x/index.js", "scripts/old.pyc", ".DS_Store", "references/evals/kept.md"]) {
+      tree.write(`pdf-forms/${path}`, "x");
+    }
+    expect(packageSkill(folder).entries).toEqual(["pdf-forms/.hidden", "pdf-forms/SKILL.md", "pdf-forms/references/FORMS.md", "pdf-forms/references/evals/kept.md", "pdf-forms/scripts/fill.py"]);
+  });
+
   it("writes the same bytes for the same files, whatever their times and other mode bits", () => {
     const { folder } = skillFolder();
     const first = packageSkill(folder);

@@ -28,9 +28,16 @@ const FIXED_TIME = new Date(1980, 0, 1, 0, 0, 0);
 const UNIX = 3;
 const REGULAR_FILE = 0o100000;
 
+// Left out as skill-creator's package_skill.py leaves them out: caches and installs anywhere, and
+// the skill's own evals (`evals/eval_queries.json` of `skillset eval`) at its root.
+const SKIPPED_FOLDERS = new Set(["__pycache__", "node_modules"]);
+const SKIPPED_ROOT_FOLDERS = new Set(["evals"]);
+const isSkippedFile = (name: string) => name === ".DS_Store" || name.endsWith(".pyc");
+
 /**
  * Packs a skill folder as Anthropic's skill-creator (`package_skill.py`) does: every file below
- * the folder, under the folder's name. The skill is validated first; an invalid one is refused
+ * the folder, under the folder's name, but `__pycache__` and `node_modules` folders, `.pyc` and
+ * `.DS_Store` files, and the `evals` folder at the skill's root. The skill is validated first; an invalid one is refused
  * with the validator's messages (`invalid-skill`). The bytes depend only on the files' paths,
  * contents and executable bits: entries sorted, times fixed, modes 0644 or 0755.
  *
@@ -76,6 +83,7 @@ function packedFiles(folder: string, base: string, prefix = ""): PackedFile[] {
     const path = `${folder}${sep}${name}`;
     const relativePath = prefix ? `${prefix}/${name}` : name;
     const link = lstatSync(path);
+    if (link.isDirectory() ? SKIPPED_FOLDERS.has(name) || (prefix === "" && SKIPPED_ROOT_FOLDERS.has(name)) : isSkippedFile(name)) continue;
     if (link.isDirectory()) {
       files.push(...packedFiles(path, base, relativePath));
     } else if (link.isFile()) {
