@@ -49,6 +49,10 @@ describe("isInsideAllowedRoots", () => {
   it("allows nothing without roots", () => {
     expect(isInsideAllowedRoots("/a/skills", [])).toBe(false);
   });
+
+  it("the file system's root as a root allows every path", () => {
+    expect(["/", "/etc/passwd", "/home/me/skills/x"].map((path) => isInsideAllowedRoots(path, ["/"]))).toEqual([true, true, true]);
+  });
 });
 
 describe("realOrResolved", () => {

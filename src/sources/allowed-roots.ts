@@ -21,7 +21,8 @@ export function realOrResolved(path: string): string {
  * path segments, so `/a/skills-evil` is not inside `/a/skills`.
  */
 export function isInsideAllowedRoots(realPath: string, allowedRoots: readonly string[]): boolean {
-  return allowedRoots.some((allowed) => realPath === allowed || realPath.startsWith(allowed + sep));
+  // A root that ends in a separator (`/`, `C:\\`) is a prefix as it is.
+  return allowedRoots.some((allowed) => realPath === allowed || realPath.startsWith(allowed.endsWith(sep) ? allowed : allowed + sep));
 }
 
 /**
