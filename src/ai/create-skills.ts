@@ -1,6 +1,6 @@
 import { createCatalog, type Catalog } from "../core/catalog.js";
 import { listInvocableSkills, type InvocableSkill } from "../core/skill-command.js";
-import { createSkillEngine } from "../core/skill-engine.js";
+import { createSkillEngine, type SkillEngineOptions } from "../core/skill-engine.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillsOptions, type SkillsOptions } from "./skills-options.js";
@@ -56,6 +56,7 @@ export function createSkills(options: SkillsOptions): Skills {
     catalogBudget: settings.catalogBudget,
     catalogPriority: settings.catalogPriority,
     search: { offer: settings.searchSkills, rankers: settings.searchRankers },
+    ...(settings.lockfile === undefined ? {} : { verifySkill: lazyLockfileVerifier(settings.lockfile) }),
   });
 
   // One catalog for every thread: sources hold only what they read from the skills.
@@ -90,4 +91,18 @@ async function buildCatalog(entries: ReadonlyArray<string | SkillSource>, recurs
   // Loaded only for folder sources, so `skillset/ai` also runs where `node:fs` does not exist.
   const strings = entries.some((entry) => typeof entry === "string") ? await import("../sources/source-from-string.js") : undefined;
   return createCatalog(strings ? strings.sourcesFromStrings(entries, { recursive }) : (entries as SkillSource[]));
+}
+
+// Loaded at the first load, as folder sources are, so `skillset/ai` also runs without `node:fs`.
+function lazyLockfileVerifier(option: NonNullable<SkillsOptions["lockfile"]>): NonNullable<SkillEngineOptions["verifySkill"]> {
+  let verifier: Promise<NonNullable<SkillEngineOptions["verifySkill"]>> | undefined;
+  // A lockfile that cannot be read is tried again at the next load: it may have been fixed.
+  const load = () =>
+    import("../node/skills-lock/lockfile-verifier.js")
+      .then(({ lockfileVerifier }) => lockfileVerifier(option))
+      .catch((error: unknown) => {
+        verifier = undefined;
+        throw error;
+      });
+  return async (skill) => (await (verifier ??= load()))(skill);
 }
