@@ -5,3 +5,14 @@ export { type FindSkillDirectoriesOptions, findSkillDirectories } from "./node/f
 export { defaultSkillLocations } from "./node/default-locations.js";
 export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor } from "./exec/local-executor.js";
 export { type LocalSkillRunnerOptions, createSkillRunner } from "./node/local-skill-runner.js";
+export {
+  type VerifySkillsLockOptions,
+  type SkillsLockReport,
+  type LockedSkillCheck,
+  type InstalledSkillCheck,
+  verifySkillsLock,
+} from "./node/skills-lock/verify-skills-lock.js";
+export { type ChangedFiles } from "./node/skills-lock/compare-with-lock.js";
+export { type LockfileOption, lockfileVerifier } from "./node/skills-lock/lockfile-verifier.js";
+export { type SkillsLock, type SkillsLockEntry, readSkillsLock } from "./node/skills-lock/read-skills-lock.js";
+export { type SkillFolderDigest, digestSkillFolder } from "./node/skills-lock/skill-folder-hash.js";

@@ -16,6 +16,7 @@ export type CliErrorCode =
   | "model-setup"
   | "provider"
   | "invalid-cases"
+  | "invalid-lockfile"
   | "internal";
 
 /** A failure the CLI reports as `skillset: <message>` on stderr and turns into an exit code. */
