@@ -34,7 +34,7 @@ export type InstalledFolder = { path: string; real: string } | { path: string; r
  * Where the skill installed as `folderName` is, in each of `locations` (skills folders): its path
  * there and its real folder. A link is followed only into the folder's allowed roots (the folder,
  * its project with `node_modules`, the user's skills folders), as local sources follow links; a
- * link that leads elsewhere, dangles or loops is `refused` with the reason. Several paths to one
+ * link that leads elsewhere or loops is `refused` with the reason; a dangling one installs nothing. Several paths to one
  * real folder are that folder once, at its first path.
  */
 export function installedSkillFolders(folderName: string, locations: readonly string[]): InstalledFolder[] {
@@ -54,6 +54,8 @@ export function installedSkillFolders(folderName: string, locations: readonly st
     try {
       real = isLink ? allowedLinkTarget(path, defaultAllowedRoots(realOrResolved(location))) : realOrResolved(path);
     } catch (error) {
+      // A link to a copy that is gone installs nothing: the skill is missing there.
+      if (SkillsetError.isInstance(error) && error.code === "symlink-dangling") continue;
       found.push({ path, refused: SkillsetError.isInstance(error) ? error.message : String(error) });
       continue;
     }

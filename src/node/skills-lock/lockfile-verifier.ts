@@ -15,6 +15,11 @@ import { skillFolderStamp } from "./skill-folder-hash.js";
  */
 export type LockfileOption = string | { path: string; mode?: "refuse" | "warn" };
 
+// File times move in clock ticks (a few milliseconds on Linux), so a write in the same tick as the
+// last change leaves the stamp as it was: a folder changed this recently is hashed again, as git
+// treats "racily clean" files.
+const SETTLED_MS = 2000;
+
 interface VerdictCache {
   stamp: string;
   lockStamp: string;
@@ -26,7 +31,8 @@ interface VerdictCache {
  * the `skills` CLI hashes it. The lockfile is read now, so a missing or malformed one fails here
  * (`lockfile-invalid`, naming the file and the problem), and again whenever it changes. A folder
  * is hashed again only when the stamps of its files (or the lockfile's) changed since its last
- * check, so a change on disk, a link swapped in included, is caught at the next load.
+ * check, or changed within the last two seconds, so a change on disk, a link swapped in
+ * included, is caught at the next load.
  */
 export function lockfileVerifier(option: LockfileOption): (skill: SkillMetadata) => SkillVerification | undefined {
   const path = resolve(typeof option === "string" ? option : option.path);
@@ -47,12 +53,13 @@ export function lockfileVerifier(option: LockfileOption): (skill: SkillMetadata)
     const found = entryFor(lock, skill.name);
     if (!found) return verdict(`it is not listed in ${path}`);
     const key = `${skill.name}\0${folder}`;
-    const folderStamp = skillFolderStamp(folder) ?? "";
+    const folderStamp = skillFolderStamp(folder);
     const cached = cache.get(key);
-    if (cached && cached.stamp === folderStamp && cached.lockStamp === lockStamp) return cached.verdict;
+    if (cached && folderStamp && cached.stamp === folderStamp.stamp && cached.lockStamp === lockStamp) return cached.verdict;
     const result = check(folder, found, lock, path);
     const outcome = result === undefined ? undefined : verdict(result);
-    cache.set(key, { stamp: folderStamp, lockStamp, verdict: outcome });
+    if (folderStamp && Date.now() - folderStamp.newestChangeMs > SETTLED_MS) cache.set(key, { stamp: folderStamp.stamp, lockStamp, verdict: outcome });
+    else cache.delete(key);
     return outcome;
   };
 }

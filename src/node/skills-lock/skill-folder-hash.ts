@@ -48,29 +48,39 @@ function collect(folder: string, prefix: string, found: Array<{ path: string; co
   }
 }
 
+/** A folder's fingerprint, and when the most recent change to it happened. */
+export interface SkillFolderStamp {
+  stamp: string;
+  /** The newest ctime below the folder, in milliseconds since the epoch. */
+  newestChangeMs: number;
+}
+
 /**
  * A cheap fingerprint of what is in `folder` now, without reading file contents: the real path of
  * the folder and, for every entry below it, its path, kind, inode, size, mtime and ctime. A write,
  * a rename or a link swapped in changes it (ctime cannot be set back by a user), so a verdict
- * stays valid while the fingerprint does. `undefined` when the folder cannot be read.
+ * stays valid while the fingerprint does, except for changes within the clock tick of the last
+ * one: see `newestChangeMs`. `undefined` when the folder cannot be read.
  */
-export function skillFolderStamp(folder: string): string | undefined {
+export function skillFolderStamp(folder: string): SkillFolderStamp | undefined {
   try {
     const real = realpathSync(folder);
     const parts: string[] = [real];
-    stampEntries(real, "", parts);
-    return parts.join("\n");
+    const newest = { ns: 0n };
+    stampEntries(real, "", parts, newest);
+    return { stamp: parts.join("\n"), newestChangeMs: Number(newest.ns / 1_000_000n) };
   } catch {
     return undefined;
   }
 }
 
-function stampEntries(folder: string, prefix: string, parts: string[]): void {
+function stampEntries(folder: string, prefix: string, parts: string[], newest: { ns: bigint }): void {
   for (const name of readdirSync(folder).sort()) {
     const full = join(folder, name);
     const stat = lstatSync(full, { bigint: true });
     const kind = stat.isDirectory() ? "d" : stat.isSymbolicLink() ? "l" : "f";
     parts.push(`${kind} ${prefix}${name} ${stat.ino} ${stat.size} ${stat.mtimeNs} ${stat.ctimeNs}`);
-    if (kind === "d" && !SKIPPED_FOLDERS.has(name)) stampEntries(full, `${prefix}${name}/`, parts);
+    if (stat.ctimeNs > newest.ns) newest.ns = stat.ctimeNs;
+    if (kind === "d" && !SKIPPED_FOLDERS.has(name)) stampEntries(full, `${prefix}${name}/`, parts, newest);
   }
 }
