@@ -70,9 +70,13 @@ describe("public exports", () => {
       "createLocalSource",
       "createSkillRunner",
       "defaultSkillLocations",
+      "digestSkillFolder",
       "findSkillDirectories",
       "listSkillFiles",
+      "lockfileVerifier",
+      "readSkillsLock",
       "validateSkillDirectory",
+      "verifySkillsLock",
     ]);
   });
 
