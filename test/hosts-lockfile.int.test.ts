@@ -11,7 +11,7 @@ import { createSkills } from "../src/ai.js";
 import type { SkillsLogEntry } from "../src/index.js";
 import { createSkillRunner } from "../src/node.js";
 import { scriptedModel, type MockModelClass } from "./ai/scripted-model.js";
-import { callTool, stdioClient } from "./mcp/helpers.js";
+import { callTool, rawRequest, stdioClient } from "./mcp/helpers.js";
 import { lockedProject } from "./helpers/skills-lock-project.js";
 import { lastUserMessage, scriptedComplete } from "./text-protocol/helpers.js";
 
@@ -48,13 +48,18 @@ describe("lockfile on every host", () => {
     }
   });
 
-  it("skillset mcp --lock: load_skill and the skill's prompt both refuse the changed skill", async () => {
+  it("skillset mcp --lock: load_skill, the skill's prompt, its resources and skills/get all refuse the changed skill", async () => {
     const { folders, lockfile } = changedProject();
     const connected = await stdioClient([...folders, "--lock", lockfile]);
     try {
       expect(await callTool(connected.client, "load_skill", { skill_name: "my-skill" })).toEqual({ text: refusal("my-skill", lockfile, "a.txt changed"), isError: true });
       expect((await callTool(connected.client, "load_skill", { skill_name: "other" })).isError).toBe(false);
       await expect(connected.client.getPrompt({ name: "my-skill", arguments: {} })).rejects.toThrow(/Skill 'my-skill' is refused: its files differ from/);
+      const refused = `MCP error -32602: Skill 'my-skill' is refused: its files differ from ${lockfile} (a.txt changed)`;
+      await expect(connected.client.readResource({ uri: "skill://my-skill/SKILL.md" })).rejects.toThrow(refused);
+      await expect(connected.client.readResource({ uri: "skill://my-skill/a.txt" })).rejects.toThrow(refused);
+      await expect(rawRequest(connected.client, "skills/get", { uri: "skill://my-skill/SKILL.md" })).rejects.toThrow(refused);
+      expect((await connected.client.readResource({ uri: "skill://other/SKILL.md" })).contents).toHaveLength(1);
     } finally {
       await connected.close();
     }

@@ -89,14 +89,15 @@ interface Session {
 export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMcpServer {
   if (options.sources.length === 0) throw new SkillsetError("invalid-options", "createSkillsMcpServer: give at least one source");
   const catalog = createCatalog(sourcesFromStrings(options.sources, { recursive: options.recursive ?? false }));
+  const verifySkill = options.lockfile === undefined ? undefined : lockfileVerifier(options.lockfile);
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills ?? 10,
     resourceReadTool: "read_skill_resource",
     ...(options.runScripts ? { scripts: options.runScripts, scriptRunTool: "run_skill_script" } : {}),
-    ...(options.lockfile === undefined ? {} : { verifySkill: lockfileVerifier(options.lockfile) }),
+    ...(verifySkill ? { verifySkill } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000 };
+  const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000, ...(verifySkill ? { verifySkill } : {}) };
   const serverInfo = options.serverInfo ?? { name: "skillset", version: "0" };
   const sessions = new Set<Session>();
   const listeners = new Set<SkillsMcpHttpListener>();
