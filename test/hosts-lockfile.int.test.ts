@@ -46,6 +46,8 @@ describe("lockfile on every host", () => {
     } finally {
       await skills.close();
     }
+    const missing = join(fixture.project, "missing-lock.json");
+    expect(() => createSkills({ sources: folders, lockfile: missing })).toThrow(`Cannot use the skills lockfile ${missing}: the file does not exist`);
   });
 
   it("skillset mcp --lock: load_skill, the skill's prompt, its resources and skills/get all refuse the changed skill", async () => {

@@ -1,6 +1,7 @@
 import { createCatalog, type Catalog } from "../core/catalog.js";
 import { listInvocableSkills, type InvocableSkill } from "../core/skill-command.js";
-import { createSkillEngine, type SkillEngineOptions } from "../core/skill-engine.js";
+import { createSkillEngine } from "../core/skill-engine.js";
+import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillsOptions, type SkillsOptions } from "./skills-options.js";
@@ -93,16 +94,3 @@ async function buildCatalog(entries: ReadonlyArray<string | SkillSource>, recurs
   return createCatalog(strings ? strings.sourcesFromStrings(entries, { recursive }) : (entries as SkillSource[]));
 }
 
-// Loaded at the first load, as folder sources are, so `skillset/ai` also runs without `node:fs`.
-function lazyLockfileVerifier(option: NonNullable<SkillsOptions["lockfile"]>): NonNullable<SkillEngineOptions["verifySkill"]> {
-  let verifier: Promise<NonNullable<SkillEngineOptions["verifySkill"]>> | undefined;
-  // A lockfile that cannot be read is tried again at the next load: it may have been fixed.
-  const load = () =>
-    import("../node/skills-lock/lockfile-verifier.js")
-      .then(({ lockfileVerifier }) => lockfileVerifier(option))
-      .catch((error: unknown) => {
-        verifier = undefined;
-        throw error;
-      });
-  return async (skill) => (await (verifier ??= load()))(skill);
-}

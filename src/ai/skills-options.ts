@@ -76,7 +76,7 @@ const optionsSchema = z.object({
    * Check each skill against the `skills-lock.json` the `skills` CLI wrote, when it is loaded or
    * invoked (Node only): a path (refusing skills that differ or are not listed), or `{ path, mode }`
    * with `mode: "warn"` to load them anyway. Either way a `skill_unverified` event names the skill
-   * and why. The lockfile is read at the first load; a broken one refuses every skill, saying why.
+   * and why. A missing or malformed lockfile fails here, naming the file and the problem.
    */
   lockfile: z.union([z.string().min(1), z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") })]).optional(),
   /** Receives structured log entries; nothing is logged without it. */
