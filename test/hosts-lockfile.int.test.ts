@@ -19,7 +19,7 @@ let fixture: ReturnType<typeof lockedProject>;
 afterEach(() => fixture.cleanup());
 
 const refusal = (name: string, lockfile: string, detail: string) =>
-  `Error: Skill '${name}' is refused: its files differ from ${lockfile} (${detail}). It cannot be loaded until it passes verification; continue without it and tell the user.`;
+  `Error: Skill '${name}' is refused: its files differ from ${lockfile} (${detail}). It cannot be used until it passes verification; continue without it and tell the user.`;
 
 function changedProject() {
   fixture = lockedProject();

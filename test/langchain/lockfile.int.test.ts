@@ -4,7 +4,9 @@
 // `skill_unverified` event either way; a change after a successful load is caught at the next.
 import { appendFileSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { SkillsLogEntry } from "../../src/index.js";
 import { createSkillsMiddleware } from "../../src/langchain.js";
 import { lockedProject, LOCKED_SKILLS } from "../helpers/skills-lock-project.js";
@@ -47,7 +49,7 @@ describe("lockfile: { mode }", () => {
     const refused = results.get("load-my-skill")!;
     expect(refused.status).toBe("error");
     expect(refused.content).toBe(
-      `Error: Skill 'my-skill' is refused: its files differ from ${join(fixture.project, "skills-lock.json")} (sub/B.txt changed). It cannot be loaded until it passes verification; continue without it and tell the user.`,
+      `Error: Skill 'my-skill' is refused: its files differ from ${join(fixture.project, "skills-lock.json")} (sub/B.txt changed). It cannot be used until it passes verification; continue without it and tell the user.`,
     );
     expect(unverified(events)).toEqual([{ level: "error", skill: "my-skill", refused: true }]);
   });
@@ -70,7 +72,7 @@ describe("lockfile: { mode }", () => {
     writeFileSync(join(fixture.project, ".agents/skills/stray/SKILL.md"), "---\nname: stray\ndescription: Use stray for tests.\n---\n\nSTRAY\n");
     const events: SkillsLogEntry[] = [];
     const { results } = await loadAll(middleware("refuse", events), ["stray"]);
-    expect(results.get("load-stray")!.content).toBe(`Error: Skill 'stray' is refused: it is not listed in ${join(fixture.project, "skills-lock.json")}. It cannot be loaded until it passes verification; continue without it and tell the user.`);
+    expect(results.get("load-stray")!.content).toBe(`Error: Skill 'stray' is refused: it is not listed in ${join(fixture.project, "skills-lock.json")}. It cannot be used until it passes verification; continue without it and tell the user.`);
     const warned: SkillsLogEntry[] = [];
     expect((await loadAll(middleware("warn", warned), ["stray"])).loaded).toEqual(["stray"]);
     expect(unverified(warned)).toEqual([{ level: "warn", skill: "stray", refused: false }]);
@@ -91,6 +93,20 @@ describe("lockfile: { mode }", () => {
     expect(loaded).toEqual([]);
     expect(results.get("load-other")!.content).toMatch(/^Error: Skill 'other' is refused: its files differ from /);
     expect(unverified(events)).toEqual([{ level: "error", skill: "other", refused: true }]);
+  });
+
+  it("a file changed after the load: read_skill_resource of it is refused in the same run", async () => {
+    fixture = lockedProject();
+    const { project } = fixture;
+    const skills = createSkillsMiddleware({ sources: [join(project, ".claude/skills")], readResourceTool: true, lockfile: join(project, "skills-lock.json") });
+    const read = { name: "read_skill_resource", args: { skill_name: "my-skill", path: "a.txt" }, id: "read" };
+    const change = tool(() => (appendFileSync(join(project, ".claude/skills/my-skill/a.txt"), "changed"), "done"), { name: "change_file", schema: z.object({}) });
+    const { result } = await runAgent({ middleware: [skills], tools: [change], model: scriptedModel([[load("my-skill")], [{ name: "change_file", args: {}, id: "change" }], [read]]) });
+    const results = toolResults(result.messages);
+    expect(results.get("load-my-skill")!.status).not.toBe("error");
+    expect(results.get("read")!.content).toBe(
+      `Error: Skill 'my-skill' is refused: its files differ from ${join(project, "skills-lock.json")} (a.txt changed). It cannot be used until it passes verification; continue without it and tell the user.`,
+    );
   });
 
   it("a missing or malformed lockfile fails when the middleware is built, naming the file and the problem", () => {
