@@ -4,6 +4,7 @@ import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
 import { discoveryTable } from "./discovery.mjs";
 import { forkTable } from "./fork.mjs";
 import { libraryTable } from "./library.mjs";
+import { lockfileTable } from "./lockfile.mjs";
 import { loadTable, postgresAnswers } from "./load.mjs";
 import { middlewareTable } from "./middleware.mjs";
 import { mcpTable } from "./mcp.mjs";
@@ -15,7 +16,7 @@ import { textProtocolTable } from "./text-protocol.mjs";
 // shared corpus (a user's clone), Discovery runs on the generated library only and Middleware,
 // which measures tokens, prompt caching and checkpoints on the corpus, is skipped.
 const corpus = hasCorpus();
-const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable];
+const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
 if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);

@@ -42,6 +42,7 @@ export { type SkillRanker, type RankedSkill, type EmbedTexts, createLexicalRanke
 export {
   type SkillEngine,
   type SkillEngineOptions,
+  type SkillVerification,
   type SkillThreadState,
   type SkillRequest,
   type SkillFileTools,

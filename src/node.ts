@@ -9,3 +9,14 @@ export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor 
 export { type LocalSkillRunnerOptions, createSkillRunner } from "./node/local-skill-runner.js";
 export { type WellKnownSourceOptions, createWellKnownSource } from "./sources/well-known/well-known-source.js";
 export type { FetchFunction } from "./sources/well-known/bounded-fetch.js";
+export {
+  type VerifySkillsLockOptions,
+  type SkillsLockReport,
+  type LockedSkillCheck,
+  type InstalledSkillCheck,
+  verifySkillsLock,
+} from "./node/skills-lock/verify-skills-lock.js";
+export { type ChangedFiles } from "./node/skills-lock/compare-with-lock.js";
+export { type LockfileOption, lockfileVerifier } from "./node/skills-lock/lockfile-verifier.js";
+export { type SkillsLock, type SkillsLockEntry, readSkillsLock } from "./node/skills-lock/read-skills-lock.js";
+export { type SkillFolderDigest, digestSkillFolder } from "./node/skills-lock/skill-folder-hash.js";

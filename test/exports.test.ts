@@ -74,10 +74,14 @@ describe("public exports", () => {
       "createSkillRunner",
       "createWellKnownSource",
       "defaultSkillLocations",
+      "digestSkillFolder",
       "findSkillDirectories",
       "listSkillFiles",
       "packageSkill",
+      "lockfileVerifier",
+      "readSkillsLock",
       "validateSkillDirectory",
+      "verifySkillsLock",
     ]);
   });
 

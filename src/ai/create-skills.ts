@@ -1,6 +1,7 @@
 import { createCatalog, type Catalog } from "../core/catalog.js";
 import { listInvocableSkills, type InvocableSkill } from "../core/skill-command.js";
 import { createSkillEngine } from "../core/skill-engine.js";
+import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillsOptions, type SkillsOptions } from "./skills-options.js";
@@ -56,6 +57,7 @@ export function createSkills(options: SkillsOptions): Skills {
     catalogBudget: settings.catalogBudget,
     catalogPriority: settings.catalogPriority,
     search: { offer: settings.searchSkills, rankers: settings.searchRankers },
+    ...(settings.lockfile === undefined ? {} : { verifySkill: lazyLockfileVerifier(settings.lockfile) }),
   });
 
   // One catalog for every thread: sources hold only what they read from the skills.
@@ -91,3 +93,4 @@ async function buildCatalog(entries: ReadonlyArray<string | SkillSource>, recurs
   const strings = entries.some((entry) => typeof entry === "string") ? await import("../sources/source-from-string.js") : undefined;
   return createCatalog(strings ? strings.sourcesFromStrings(entries, { recursive }) : (entries as SkillSource[]));
 }
+

@@ -72,6 +72,13 @@ const optionsSchema = z.object({
    * them from the messages. @default none: the messages are the state
    */
   store: z.custom<SkillStateStore>((value) => typeof (value as SkillStateStore | null)?.get === "function" && typeof (value as SkillStateStore).set === "function", "a store with get and set").optional(),
+  /**
+   * Check each skill against the `skills-lock.json` the `skills` CLI wrote, when it is loaded or
+   * invoked (Node only): a path (refusing skills that differ or are not listed), or `{ path, mode }`
+   * with `mode: "warn"` to load them anyway. Either way a `skill_unverified` event names the skill
+   * and why. A missing or malformed lockfile fails here, naming the file and the problem.
+   */
+  lockfile: z.union([z.string().min(1), z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") })]).optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });

@@ -18,6 +18,7 @@ export type CliErrorCode =
   | "invalid-cases"
   | "invalid-skill"
   | "refused"
+  | "invalid-lockfile"
   | "internal";
 
 /** A failure the CLI reports as `skillset: <message>` on stderr and turns into an exit code. */

@@ -59,8 +59,24 @@ export interface SkillEngineOptions {
    * @default false
    */
   forkSkills?: boolean;
+  /**
+   * Checks a skill each time it is about to be loaded or invoked, before anything of it is read
+   * (e.g. `skillset/node`'s `lockfileVerifier`, against a `skills-lock.json`). `undefined`: go
+   * ahead. A {@link SkillVerification} emits `skill_unverified`; with `refuse`, the load or
+   * `/name` fails with an error naming the skill and the reason. Called on every load, so it
+   * should cache its own work.
+   */
+  verifySkill?: (skill: SkillMetadata) => SkillVerification | undefined | Promise<SkillVerification | undefined>;
   /** Receives structured log entries; nothing is logged without it. */
   logger?: SkillsLogger;
+}
+
+/** A skill that did not pass {@link SkillEngineOptions.verifySkill}. */
+export interface SkillVerification {
+  /** Refuse the skill; otherwise it loads and only the event reports the problem. */
+  refuse: boolean;
+  /** Why, as a clause the model and the event can read: e.g. `its files differ from skills-lock.json`. */
+  reason: string;
 }
 
 /** What the engine reads of a thread. The host keeps it (graph state, messages, a store). */

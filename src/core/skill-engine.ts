@@ -27,6 +27,7 @@ export type {
   SkillSearchResult,
   SkillStep,
   SkillThreadState,
+  SkillVerification,
 } from "./skill-engine-types.js";
 export { applySkillOperations } from "./engine/apply-skill-operations.js";
 

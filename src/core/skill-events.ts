@@ -6,6 +6,7 @@ export type SkillsEventName =
   | "skill_invoked"
   | "skill_unloaded"
   | "skill_refused"
+  | "skill_unverified"
   | "skill_read_failed"
   | "resource_discovery_failed"
   | "skill_restored"

@@ -6,6 +6,7 @@ import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
+import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
 import { agentFileTools } from "./agent-file-tools.js";
 import { threadId, threadState } from "./engine-translation.js";
@@ -72,6 +73,7 @@ export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, 
     catalogPriority: options.catalogPriority,
     search: { offer: textProtocol ? false : options.searchSkills, rankers: options.searchRankers },
     forkSkills: !textProtocol && options.forkAgents !== false,
+    ...(options.lockfile === undefined ? {} : { verifySkill: lazyLockfileVerifier(options.lockfile) }),
   });
   const catalogFor = createCatalogFor(options);
   const fileTools: MiddlewareContext["fileTools"] = { current: undefined };

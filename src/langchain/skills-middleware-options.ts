@@ -162,6 +162,13 @@ const optionsSchema = z.object({
   forkLimits: z
     .object({ maxSteps: z.number().int().positive().default(20), maxDepth: z.number().int().positive().default(1) })
     .prefault({}),
+  /**
+   * Check each skill against the `skills-lock.json` the `skills` CLI wrote, when it is loaded or
+   * invoked: a path (refusing skills that differ or are not listed), or `{ path, mode }` with
+   * `mode: "warn"` to load them anyway. Either way a `skill_unverified` event names the skill and
+   * why. Local folders only: a skill on a backend cannot be hashed, so it counts as not matching.
+   */
+  lockfile: z.union([z.string().min(1), z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") })]).optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });

@@ -13,7 +13,7 @@ import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { mimeTypeOf } from "./mime-type.js";
 import { listServedFiles, type ServedFile } from "./served-files.js";
-import { pageAfter, protocolError, sourceOf, type McpServerContext } from "./server-context.js";
+import { pageAfter, protocolError, refuseUnverified, sourceOf, type McpServerContext } from "./server-context.js";
 import { parseSkillUri, skillUri } from "./skill-uri.js";
 
 /** The template of every skill file's URI. */
@@ -74,6 +74,7 @@ export function handleSkillResources(server: Server, context: McpServerContext):
       const folder = path === undefined || files.some((file) => file.relativePath.startsWith(`${path}/`));
       throw protocolError(ErrorCode.InvalidParams, folder ? `${uri} is a directory resource, not a file` : `Unknown resource ${uri}: skill '${skill.name}' has no file ${path}`);
     }
+    await refuseUnverified(context, skill);
     let bytes: Uint8Array;
     try {
       bytes = path === "SKILL.md" ? await source.readSkill(skill) : await readServedFile(source, skill, path);

@@ -5,7 +5,7 @@ import { compareCodePoints } from "../core/python-text.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import { mimeTypeOf } from "./mime-type.js";
 import { resolveSkillUri } from "./mcp-resources.js";
-import { pageAfter, protocolError, sourceOf, type McpServerContext } from "./server-context.js";
+import { pageAfter, protocolError, refuseUnverified, sourceOf, type McpServerContext } from "./server-context.js";
 import { buildSkillEntry, type SkillEntry } from "./skill-entry.js";
 import { parseSkillUri, skillUri } from "./skill-uri.js";
 
@@ -47,6 +47,7 @@ export function handleSkillsExtension(server: Server, context: McpServerContext,
     const skill = parsed.ok && parsed.path === "SKILL.md" ? (await context.snapshot()).get(parsed.skill) : undefined;
     const source = skill && sourceOf(context, skill);
     if (!skill || !source) throw protocolError(ErrorCode.InvalidParams, `No skill is served at ${uri}`);
+    await refuseUnverified(context, skill);
     const built = await buildSkillEntry(source, skill);
     if (!built.ok) throw protocolError(ErrorCode.InvalidParams, `No skill is served at ${uri}: ${built.reason}`);
     return { ...cache, skill: built.entry };

@@ -7,6 +7,7 @@ import { createSkillEngine } from "../core/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
+import { lockfileVerifier, type LockfileOption } from "../node/skills-lock/lockfile-verifier.js";
 import { sourcesFromStrings } from "../sources/source-from-string.js";
 import { listenOverHttp, type SkillsMcpHttpListener, type SkillsMcpHttpOptions } from "./http-listener.js";
 import { handleSkillPrompts } from "./mcp-prompts.js";
@@ -36,6 +37,11 @@ export interface SkillsMcpServerOptions {
   watchIntervalMs?: number;
   /** The name and version the server reports to clients. @default { name: "skillset", version: "0" } */
   serverInfo?: { name: string; version: string };
+  /**
+   * Check each skill against the `skills-lock.json` the `skills` CLI wrote when a session loads
+   * or invokes it: a path (refuse skills that differ or are not listed) or `{ path, mode: "warn" }`.
+   */
+  lockfile?: LockfileOption;
   /** Receives structured log entries; nothing is logged without it (and nothing is ever written to stdout). */
   logger?: SkillsLogger;
 }
@@ -83,13 +89,15 @@ interface Session {
 export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMcpServer {
   if (options.sources.length === 0) throw new SkillsetError("invalid-options", "createSkillsMcpServer: give at least one source");
   const catalog = createCatalog(sourcesFromStrings(options.sources, { recursive: options.recursive ?? false }));
+  const verifySkill = options.lockfile === undefined ? undefined : lockfileVerifier(options.lockfile);
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills ?? 10,
     resourceReadTool: "read_skill_resource",
     ...(options.runScripts ? { scripts: options.runScripts, scriptRunTool: "run_skill_script" } : {}),
+    ...(verifySkill ? { verifySkill } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000 };
+  const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000, ...(verifySkill ? { verifySkill } : {}) };
   const serverInfo = options.serverInfo ?? { name: "skillset", version: "0" };
   const sessions = new Set<Session>();
   const listeners = new Set<SkillsMcpHttpListener>();

@@ -1,6 +1,7 @@
 import type { SkillSource } from "../core/skill-source.js";
 import { createSkillRunner as createRunner, type SkillRunner, type SkillRunnerOptions } from "../core/text-protocol/skill-runner.js";
 import { sourcesFromStrings } from "../sources/source-from-string.js";
+import { lockfileVerifier, type LockfileOption } from "./skills-lock/lockfile-verifier.js";
 
 /** Options of `createSkillRunner` from `skillset/node`: sources may be local folders. */
 export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sources"> {
@@ -8,6 +9,11 @@ export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sourc
   sources: ReadonlyArray<string | SkillSource>;
   /** Find skills at any depth below each folder. @default false */
   recursive?: boolean;
+  /**
+   * Check each skill against the `skills-lock.json` the `skills` CLI wrote when it is loaded or
+   * invoked: a path (refuse skills that differ or are not listed) or `{ path, mode: "warn" }`.
+   */
+  lockfile?: LockfileOption;
 }
 
 /**
@@ -20,6 +26,7 @@ export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sourc
  * ```
  */
 export function createSkillRunner(options: LocalSkillRunnerOptions): SkillRunner {
-  const { sources, recursive = false, ...rest } = options;
-  return createRunner({ ...rest, sources: sourcesFromStrings(sources ?? [], { recursive }) });
+  const { sources, recursive = false, lockfile, ...rest } = options;
+  const verifySkill = lockfile === undefined ? {} : { verifySkill: lockfileVerifier(lockfile) };
+  return createRunner({ ...rest, ...verifySkill, sources: sourcesFromStrings(sources ?? [], { recursive }) });
 }

@@ -8,11 +8,13 @@
 // test/skills-installer` runs it under this folder's Node 22. Without the installed `skills`
 // package it skips with a notice, except under CI=true, where it fails.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SkillsLogEntry } from "../../src/index.js";
 import { createSkillsMiddleware } from "../../src/langchain.js";
+import { digestSkillFolder } from "../../src/node.js";
 import { isCI } from "../helpers/test-environment.js";
 import { load, runAgent, scriptedModel, systemPromptOf, toolResults } from "../langchain/helpers.js";
 
@@ -126,7 +128,7 @@ describe.skipIf(!installed)("layouts made by the skills CLI", () => {
       "node_modules/pkgskills/skills/pkg-helper": "dir",
     });
     expect([kind(join(home, ".claude/skills/global-one")), kind(join(home, ".agents/skills/global-one"))]).toEqual(["link -> ../../.agents/skills/global-one", "dir"]);
-    // skills-lock.json records where each project skill came from (verifying it is a later issue).
+    // skills-lock.json records where each project skill came from, and a hash of its folder.
     const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as { version: number; skills: Record<string, { sourceType: string; computedHash: string }> };
     expect(lock.version).toBe(1);
     expect(Object.fromEntries(Object.entries(lock.skills).map(([name, entry]) => [name, entry.sourceType]))).toEqual({ "my-skill": "local", other: "local", "pkg-helper": "node_modules" });
@@ -178,5 +180,49 @@ describe.skipIf(!installed)("layouts made by the skills CLI", () => {
       expect(loaded.content).toContain(`BODY-OF-${name}`);
     }
     expect(result.skillsLoaded.sort()).toEqual(["my-skill", "other", "pkg-helper"]);
+  });
+
+  it("skillset computes the computedHash the CLI wrote for every entry: copies, links, node_modules", () => {
+    const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as { skills: Record<string, { computedHash: string }> };
+    const installed = { "my-skill": ".claude/skills/my-skill", other: ".agents/skills/other", "pkg-helper": ".agents/skills/pkg-helper" };
+    expect(Object.fromEntries(Object.entries(installed).map(([name, path]) => [name, digestSkillFolder(join(project, path)).hash]))).toEqual(
+      Object.fromEntries(Object.entries(lock.skills).map(([name, entry]) => [name, entry.computedHash])),
+    );
+  });
+
+  // Last: it changes an installed file.
+  it("skillset verify agrees; one changed byte is caught by verify and by a refusing middleware, naming the skill", async () => {
+    const verify = () => spawnSync(process.execPath, [SKILLSET_CLI, "verify", "--json"], { cwd: project, env: env(), encoding: "utf8" });
+    const clean = verify();
+    expect(clean.status, clean.stdout + clean.stderr).toBe(0);
+    expect((JSON.parse(clean.stdout) as { skills: Array<{ name: string; status: string }> }).skills.map((skill) => [skill.name, skill.status])).toEqual([
+      ["my-skill", "ok"],
+      ["other", "ok"],
+      ["pkg-helper", "ok"],
+    ]);
+
+    appendFileSync(join(project, ".agents/skills/other/SKILL.md"), "x");
+    const changed = verify();
+    expect(changed.status).toBe(1);
+    const report = JSON.parse(changed.stdout) as { skills: Array<{ name: string; status: string; installed: Array<{ files?: { changed: string[] } }> }> };
+    expect(report.skills.map((skill) => [skill.name, skill.status])).toEqual([
+      ["my-skill", "ok"],
+      ["other", "modified"],
+      ["pkg-helper", "ok"],
+    ]);
+    // The local source still has the locked hash, so the changed file can be named.
+    expect(report.skills[1]!.installed[0]!.files).toEqual({ changed: ["SKILL.md"], added: [], removed: [] });
+
+    const events: SkillsLogEntry[] = [];
+    const middleware = createSkillsMiddleware({
+      sources: [join(project, ".claude/skills"), join(project, ".agents/skills")],
+      lockfile: { path: join(project, "skills-lock.json"), mode: "refuse" },
+      logger: (entry) => events.push(entry),
+    });
+    const { result } = await runAgent({ middleware: [middleware], model: scriptedModel([[load("my-skill"), load("other")]]) });
+    const results = toolResults(result.messages);
+    expect(results.get("load-other")!.content).toMatch(/^Error: Skill 'other' is refused: its files differ from .*skills-lock\.json \(SKILL\.md changed\)/);
+    expect(result.skillsLoaded).toEqual(["my-skill"]);
+    expect(events.filter((entry) => entry.event === "skill_unverified").map((entry) => [entry.skill, entry.refused])).toEqual([["other", true]]);
   });
 });

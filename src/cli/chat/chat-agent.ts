@@ -18,6 +18,8 @@ export interface ChatAgentOptions {
   checkpointer: BaseCheckpointSaver;
   /** Most model calls in one turn (`eval`'s step limit); unlimited when not given. */
   maxModelCalls?: number;
+  /** Refuse skills that differ from this skills-lock.json or are not listed in it (`--lock`). */
+  lockfile?: string;
 }
 
 /** The system prompt the skills section is appended to. */
@@ -39,6 +41,7 @@ export function createChatAgent(options: ChatAgentOptions) {
     sources: [...options.sources],
     readResourceTool: true,
     ...(executor ? { runScripts: { executor }, dynamicContext: { executor } } : {}),
+    ...(options.lockfile === undefined ? {} : { lockfile: options.lockfile }),
   });
   const limit = options.maxModelCalls === undefined ? [] : [modelCallLimitMiddleware({ runLimit: options.maxModelCalls, exitBehavior: "end" })];
   return createAgent({

@@ -8,6 +8,7 @@ import { createChatSession } from "../chat/chat-session.js";
 import { threadValues } from "../chat/run-turn.js";
 import { openThreadStore } from "../chat/thread-store.js";
 import { CliError } from "../cli-error.js";
+import { lockfileOption } from "../lock-option.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
@@ -18,6 +19,8 @@ export interface ChatOptions extends SourceOptions, ModelCliOptions {
   thread?: string;
   allowScripts?: boolean;
   files?: boolean;
+  /** `--lock <file>`: refuse skills that differ from this skills-lock.json or are not in it. */
+  lock?: string;
 }
 
 /**
@@ -31,6 +34,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
   const threadId = options.thread ?? randomUUID().slice(0, 8);
   if (!/^[\w.:-]{1,128}$/.test(threadId)) throw new CliError("usage", `--thread must be 1 to 128 letters, digits, '.', ':', '_' or '-' (got '${threadId}')`);
   const locations = sourceLocations(paths);
+  const lockfile = lockfileOption(options.lock);
   const model = await createChatModel(modelOptions);
   const store = await openThreadStore(options.thread !== undefined);
   const sources = locations.map((path) => cliSource(path, options, true));
@@ -42,6 +46,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
       allowScripts: options.allowScripts ?? false,
       checkpointer: store.checkpointer,
       ...(options.files ? { filesRoot: process.cwd() } : {}),
+      ...lockfile,
     });
     const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
     const output = createChatOutput(process.stdout, process.stderr, terminal.color, interactive && Boolean(process.stderr.isTTY));

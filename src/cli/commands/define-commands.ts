@@ -10,6 +10,7 @@ import { promptCommand } from "./prompt.js";
 import { renderCommand } from "./render.js";
 import { searchCommand } from "./search.js";
 import { validateCommand } from "./validate.js";
+import { verifyCommand } from "./verify.js";
 
 /** What the commands' definitions get from `main()`. */
 export interface CommandContext {
@@ -23,6 +24,7 @@ export interface CommandContext {
 // A variadic argument is [] when not given, so none has a default of its own: commander would
 // print it as a second "(default: [])" after the one these descriptions give.
 const SOURCES_HELP = "skills folders, npm:<package> (its skills) or npm: (the packages the project's package.json names in \"skills\"), lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, then .claude/skills, .agents/skills of the project: the nearest folder up with .git or package.json)";
+const LOCK_HELP = "refuse skills that differ from this skills-lock.json or are not listed in it, as the lockfile option does";
 const ALLOW_ROOT_HELP = "a further folder that symlinks may lead into (repeatable; always allowed: the skills folder, its project, ~/.claude/skills, ~/.agents/skills)";
 
 // Collects a repeatable option's values.
@@ -128,7 +130,16 @@ function defineSkillCommands(program: Command, { terminal, run }: CommandContext
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--args <text>", "the arguments, as a user types them after /name")
     .option("--dynamic", "run the skill's !`command` blocks with the local executor (script rules apply)")
+    .option("--lock <file>", LOCK_HELP)
     .action((name: string, sources: string[], options) => run(() => renderCommand(name, sources, options, terminal)));
+
+  program
+    .command("verify")
+    .description("Check installed skills against the skills-lock.json the skills CLI wrote: ok, modified, missing, or not in the lockfile")
+    .argument("[folders...]", "skills folders to look in (default: .agents/skills and each agent's skills folder next to the lockfile)")
+    .option("--lock <file>", "the lockfile (default: skills-lock.json of the project: the nearest folder up with .git or package.json)")
+    .option("--json", "print the report as JSON on stdout")
+    .action((folders: string[], options) => run(() => verifyCommand(folders, options, terminal)));
 }
 
 // The commands that serve the skills to a model or client; each imports its code only when it runs.
@@ -143,6 +154,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
     .option("--host <host>", "the address --http binds (default 127.0.0.1; anything else exposes the skills to the network)")
     .option("--allow-scripts", "offer run_skill_script, running skills' scripts on this machine under their allow-lists")
     .option("--max-loaded <n>", "skills one session may have loaded at once (default 10)")
+    .option("--lock <file>", LOCK_HELP)
     // Loaded only for this command, so the others start without the MCP SDK.
     .action((sources: string[], options) => run(async () => (await import("./mcp.js")).mcpCommand(sources, options, terminal, version)));
 
@@ -153,7 +165,8 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
       .command("chat")
       .description("Talk with a model that has the skills: /skills, /<skill> args, /loaded, /unload, /exit")
       .argument("[sources...]", SOURCES_HELP)
-      .option("--thread <id>", "continue a saved conversation (threads are kept under the user's data folder)"),
+      .option("--thread <id>", "continue a saved conversation (threads are kept under the user's data folder)")
+      .option("--lock <file>", LOCK_HELP),
   ).action((sources: string[], options) => run(async () => (await importOptional(() => import("./chat.js"), "skillset chat", "langchain")).chatCommand(sources, options, terminal)));
 
   withModelOptions(

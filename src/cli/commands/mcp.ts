@@ -2,6 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createSkillsMcpServer, type SkillsMcpServer } from "../../mcp/skills-mcp-server.js";
 import { CliError } from "../cli-error.js";
+import { lockfileOption } from "../lock-option.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { shellCommand } from "../shell-command.js";
@@ -14,6 +15,8 @@ export interface McpOptions extends SourceOptions {
   host?: string;
   allowScripts?: boolean;
   maxLoaded?: string;
+  /** `--lock <file>`: refuse skills that differ from this skills-lock.json or are not in it. */
+  lock?: string;
 }
 
 /**
@@ -31,6 +34,7 @@ export async function mcpCommand(paths: string[], options: McpOptions, terminal:
     recursive: options.recursive ?? false,
     ...(maxLoaded !== undefined ? { maxLoadedSkills: maxLoaded } : {}),
     ...(options.allowScripts ? { runScripts: { executor: createLocalExecutor() } } : {}),
+    ...lockfileOption(options.lock),
     serverInfo: { name: "skillset", version },
   });
   try {

@@ -4,7 +4,9 @@ import { createSkillEngine } from "../../core/skill-engine.js";
 import { skillDirectory } from "../../core/skill-metadata.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createLocalSource } from "../../sources/local-source.js";
+import { lockfileVerifier } from "../../node/skills-lock/lockfile-verifier.js";
 import { CliError } from "../cli-error.js";
+import { lockfileOption } from "../lock-option.js";
 import { allowedRoots, scanSources, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { requireSkill } from "../require-skill.js";
@@ -15,6 +17,8 @@ import type { Terminal } from "../terminal.js";
 export interface RenderOptions extends SourceOptions {
   args?: string;
   dynamic?: boolean;
+  /** `--lock <file>`: refuse the skill unless it matches this skills-lock.json. */
+  lock?: string;
 }
 
 /**
@@ -25,12 +29,16 @@ export interface RenderOptions extends SourceOptions {
  * `dynamicContext`.
  */
 export async function renderCommand(name: string, paths: string[], options: RenderOptions, terminal: Terminal): Promise<number> {
+  const { lockfile } = lockfileOption(options.lock);
   const snapshot = await scanSources(paths, options, terminal);
   const found = requireSkill(snapshot, name);
   // The winning skill's own folder as the only source, so reads go through the engine as in an agent.
   const catalog = createCatalog([createLocalSource({ path: skillDirectory(found), watch: false, allowedRoots: allowedRoots(options) })]);
   try {
-    const engine = createSkillEngine(options.dynamic ? { dynamicContext: { executor: createLocalExecutor() } } : {});
+    const engine = createSkillEngine({
+      ...(options.dynamic ? { dynamicContext: { executor: createLocalExecutor() } } : {}),
+      ...(lockfile ? { verifySkill: lockfileVerifier(lockfile) } : {}),
+    });
     const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
     const request = { state: { skills: refreshed.skills, catalogVersion: refreshed.version, loaded: [], resources: {} }, sources: async () => catalog.sources };
     const skill = refreshed.skills.find((entry) => entry.name === name);

@@ -11,6 +11,7 @@ import { createSkillCommandRunner } from "../../exec/run-skill-command.js";
 import { allowedCommandsOf } from "./allowed-commands.js";
 import type { EngineContext } from "./engine-context.js";
 import { readFailureMessage, readSkillText, sourceOf } from "./skill-reader.js";
+import { verificationRefusal } from "./verify-skill.js";
 
 /** A skill ready to load: the text for the model, the load operation, and how many resources it has. */
 export interface PreparedSkill {
@@ -24,6 +25,8 @@ export interface PreparedSkill {
  * a failure is the model-facing error text.
  */
 export async function prepareSkill(context: EngineContext, request: SkillRequest, skill: SkillMetadata, args: string | undefined): Promise<PreparedSkill | { error: string }> {
+  const refusal = await verificationRefusal(context, request, skill);
+  if (refusal) return { error: refusal };
   let source: SkillSource;
   let text: string;
   try {

@@ -4,6 +4,7 @@ import { checkResourcePath } from "../resource-path.js";
 import type { SkillReply, SkillRequest } from "../skill-engine-types.js";
 import type { EngineContext } from "./engine-context.js";
 import { loadedSkillSource } from "./skill-reader.js";
+import { verificationRefusal } from "./verify-skill.js";
 
 /** Reads a file of a loaded skill, a page of lines at a time; a path that leaves its folder is refused. */
 export async function readSkillResource(context: EngineContext, request: SkillRequest, input: { skill: string; path: string; offset?: number; limit?: number }): Promise<SkillReply> {
@@ -11,6 +12,9 @@ export async function readSkillResource(context: EngineContext, request: SkillRe
   if ("error" in found) return { ok: false, text: found.error };
   const checked = checkResourcePath(input.path);
   if (!checked.ok) return { ok: false, text: `Error: Cannot read '${input.path}': ${checked.reason}.` };
+  // Checked again: its files may have changed since it was loaded.
+  const refusal = await verificationRefusal(context, request, found.skill, "read");
+  if (refusal) return { ok: false, text: refusal };
   if (!found.source.readFile) return { ok: false, text: `Error: The source of skill '${input.skill}' cannot read resources.` };
   try {
     const bytes = await found.source.readFile(found.skill, checked.path, MAX_RESOURCE_BYTES);

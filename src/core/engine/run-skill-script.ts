@@ -6,6 +6,7 @@ import { formatScriptResult } from "../../exec/script-executor.js";
 import { allowedCommandsOf } from "./allowed-commands.js";
 import type { EngineContext } from "./engine-context.js";
 import { loadedSkillSource } from "./skill-reader.js";
+import { verificationRefusal } from "./verify-skill.js";
 
 /**
  * Runs a command in a loaded skill's folder if its allow-list permits it and its source runs
@@ -21,6 +22,9 @@ export async function runSkillScript(context: EngineContext, request: SkillReque
     context.emit(request, { level: "warn", event: "script_refused", message: `run_skill_script refused for skill '${name}': its source does not run commands`, skill: name, command });
     return { ok: false, text: `Error: Command refused: skill '${name}' comes from a source whose scripts are not run here; read its files instead.` };
   }
+  // Checked again: a script changed since the skill was loaded must not run as the reviewed one.
+  const refusal = await verificationRefusal(context, request, found.skill, "run");
+  if (refusal) return { ok: false, text: refusal };
   const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = scripts;
   const outcome = await runSkillCommand({ command, skillDir: skillDirectory(found.skill), allowedCommands: allowedCommandsOf(found.skill, defaultAllowedCommands), executor, skillName: name });
   if (!outcome.ok) {

@@ -1,6 +1,7 @@
 // The options of `createSkillRunner`, and their checks: every problem is named at once, up front,
 // instead of failing in the middle of a turn.
 import { SkillsetError } from "../errors.js";
+import type { SkillEngineOptions } from "../skill-engine-types.js";
 import type { SkillsLogger } from "../skill-events.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../render-catalog.js";
@@ -40,6 +41,8 @@ export interface SkillRunnerOptions {
   dynamicContext?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
   /** A user's message that starts with `/<skill-name>` invokes that skill, as in the middleware. @default true */
   userInvocation?: boolean;
+  /** Checks each skill before it is loaded or invoked, as the engine's `verifySkill` (e.g. `lockfile` in `skillset/node`'s runner). */
+  verifySkill?: SkillEngineOptions["verifySkill"];
   /** Receives structured log entries; nothing is logged without it. */
   logger?: SkillsLogger;
 }

@@ -190,6 +190,7 @@ function engineFor(options: SkillRunnerOptions, settings: SkillRunnerSettings): 
     search: { offer: "never" },
     ...(options.executor ? { scripts: { executor: options.executor, defaultAllowedCommands: options.defaultAllowedCommands ?? DEFAULT_ALLOWED_COMMANDS } } : {}),
     ...(options.dynamicContext ? { dynamicContext: options.dynamicContext } : {}),
+    ...(options.verifySkill ? { verifySkill: options.verifySkill } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 }

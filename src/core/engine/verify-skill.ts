@@ -1,0 +1,26 @@
+import type { SkillRequest } from "../skill-engine-types.js";
+import type { SkillMetadata } from "../skill-metadata.js";
+import type { EngineContext } from "./engine-context.js";
+
+/**
+ * Runs the engine's `verifySkill` on a skill about to be loaded or invoked, or whose file is about
+ * to be read or script run (`action`, for the event): a problem is a `skill_unverified` event,
+ * and with `refuse` the model-facing error naming the skill and why. A check that throws refuses
+ * too: a skill that could not be verified is not a verified one.
+ */
+export async function verificationRefusal(context: EngineContext, request: SkillRequest, skill: SkillMetadata, action: "loaded" | "read" | "run" = "loaded"): Promise<string | undefined> {
+  const verify = context.options.verifySkill;
+  if (!verify) return undefined;
+  let verdict: { refuse: boolean; reason: string } | undefined;
+  try {
+    verdict = await verify(skill);
+  } catch (error) {
+    verdict = { refuse: true, reason: `it could not be verified (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if (!verdict) return undefined;
+  const { refuse, reason } = verdict;
+  const outcome = refuse ? "refused" : `${action} anyway`;
+  context.emit(request, { level: refuse ? "error" : "warn", event: "skill_unverified", message: `Skill '${skill.name}' ${outcome}: ${reason}`, skill: skill.name, path: skill.path, reason, refused: refuse });
+  if (!refuse) return undefined;
+  return `Error: Skill '${skill.name}' is refused: ${reason}. It cannot be used until it passes verification; continue without it and tell the user.`;
+}

@@ -1,0 +1,32 @@
+// skillset/langchain and skillset/ai load Node-only code (local folders, the lockfile check) only
+// when it is used, so they run where `node:*` modules do not exist: no module they import
+// statically, in the built package, imports one.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+
+/** Each `node:` import reachable from `entry` through static imports, as "module <- file". */
+function staticNodeImports(entry: string): string[] {
+  const seen = new Set<string>();
+  const found: string[] = [];
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"/gms)) {
+      if (spec!.startsWith("node:")) found.push(`${spec} <- ${relative(DIST, file)}`);
+      else if (spec!.startsWith(".")) visit(resolve(dirname(file), spec!));
+    }
+  };
+  visit(resolve(DIST, entry));
+  return found;
+}
+
+describe("entry points that load Node-only code lazily", () => {
+  it.each(["langchain.js", "ai.js"])("dist/%s imports no node: module statically", (entry) => {
+    expect(existsSync(resolve(DIST, entry)), "build first: npm run build").toBe(true);
+    expect(staticNodeImports(entry)).toEqual([]);
+  });
+});
