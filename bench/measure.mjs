@@ -17,20 +17,22 @@ export async function time(work) {
  * Runs every contender `iterations` times (or its own smaller `iterations`), one of each per
  * round, rotating the order each round. `warmup` rounds run first and are discarded (JIT, caches).
  * `gc: false` skips the collection before each run, for runs of microseconds.
- * A contender's `run()` returns `{ ms, found, names? }`: it times only its own measured region.
- * Returns, per contender label, the samples, every distinct `found` value seen and the last `names`.
+ * A contender's `run()` returns `{ ms, cpuMs?, found, names? }`: it times only its own measured region.
+ * Returns, per contender label, the samples (and `cpuSamples` of those that report CPU time),
+ * every distinct `found` value seen and the last `names`.
  */
 export async function measureInterleaved(contenders, { iterations, warmup = 1, gc = true }) {
-  const results = new Map(contenders.map((contender) => [contender.label, { samples: [], found: new Set(), names: undefined }]));
+  const results = new Map(contenders.map((contender) => [contender.label, { samples: [], cpuSamples: [], found: new Set(), names: undefined }]));
   for (let round = -warmup; round < iterations; round++) {
     for (const contender of rotate(contenders, round + warmup)) {
       if (round >= (contender.iterations ?? iterations)) continue;
       if (gc) collectGarbage();
-      const { ms, found, names } = await contender.run();
+      const { ms, cpuMs, found, names } = await contender.run();
       const result = results.get(contender.label);
       result.found.add(found);
       result.names = names ?? result.names;
       if (round >= 0) result.samples.push(ms);
+      if (round >= 0 && cpuMs !== undefined) result.cpuSamples.push(cpuMs);
     }
   }
   return results;

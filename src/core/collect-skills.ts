@@ -16,7 +16,7 @@ export function collectSkills(results: Iterable<InspectSkillResult>, source: str
   const skills: SkillMetadata[] = [];
   const seen = new Map<string, SkillMetadata>();
   for (const result of results) {
-    diagnostics.push(...result.diagnostics);
+    if (result.diagnostics.length > 0) diagnostics.push(...result.diagnostics);
     const skill = result.skill;
     if (!skill) continue;
     const earlier = seen.get(skill.name);

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { parseFrontmatterYaml, parseSimpleMapping } from "./frontmatter-yaml.js";
+import { parseFrontmatterYaml } from "./frontmatter-yaml.js";
+import { parseSimpleMapping } from "./simple-yaml-mapping.js";
 
 const viaYaml = (text: string) => parseDocument(text, { schema: "failsafe", uniqueKeys: true }).toJS();
 

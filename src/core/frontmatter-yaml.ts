@@ -1,5 +1,6 @@
 import { isAlias, isCollection, isNode, isPair, isScalar, parseDocument, visit, type Node } from "yaml";
 import { SkillParseError } from "./errors.js";
+import { parseSimpleMapping } from "./simple-yaml-mapping.js";
 
 /** How YAML frontmatter is read. */
 export type YamlMode =
@@ -189,82 +190,4 @@ function propertyStart(text: string, valueStart: number, prefix: "&" | "!"): num
 
 function firstLine(message: string): string {
   return message.split("\n", 1)[0]!.trim();
-}
-
-// Most frontmatter is a handful of `key: value` lines and maybe a `metadata:` block of the same.
-// Reading those directly is ~40x faster than building a YAML document, which matters when
-// discovering thousands of skills. Anything this reader is not certain about goes to the YAML
-// parser; a property test checks that both give equal results.
-const ENTRY = /^([A-Za-z][A-Za-z0-9_-]*):(?:[ ]+(.*))?$/;
-const NESTED_ENTRY = /^([ ]+)([A-Za-z][A-Za-z0-9_-]*):(?:[ ]+(.*))?$/;
-const PLAIN_START = /^[^\s\-?:,[\]{}#&*!|>'"%@`]/;
-// Not printable in YAML (tabs included, to stay simple), or a `: ` / ` #` that a plain scalar cannot hold.
-const NOT_PRINTABLE = /[^\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
-const UNSAFE_IN_PLAIN = /[^\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]|: |:$| #/;
-
-/** @internal Exported for the equivalence test only. */
-export function parseSimpleMapping(text: string): Record<string, unknown> | undefined {
-  const result: Record<string, unknown> = {};
-  // The open `key:` block, if any: its key, its entries so far and their indentation.
-  let nestedKey: string | undefined;
-  let nested: Record<string, string> = {};
-  let nestedCount = 0;
-  let nestedIndent = "";
-  let count = 0;
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    let line = text.slice(start, end);
-    start = end + 1;
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line.length === 0 || BLANK.test(line)) continue;
-    if (line.charCodeAt(0) === 0x20) {
-      const match = nestedKey === undefined ? null : NESTED_ENTRY.exec(line);
-      if (!match || (nestedIndent !== "" && match[1] !== nestedIndent) || match[3] === undefined) return undefined;
-      nestedIndent = match[1]!;
-      const value = simpleScalar(match[3]);
-      if (value === undefined || Object.hasOwn(nested, match[2]!)) return undefined;
-      nested[match[2]!] = value;
-      nestedCount++;
-      continue;
-    }
-    const match = ENTRY.exec(line);
-    if (!match || Object.hasOwn(result, match[1]!)) return undefined;
-    if (nestedKey !== undefined && nestedCount === 0) result[nestedKey] = "";
-    nestedKey = undefined;
-    if (match[2] === undefined || match[2].trimEnd() === "") {
-      // `key:` alone: an empty string, or the start of a nested block of entries.
-      nestedKey = match[1]!;
-      nested = {};
-      nestedCount = 0;
-      nestedIndent = "";
-      result[nestedKey] = nested;
-    } else {
-      const value = simpleScalar(match[2]);
-      if (value === undefined) return undefined;
-      result[match[1]!] = value;
-    }
-    count++;
-  }
-  if (nestedKey !== undefined && nestedCount === 0) result[nestedKey] = "";
-  return count > 0 ? result : undefined;
-}
-
-const BLANK = /^\s*$/;
-
-// A plain, single-quoted or escape-free double-quoted scalar on one line; undefined otherwise.
-function simpleScalar(raw: string): string | undefined {
-  const value = raw.trimEnd();
-  if (value === "") return undefined;
-  const first = value[0];
-  if (first === "'" && value.length >= 2 && value.endsWith("'")) {
-    const inner = value.slice(1, -1);
-    return /^(?:[^']|'')*$/.test(inner) && !NOT_PRINTABLE.test(inner) ? inner.replaceAll("''", "'") : undefined;
-  }
-  if (first === '"' && value.length >= 2 && value.endsWith('"')) {
-    const inner = value.slice(1, -1);
-    return /^[^"\\]*$/.test(inner) && !NOT_PRINTABLE.test(inner) ? inner : undefined;
-  }
-  return PLAIN_START.test(value) && !UNSAFE_IN_PLAIN.test(value) ? value : undefined;
 }

@@ -1,6 +1,6 @@
 import { SkillParseError } from "./errors.js";
 import { parseFrontmatterYaml, type YamlMode, type YamlOrigin } from "./frontmatter-yaml.js";
-import { pyStrip } from "./python-text.js";
+import { codePointLength, pyStrip } from "./python-text.js";
 
 /** A `SKILL.md` split into its frontmatter (parsed) and its Markdown body. */
 export interface SkillDocument {
@@ -19,7 +19,8 @@ const MISSING_FRONTMATTER = "SKILL.md must start with YAML frontmatter (---)";
 const UNCLOSED_FRONTMATTER = "SKILL.md frontmatter not properly closed with ---";
 const NOT_A_MAPPING = "SKILL.md frontmatter must be a YAML mapping";
 
-const CLOSING_LINE = /^---[ \t]*\r?$/m;
+// Global, so that a search can start inside the text (no slice) and report where it ended (no match array).
+const CLOSING_LINE = /^---[ \t]*\r?$/gm;
 
 /**
  * Finds the frontmatter. `"strict"` follows the reference exactly: the text must start with
@@ -34,14 +35,19 @@ function locateFrontmatter(text: string, mode: YamlMode): FrontmatterLocation {
     return { ok: true, yamlStart: 3, yamlEnd: end, bodyStart: end + 3 };
   }
   const firstBreak = text.indexOf("\n");
-  const openingLine = firstBreak === -1 ? text : text.slice(0, firstBreak);
-  if (openingLine.slice(3).trim() !== "") return failure("frontmatter-missing", MISSING_FRONTMATTER);
+  const openingEnd = firstBreak === -1 ? text.length : firstBreak;
+  if (openingEnd > 3 && text.slice(3, openingEnd).trim() !== "") return failure("frontmatter-missing", MISSING_FRONTMATTER);
   if (firstBreak === -1) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
-  const rest = text.slice(firstBreak + 1);
-  const closing = CLOSING_LINE.exec(rest);
-  if (!closing) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
-  const yamlEnd = firstBreak + 1 + closing.index;
-  return { ok: true, yamlStart: firstBreak + 1, yamlEnd, bodyStart: yamlEnd + closing[0].length };
+  // The line after the opening one starts just after a line break, so `^` matches there as it
+  // would at the start of the rest of the text.
+  CLOSING_LINE.lastIndex = firstBreak + 1;
+  if (!CLOSING_LINE.test(text)) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
+  const bodyStart = CLOSING_LINE.lastIndex;
+  // Back over what the match held after the dashes: an optional `\r`, then spaces and tabs.
+  let dashesEnd = bodyStart;
+  if (text.charCodeAt(dashesEnd - 1) === 0x0d) dashesEnd--;
+  while (text.charCodeAt(dashesEnd - 1) === 0x20 || text.charCodeAt(dashesEnd - 1) === 0x09) dashesEnd--;
+  return { ok: true, yamlStart: firstBreak + 1, yamlEnd: dashesEnd - 3, bodyStart };
 }
 
 /** Options of {@link parseSkillDocument}. */
@@ -76,9 +82,13 @@ export function splitAtBody(text: string): { head: string; body: string } {
 
 /** The line and column of `offset` in `text`, 1-based (YAML errors name the file's lines; the frontmatter starts on line 2). */
 function originOf(text: string, offset: number): YamlOrigin {
-  const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf("\n") + 1;
-  return { line: before.split("\n").length, column: Array.from(before.slice(lineStart)).length + 1 };
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line++;
+    lineStart = at + 1;
+  }
+  return { line, column: (lineStart === offset ? 0 : codePointLength(text.slice(lineStart, offset))) + 1 };
 }
 
 /** `\r\n` and lone `\r` become `\n`, as in Python's universal-newline reading. */

@@ -41,20 +41,21 @@ export function validateFrontmatter(
 ): string[] {
   const errors: string[] = [];
   const allowed = options.allowClaudeCodeFields ? SPEC_AND_CLAUDE_CODE : SPEC_ONLY;
-  const unexpected = Object.keys(frontmatter).filter((key) => !allowed.has(key));
-  if (unexpected.length > 0) {
+  let unexpected: string[] | undefined;
+  for (const key in frontmatter) if (Object.hasOwn(frontmatter, key) && !allowed.has(key)) (unexpected ??= []).push(key);
+  if (unexpected) {
     errors.push(
       `Unexpected fields in frontmatter: ${unexpected.sort(compareCodePoints).join(", ")}. Only ${SPEC_FIELDS_REPR} are allowed.`,
     );
   }
 
   if (!("name" in frontmatter)) errors.push("Missing required field in frontmatter: name");
-  else errors.push(...nameErrors(frontmatter.name, options.directoryName));
+  else nameErrors(frontmatter.name, options.directoryName, errors);
 
   if (!("description" in frontmatter)) errors.push("Missing required field in frontmatter: description");
-  else errors.push(...descriptionErrors(frontmatter.description));
+  else descriptionErrors(frontmatter.description, errors);
 
-  if ("compatibility" in frontmatter) errors.push(...compatibilityErrors(frontmatter.compatibility));
+  if ("compatibility" in frontmatter) compatibilityErrors(frontmatter.compatibility, errors);
   return errors;
 }
 
@@ -63,15 +64,21 @@ const NAME_CHARACTERS = /^[\p{L}\p{N}-]*$/u;
 
 /** The skill name as the reference compares it: trimmed and NFKC-normalised. */
 export function normalizeSkillName(name: string): string {
-  const stripped = pyStrip(name);
-  // Printable ASCII is already in NFKC form.
-  return /^[ -~]*$/.test(stripped) ? stripped : stripped.normalize("NFKC");
+  return nfkc(pyStrip(name));
 }
 
-function nameErrors(value: unknown, directoryName: string | undefined): string[] {
-  if (!isNonBlankString(value)) return ["Field 'name' must be a non-empty string"];
+// Printable ASCII is already in NFKC form; normalize() would copy it.
+function nfkc(text: string): string {
+  return /^[ -~]*$/.test(text) ? text : text.normalize("NFKC");
+}
+
+// The checks below add their messages to `errors`, in the reference's order.
+function nameErrors(value: unknown, directoryName: string | undefined, errors: string[]): void {
+  if (!isNonBlankString(value)) {
+    errors.push("Field 'name' must be a non-empty string");
+    return;
+  }
   const name = normalizeSkillName(value);
-  const errors: string[] = [];
   const length = codePointLength(name);
   if (length > MAX_NAME_LENGTH) {
     errors.push(`Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)`);
@@ -82,26 +89,26 @@ function nameErrors(value: unknown, directoryName: string | undefined): string[]
   if (!NAME_CHARACTERS.test(name)) {
     errors.push(`Skill name '${name}' contains invalid characters. Only letters, digits, and hyphens are allowed.`);
   }
-  if (directoryName !== undefined && directoryName.normalize("NFKC") !== name) {
+  if (directoryName !== undefined && nfkc(directoryName) !== name) {
     errors.push(`Directory name '${directoryName}' must match skill name '${name}'`);
   }
-  return errors;
 }
 
-function descriptionErrors(value: unknown): string[] {
-  if (!isNonBlankString(value)) return ["Field 'description' must be a non-empty string"];
-  const length = codePointLength(value);
-  return length > MAX_DESCRIPTION_LENGTH
-    ? [`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`]
-    : [];
+function descriptionErrors(value: unknown, errors: string[]): void {
+  if (!isNonBlankString(value)) errors.push("Field 'description' must be a non-empty string");
+  else if (value.length > MAX_DESCRIPTION_LENGTH) {
+    // Surrogate pairs count once, so only a description longer in UTF-16 units can be too long.
+    const length = codePointLength(value);
+    if (length > MAX_DESCRIPTION_LENGTH) errors.push(`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`);
+  }
 }
 
-function compatibilityErrors(value: unknown): string[] {
-  if (typeof value !== "string") return ["Field 'compatibility' must be a string"];
-  const length = codePointLength(value);
-  return length > MAX_COMPATIBILITY_LENGTH
-    ? [`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`]
-    : [];
+function compatibilityErrors(value: unknown, errors: string[]): void {
+  if (typeof value !== "string") errors.push("Field 'compatibility' must be a string");
+  else if (value.length > MAX_COMPATIBILITY_LENGTH) {
+    const length = codePointLength(value);
+    if (length > MAX_COMPATIBILITY_LENGTH) errors.push(`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`);
+  }
 }
 
 function isNonBlankString(value: unknown): value is string {

@@ -54,7 +54,7 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         // Cold scans skip the stamp (one fstat per file); the first poll records it.
         const head = readSkillHeadWithinRoots(file, usePolling, allowedRoots);
         if (head === undefined) continue;
-        const realPath = head.target ?? `${realDirectory}/${fileName}`;
+        const realPath = head.target ?? (realDirectory === directory ? file : `${realDirectory}/${fileName}`);
         if (cached && cached.file === file && cached.text === head.text && (cached.result.skill?.realPath ?? file) === realPath) {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           cached.stamp = head.stamp ?? "";

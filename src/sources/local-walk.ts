@@ -101,11 +101,13 @@ function childDirectories(directory: Folder, { allowedRoots, warn, skip }: Local
     return [];
   }
   const children: Folder[] = [];
+  // Usually nothing on the way is a link: then a child's real path is its path, the same string.
+  const realIsPath = directory.real === directory.path;
   for (const entry of entries) {
     if (SKIPPED_FOLDERS.has(entry.name)) continue;
     const path = `${directory.path}/${entry.name}`;
     // A real folder inside a real folder: its real path costs no system call.
-    if (entry.isDirectory()) children.push({ path, real: `${directory.real}/${entry.name}` });
+    if (entry.isDirectory()) children.push({ path, real: realIsPath ? path : `${directory.real}/${entry.name}` });
     else if (entry.isSymbolicLink()) {
       let real: string;
       try {

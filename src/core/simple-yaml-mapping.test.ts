@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { parseFrontmatterYaml } from "./frontmatter-yaml.js";
+import { parseSimpleMapping } from "./simple-yaml-mapping.js";
+
+// The fast path's agreement with the YAML parser is a property test in frontmatter-yaml.test.ts;
+// these pin the lines it reads itself and the ones it must leave to the parser.
+describe("parseSimpleMapping", () => {
+  it("reads key: value lines and one nested block, skipping blank lines and one \\r before each line break", () => {
+    const text = "name: pdf\r\n\r\n   \r\ndescription: 'It''s for PDFs.'\r\nmetadata:\r\n  author: \"docs team\"\r\n  version: 1.0\r\nlicense: MIT";
+    expect(parseSimpleMapping(text)).toEqual({ name: "pdf", description: "It's for PDFs.", metadata: { author: "docs team", version: "1.0" }, license: "MIT" });
+  });
+
+  it("reads a key alone, or followed only by spaces or a tab, as an empty string", () => {
+    expect(parseSimpleMapping("a:\nb:   \nc: \t\nd: x")).toEqual({ a: "", b: "", c: "", d: "x" });
+  });
+
+  it.each([
+    ["a value holding U+2028", "name: a\u2028b"],
+    ["a value holding U+2029", "name: a\u2029b"],
+    ["a value ending in a second \\r", "name: ab\r\r\n"],
+    ["an indented line with no block open", "name: a\n  author: b"],
+    ["a block whose lines are indented differently", "metadata:\n  a: b\n    c: d"],
+    ["an indented key without a value", "metadata:\n  a:"],
+    ["a tab after the colon", "name:\tx"],
+    ["no space after the colon", "name:x"],
+    ["a key that starts with a digit", "1name: x"],
+    ["a repeated key", "name: a\nname: b"],
+    ["a repeated nested key", "metadata:\n  a: b\n  a: c"],
+    ["a line that is only a non-breaking space before text", "\u00a0name: x"],
+  ])("leaves %s to the YAML parser", (_what, text) => {
+    expect(parseSimpleMapping(text)).toBeUndefined();
+  });
+
+  it("reads what it leaves to the YAML parser as YAML does", () => {
+    expect(parseFrontmatterYaml("name: a\u2028b", "lenient")).toEqual({ name: "a\u2028b" });
+    expect(() => parseFrontmatterYaml("name: a\nname: b", "lenient")).toThrow(/^Invalid YAML in frontmatter: Map keys must be unique/);
+  });
+});
