@@ -1,4 +1,5 @@
 import { expandQueryWord } from "./query-term-expansion.js";
+import { queryWords, type QueryWord } from "./query-words.js";
 import type { RankedSkill } from "./ranked-skill.js";
 import { searchTerms } from "./search-terms.js";
 import type { SkillMetadata } from "./skill-metadata.js";
@@ -43,7 +44,11 @@ export function createLexicalIndex(): LexicalIndex {
   let totalLength = 0;
   let sortedTerms: string[] | undefined;
   const vocabulary = () => (sortedTerms ??= [...postings.keys()].sort());
+  // Per doc: the query's score so far, the current query word's (the best of its spellings) and
+  // the current spelling's; reused across queries.
   let scores = new Float64Array(0);
+  let wordScores = new Float64Array(0);
+  let spellingScores = new Float64Array(0);
 
   function add(skill: SkillMetadata): void {
     const frequencies = new Map<string, number>();
@@ -103,19 +108,18 @@ export function createLexicalIndex(): LexicalIndex {
 
     search(query, limit) {
       if (live === 0 || limit <= 0) return [];
-      if (scores.length < docs.length) scores = new Float64Array(docs.length * 2);
+      if (scores.length < docs.length) {
+        scores = new Float64Array(docs.length * 2);
+        wordScores = new Float64Array(docs.length * 2);
+        spellingScores = new Float64Array(docs.length * 2);
+      }
       const averageLength = totalLength / live;
       const touched: number[] = [];
-      for (const word of new Set(searchTerms(query))) {
-        for (const [term, weight] of expandQueryWord(word, postings, vocabulary)) {
-          const posting = postings.get(term)!;
-          const idf = Math.log(1 + (live - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
-          for (let at = 0; at < posting.docs.length; at++) {
-            const id = posting.docs[at]!;
-            const frequency = posting.frequencies[at]!;
-            if (scores[id] === 0) touched.push(id);
-            scores[id]! += (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docs[id]!.length) / averageLength));
-          }
+      for (const word of queryWords(query)) {
+        for (const id of scoreWord(word, averageLength)) {
+          if (scores[id] === 0) touched.push(id);
+          scores[id]! += word.weight * wordScores[id]!;
+          wordScores[id] = 0;
         }
       }
       const best = topScores(touched, scores, limit);
@@ -123,6 +127,33 @@ export function createLexicalIndex(): LexicalIndex {
       return best.map(({ id, score }) => ({ name: docs[id]!.name, score }));
     },
   };
+
+  // One query word's BM25 score in every doc it reaches, into wordScores: each spelling (the
+  // word, its aliases) sums its exact, prefix and typo matches, and a doc keeps its best spelling,
+  // so a skill that says "pptx" and "presentation" does not count the same word twice.
+  function scoreWord(word: QueryWord, averageLength: number): number[] {
+    const touched: number[] = [];
+    for (const [spelling, spellingWeight] of word.spellings) {
+      const reached: number[] = [];
+      for (const [term, weight] of expandQueryWord(spelling, postings, vocabulary)) {
+        const posting = postings.get(term)!;
+        const idf = Math.log(1 + (live - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
+        for (let at = 0; at < posting.docs.length; at++) {
+          const id = posting.docs[at]!;
+          const frequency = posting.frequencies[at]!;
+          const score = (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docs[id]!.length) / averageLength));
+          if (spellingScores[id] === 0) reached.push(id);
+          spellingScores[id]! += score;
+        }
+      }
+      for (const id of reached) {
+        if (wordScores[id] === 0) touched.push(id);
+        wordScores[id] = Math.max(wordScores[id]!, spellingWeight * spellingScores[id]!);
+        spellingScores[id] = 0;
+      }
+    }
+    return touched;
+  }
 }
 
 // The `limit` highest scores, best first; ties go to the earlier id.

@@ -14,12 +14,29 @@ export type SkillRanker = (query: string, skills: readonly SkillMetadata[], limi
 export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
 
 /**
- * The default ranker: BM25 over the name, split at hyphens and weighted twice, and the
- * description, with light English stemming, prefix matches for longer words (at a lower weight)
- * and, for words no skill uses, typo tolerance (one edit). The index follows the catalog: when
- * it changes, only added, removed or changed skills are indexed again.
+ * BM25 score under which the lexical ranker calls a match weak. Chosen on bench/search-eval: on
+ * the corpus (175 skills) 99% of right first answers score above it and every request no skill
+ * fits scores below; scores grow with the library (rare words weigh more), so a larger library
+ * keeps its answers above it.
  */
-export function createLexicalRanker(): SkillRanker {
+export const DEFAULT_RELEVANCE_FLOOR = 8;
+
+/** Options of {@link createLexicalRanker}. */
+export interface LexicalRankerOptions {
+  /** BM25 score under which a match is weak; default {@link DEFAULT_RELEVANCE_FLOOR}, 0 marks none. */
+  relevanceFloor?: number;
+}
+
+/**
+ * The default ranker: BM25 over the name, split at hyphens and weighted twice, and the
+ * description, with Porter2 stemming, prefix matches for longer words (at a lower weight), for
+ * words no skill uses typo tolerance (one edit), and in queries the aliases of file types and
+ * products ("PowerPoint" finds `pptx`) and a lower weight for verbs like "make". Matches scoring
+ * under the relevance floor are marked `weak`. The index follows the catalog: when it changes,
+ * only added, removed or changed skills are indexed again.
+ */
+export function createLexicalRanker(options: LexicalRankerOptions = {}): SkillRanker {
+  const floor = options.relevanceFloor ?? DEFAULT_RELEVANCE_FLOOR;
   const index = createLexicalIndex();
   let current: readonly SkillMetadata[] | undefined;
   return (query, skills, limit) => {
@@ -27,7 +44,7 @@ export function createLexicalRanker(): SkillRanker {
       index.follow(skills);
       current = skills;
     }
-    return index.search(query, limit);
+    return index.search(query, limit).map((hit) => ({ ...hit, weak: hit.score < floor }));
   };
 }
 
@@ -58,13 +75,19 @@ export function createEmbeddingRanker(embeddings: EmbedTexts | { embedDocuments:
 /**
  * Reciprocal rank fusion: each ranking gives a skill `1 / (60 + rank)`; the sums decide. Robust
  * to rankers whose scores are on different scales, which is why it fuses lexical and vector search.
+ * A skill is weak when a ranking judged it weak and none judged it a match.
  */
 export function fuseRankings(rankings: ReadonlyArray<readonly RankedSkill[]>, limit: number): RankedSkill[] {
-  const scores = new Map<string, number>();
+  const fused = new Map<string, RankedSkill>();
   for (const ranking of rankings) {
-    ranking.forEach((entry, rank) => scores.set(entry.name, (scores.get(entry.name) ?? 0) + 1 / (60 + rank + 1)));
+    ranking.forEach((entry, rank) => {
+      const sum = fused.get(entry.name) ?? { name: entry.name, score: 0 };
+      sum.score += 1 / (60 + rank + 1);
+      if (entry.weak !== undefined) sum.weak = (sum.weak ?? true) && entry.weak;
+      fused.set(entry.name, sum);
+    });
   }
-  return [...scores].map(([name, score]) => ({ name, score })).sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)).slice(0, limit);
+  return [...fused.values()].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)).slice(0, limit);
 }
 
 function skillText(skill: SkillMetadata): string {
