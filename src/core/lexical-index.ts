@@ -13,7 +13,17 @@ import type { SkillMetadata } from "./skill-metadata.js";
 export interface LexicalIndex {
   /** Makes the index hold exactly `skills`: only added, removed or changed skills are (re)indexed. */
   follow(skills: readonly SkillMetadata[]): void;
-  search(query: string, limit: number): RankedSkill[];
+  search(query: string, limit: number): IndexHit[];
+}
+
+/** A skill the index found: its BM25 score and the share of the query it covers. */
+export interface IndexHit extends RankedSkill {
+  /**
+   * The share, 0 to 1, of the query's informative words (each weighted by its idf; request
+   * verbs count for nothing) that the skill matches, a word matched by prefix or typo counting
+   * at that weight.
+   */
+  coverage: number;
 }
 
 // BM25's usual constants; the name counts twice, as a heading would.
@@ -49,6 +59,9 @@ export function createLexicalIndex(): LexicalIndex {
   let scores = new Float64Array(0);
   let wordScores = new Float64Array(0);
   let spellingScores = new Float64Array(0);
+  // Per doc: the covered idf so far, and the current word's best match weight.
+  let covered = new Float64Array(0);
+  let wordMatches = new Float64Array(0);
 
   function add(skill: SkillMetadata): void {
     const frequencies = new Map<string, number>();
@@ -112,19 +125,28 @@ export function createLexicalIndex(): LexicalIndex {
         scores = new Float64Array(docs.length * 2);
         wordScores = new Float64Array(docs.length * 2);
         spellingScores = new Float64Array(docs.length * 2);
+        covered = new Float64Array(docs.length * 2);
+        wordMatches = new Float64Array(docs.length * 2);
       }
       const averageLength = totalLength / live;
+      const idf = (documents: number) => Math.log(1 + (live - documents + 0.5) / (documents + 0.5));
       const touched: number[] = [];
+      let informativeTotal = 0;
       for (const word of queryWords(query)) {
+        // A word no skill uses is as rare as can be: missing it leaves much of the query uncovered.
+        const informative = word.weight < 1 ? 0 : Math.max(...word.spellings.map(([term]) => idf(postings.get(term)?.docs.length ?? 0)));
+        informativeTotal += informative;
         for (const id of scoreWord(word, averageLength)) {
           if (scores[id] === 0) touched.push(id);
           scores[id]! += word.weight * wordScores[id]!;
-          wordScores[id] = 0;
+          covered[id]! += informative * Math.min(1, wordMatches[id]!);
+          wordScores[id] = wordMatches[id] = 0;
         }
       }
       const best = topScores(touched, scores, limit);
-      for (const id of touched) scores[id] = 0;
-      return best.map(({ id, score }) => ({ name: docs[id]!.name, score }));
+      const hits = best.map(({ id, score }) => ({ name: docs[id]!.name, score, coverage: informativeTotal === 0 ? 0 : covered[id]! / informativeTotal }));
+      for (const id of touched) scores[id] = covered[id] = 0;
+      return hits;
     },
   };
 
@@ -144,6 +166,7 @@ export function createLexicalIndex(): LexicalIndex {
           const score = (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docs[id]!.length) / averageLength));
           if (spellingScores[id] === 0) reached.push(id);
           spellingScores[id]! += score;
+          wordMatches[id] = Math.max(wordMatches[id]!, spellingWeight * weight);
         }
       }
       for (const id of reached) {

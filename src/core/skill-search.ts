@@ -14,29 +14,37 @@ export type SkillRanker = (query: string, skills: readonly SkillMetadata[], limi
 export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
 
 /**
- * BM25 score under which the lexical ranker calls a match weak. Chosen on bench/search-eval: on
- * the corpus (175 skills) 99% of right first answers score above it and every request no skill
- * fits scores below; scores grow with the library (rare words weigh more), so a larger library
- * keeps its answers above it.
+ * Where the lexical ranker's weak matches start: a match is weak when its BM25 score is under
+ * `score` and it covers under `coverage` of the query's informative words (so a short request
+ * fully matched is not weak, nor a long one matched in many words). Chosen on bench/search-eval
+ * (tuned set plus requests no skill fits); see docs/large-libraries.md for the figures.
  */
-export const DEFAULT_RELEVANCE_FLOOR = 8;
+export const DEFAULT_RELEVANCE_FLOOR: Readonly<RelevanceFloor> = { score: 8, coverage: 0.5 };
+
+/** A relevance floor of {@link createLexicalRanker}: see {@link DEFAULT_RELEVANCE_FLOOR}. */
+export interface RelevanceFloor {
+  /** BM25 score (name weighted twice, as the ranker scores) from which a match is not weak. */
+  score: number;
+  /** Share of the query's informative words, 0 to 1, from which a match is not weak. */
+  coverage: number;
+}
 
 /** Options of {@link createLexicalRanker}. */
 export interface LexicalRankerOptions {
-  /** BM25 score under which a match is weak; default {@link DEFAULT_RELEVANCE_FLOOR}, 0 marks none. */
-  relevanceFloor?: number;
+  /** Where weak matches start; default {@link DEFAULT_RELEVANCE_FLOOR}; `false` marks none weak. */
+  relevanceFloor?: Partial<RelevanceFloor> | false;
 }
 
 /**
  * The default ranker: BM25 over the name, split at hyphens and weighted twice, and the
  * description, with Porter2 stemming, prefix matches for longer words (at a lower weight), for
  * words no skill uses typo tolerance (one edit), and in queries the aliases of file types and
- * products ("PowerPoint" finds `pptx`) and a lower weight for verbs like "make". Matches scoring
- * under the relevance floor are marked `weak`. The index follows the catalog: when it changes,
+ * products ("PowerPoint" finds `pptx`) and a lower weight for verbs like "make". Matches under
+ * the relevance floor are marked `weak`. The index follows the catalog: when it changes,
  * only added, removed or changed skills are indexed again.
  */
 export function createLexicalRanker(options: LexicalRankerOptions = {}): SkillRanker {
-  const floor = options.relevanceFloor ?? DEFAULT_RELEVANCE_FLOOR;
+  const floor = options.relevanceFloor === false ? { score: 0, coverage: 0 } : { ...DEFAULT_RELEVANCE_FLOOR, ...options.relevanceFloor };
   const index = createLexicalIndex();
   let current: readonly SkillMetadata[] | undefined;
   return (query, skills, limit) => {
@@ -44,7 +52,7 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): SkillRa
       index.follow(skills);
       current = skills;
     }
-    return index.search(query, limit).map((hit) => ({ ...hit, weak: hit.score < floor }));
+    return index.search(query, limit).map(({ name, score, coverage }) => ({ name, score, weak: score < floor.score && coverage < floor.coverage }));
   };
 }
 
