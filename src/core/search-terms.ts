@@ -31,7 +31,10 @@ export function searchTerms(text: string): string[] {
   return words;
 }
 
-// Words with digits are names (h5ad, es2022, k8s): kept whole.
+// Words with digits are names (h5ad, es2022, k8s): kept whole. Porter2 keeps the "s" of a word
+// without vowels, so the plural of an acronym ("pdfs", "csvs", "urls") loses it here.
 function stem(word: string): string {
-  return /\d/.test(word) ? word : porter2(word);
+  if (/\d/.test(word)) return word;
+  if (word.length > 3 && word.endsWith("s") && !/[aeiouy]/.test(word.slice(0, -1))) return word.slice(0, -1);
+  return porter2(word);
 }
