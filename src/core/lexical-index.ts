@@ -155,8 +155,11 @@ export function createLexicalIndex(): LexicalIndex {
   // so a skill that says "pptx" and "presentation" does not count the same word twice.
   function scoreWord(word: QueryWord, averageLength: number): number[] {
     const touched: number[] = [];
+    // A word without aliases (most of them) sums straight into wordScores.
+    const alone = word.spellings.length === 1;
+    const sums = alone ? wordScores : spellingScores;
     for (const [spelling, spellingWeight] of word.spellings) {
-      const reached: number[] = [];
+      const reached = alone ? touched : [];
       for (const [term, weight] of expandQueryWord(spelling, postings, vocabulary)) {
         const posting = postings.get(term)!;
         const idf = Math.log(1 + (live - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
@@ -164,11 +167,12 @@ export function createLexicalIndex(): LexicalIndex {
           const id = posting.docs[at]!;
           const frequency = posting.frequencies[at]!;
           const score = (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docs[id]!.length) / averageLength));
-          if (spellingScores[id] === 0) reached.push(id);
-          spellingScores[id]! += score;
-          wordMatches[id] = Math.max(wordMatches[id]!, spellingWeight * weight);
+          if (sums[id] === 0) reached.push(id);
+          sums[id]! += score;
+          if (wordMatches[id]! < spellingWeight * weight) wordMatches[id] = spellingWeight * weight;
         }
       }
+      if (alone) break;
       for (const id of reached) {
         if (wordScores[id] === 0) touched.push(id);
         wordScores[id] = Math.max(wordScores[id]!, spellingWeight * spellingScores[id]!);
