@@ -31,7 +31,7 @@ export async function libraryTable() {
     if (hasCorpus()) libraries.push({ label: "shared corpus", folders: corpusFolders(), recursive: true });
     const measured = [];
     for (const library of libraries) measured.push({ label: library.label, ...(await measureLibrary(library)) });
-    return { title: "Large libraries", rows: rowsFor(measured), notes: notesFor(measured) };
+    return { title: "Large libraries", rows: rowsFor(measured), notes: notesFor() };
   } finally {
     restore();
   }
@@ -143,7 +143,7 @@ function rowsFor(measured) {
   return rows;
 }
 
-function notesFor(measured) {
+function notesFor() {
   return [
     "",
     `- Catalog tokens: o200k_base, the Markdown catalog as the middleware renders it (no budget, and the default budget of ${DEFAULT_CATALOG_BUDGET.toLocaleString("en-US")} tokens with \`search_skills\` named for the skills left out); priority by source order and name.`,
