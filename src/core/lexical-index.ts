@@ -1,5 +1,4 @@
-import { expandQueryWord } from "./query-term-expansion.js";
-import { queryWords, type QueryWord } from "./query-words.js";
+import { createQueryScorer, type Posting } from "./bm25-query-scorer.js";
 import type { RankedSkill } from "./ranked-skill.js";
 import { searchTerms } from "./search-terms.js";
 import type { SkillMetadata } from "./skill-metadata.js";
@@ -26,16 +25,8 @@ export interface IndexHit extends RankedSkill {
   coverage: number;
 }
 
-// BM25's usual constants; the name counts twice, as a heading would.
-const K1 = 1.2;
-const B = 0.75;
+// The name counts twice, as a heading would.
 const NAME_WEIGHT = 2;
-
-interface Posting {
-  docs: number[];
-  /** Weighted term frequency in each doc: name occurrences count twice. */
-  frequencies: number[];
-}
 
 interface Doc {
   name: string;
@@ -54,14 +45,8 @@ export function createLexicalIndex(): LexicalIndex {
   let totalLength = 0;
   let sortedTerms: string[] | undefined;
   const vocabulary = () => (sortedTerms ??= [...postings.keys()].sort());
-  // Per doc: the query's score so far, the current query word's (the best of its spellings) and
-  // the current spelling's; reused across queries.
-  let scores = new Float64Array(0);
-  let wordScores = new Float64Array(0);
-  let spellingScores = new Float64Array(0);
-  // Per doc: the covered idf so far, and the current word's best match weight.
-  let covered = new Float64Array(0);
-  let wordMatches = new Float64Array(0);
+  const lengths: number[] = [];
+  const scorer = createQueryScorer();
 
   function add(skill: SkillMetadata): void {
     const frequencies = new Map<string, number>();
@@ -75,6 +60,7 @@ export function createLexicalIndex(): LexicalIndex {
     const id = free.pop() ?? docs.length;
     const length = nameTerms.length * NAME_WEIGHT + descriptionTerms.length;
     docs[id] = { name: skill.name, description: skill.description, length, terms: [...frequencies.keys()] };
+    lengths[id] = length;
     byName.set(skill.name, id);
     for (const [term, frequency] of frequencies) {
       let posting = postings.get(term);
@@ -121,78 +107,7 @@ export function createLexicalIndex(): LexicalIndex {
 
     search(query, limit) {
       if (live === 0 || limit <= 0) return [];
-      if (scores.length < docs.length) {
-        scores = new Float64Array(docs.length * 2);
-        wordScores = new Float64Array(docs.length * 2);
-        spellingScores = new Float64Array(docs.length * 2);
-        covered = new Float64Array(docs.length * 2);
-        wordMatches = new Float64Array(docs.length * 2);
-      }
-      const averageLength = totalLength / live;
-      const idf = (documents: number) => Math.log(1 + (live - documents + 0.5) / (documents + 0.5));
-      const touched: number[] = [];
-      let informativeTotal = 0;
-      for (const word of queryWords(query)) {
-        // A word no skill uses is as rare as can be: missing it leaves much of the query uncovered.
-        const informative = word.weight < 1 ? 0 : Math.max(...word.spellings.map(([term]) => idf(postings.get(term)?.docs.length ?? 0)));
-        informativeTotal += informative;
-        for (const id of scoreWord(word, averageLength)) {
-          if (scores[id] === 0) touched.push(id);
-          scores[id]! += word.weight * wordScores[id]!;
-          covered[id]! += informative * Math.min(1, wordMatches[id]!);
-          wordScores[id] = wordMatches[id] = 0;
-        }
-      }
-      const best = topScores(touched, scores, limit);
-      const hits = best.map(({ id, score }) => ({ name: docs[id]!.name, score, coverage: informativeTotal === 0 ? 0 : covered[id]! / informativeTotal }));
-      for (const id of touched) scores[id] = covered[id] = 0;
-      return hits;
+      return scorer.score({ postings, docLengths: lengths, live, averageLength: totalLength / live, vocabulary }, query, limit).map(({ id, score, coverage }) => ({ name: docs[id]!.name, score, coverage }));
     },
   };
-
-  // One query word's BM25 score in every doc it reaches, into wordScores: each spelling (the
-  // word, its aliases) sums its exact, prefix and typo matches, and a doc keeps its best spelling,
-  // so a skill that says "pptx" and "presentation" does not count the same word twice.
-  function scoreWord(word: QueryWord, averageLength: number): number[] {
-    const touched: number[] = [];
-    // A word without aliases (most of them) sums straight into wordScores.
-    const alone = word.spellings.length === 1;
-    const sums = alone ? wordScores : spellingScores;
-    for (const [spelling, spellingWeight] of word.spellings) {
-      const reached = alone ? touched : [];
-      for (const [term, weight] of expandQueryWord(spelling, postings, vocabulary)) {
-        const posting = postings.get(term)!;
-        const idf = Math.log(1 + (live - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
-        for (let at = 0; at < posting.docs.length; at++) {
-          const id = posting.docs[at]!;
-          const frequency = posting.frequencies[at]!;
-          const score = (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docs[id]!.length) / averageLength));
-          if (sums[id] === 0) reached.push(id);
-          sums[id]! += score;
-          if (wordMatches[id]! < spellingWeight * weight) wordMatches[id] = spellingWeight * weight;
-        }
-      }
-      if (alone) break;
-      for (const id of reached) {
-        if (wordScores[id] === 0) touched.push(id);
-        wordScores[id] = Math.max(wordScores[id]!, spellingWeight * spellingScores[id]!);
-        spellingScores[id] = 0;
-      }
-    }
-    return touched;
-  }
-}
-
-// The `limit` highest scores, best first; ties go to the earlier id.
-function topScores(ids: readonly number[], scores: Float64Array, limit: number): Array<{ id: number; score: number }> {
-  const best: Array<{ id: number; score: number }> = [];
-  for (const id of ids) {
-    const score = scores[id]!;
-    if (best.length === limit && score <= best[limit - 1]!.score) continue;
-    let at = best.length;
-    while (at > 0 && (best[at - 1]!.score < score || (best[at - 1]!.score === score && best[at - 1]!.id > id))) at--;
-    best.splice(at, 0, { id, score });
-    if (best.length > limit) best.pop();
-  }
-  return best;
 }
