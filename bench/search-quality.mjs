@@ -33,7 +33,7 @@ export async function searchQualityTable() {
     rows,
     notes: [
       "",
-      `- Sets (bench/search-eval): "tuned" is requests.json, the set the ranker was developed on; "held-out" was written before the last ranker changes and never tuned on. Libraries: the 175 corpus skills, and the same with ${DISTRACTORS.toLocaleString("en-US")} generated skills (bench/generate-library.mjs, seeded) as distractors. recall@k = share of requests with a right skill in the top k; MRR over the top 10.`,
+      `- Sets (bench/search-eval): "tuned" is requests.json, the set the ranker was developed on; "held-out" was written before the last ranker changes and never tuned on. Libraries: the corpus catalog (174 skills: 175 SKILL.md files, two share a name), and the same with ${DISTRACTORS.toLocaleString("en-US")} generated skills (bench/generate-library.mjs, seeded) as distractors. recall@k = share of requests with a right skill in the top k; MRR over the top 10.`,
       "- Baselines: plain BM25 is MiniSearch over name and description; AI SDK toolSearch is the default scorer of `toolSearch` in ai 7 (a query word in the name counts 2, in the description 1).",
       `- Floor rows: \`search_skills\` (limit 5) with the default relevance floor (${floor}) on the set plus its requests no skill fits (no-match.json for tuned, the held-out set's own 20): answered = share of answerable requests whose first result is right, wrong = whose first result above the floor is wrong, silent = share of requests no skill fits with no result above the floor.`,
     ],

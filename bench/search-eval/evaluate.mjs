@@ -9,7 +9,7 @@ import { generatedSkillMetadata } from "../generate-library.mjs";
 import { evaluateFloor, evaluateRanker, HELD_OUT_PATH, loadRequests, NO_MATCH_PATH } from "./metrics.mjs";
 
 const CORPUS_ROOT = resolve(import.meta.dirname, "../../../shared/corpus");
-/** Generated skills added to the corpus's 175 for the large library. */
+/** Generated skills added to the corpus catalog's 174 for the large library (1,999 skills). */
 export const DISTRACTORS = 1_825;
 
 /**
