@@ -72,6 +72,15 @@ describe.skipIf(!withCorpus)("the skill-search evaluation set (bench/search-eval
     expect((await evaluateFloor(split, heldOut)).silent).toBeGreaterThanOrEqual(0.8);
   });
 
+  it("answers the requests issue 26 names on the corpus: word forms, product names, a Dockerfile no skill covers", async () => {
+    const corpus = (await corpusSnapshot()).skills;
+    const rank = createLexicalRanker();
+    const first = async (query: string) => (await rank(query, corpus, 5))[0];
+    expect(await first("make my website accessible")).toMatchObject({ name: "web-design-guidelines", weak: false });
+    expect(await first("make a PowerPoint deck")).toMatchObject({ name: "scientific-slides", weak: false });
+    expect((await rank("write a Dockerfile for my node app", corpus, 5)).filter((hit) => !hit.weak)).toEqual([]);
+  });
+
   it("refuses a set naming a skill the catalog does not have, naming the entry and the skill", () => {
     const folder = mkdtempSync(join(tmpdir(), "search-eval-"));
     try {
