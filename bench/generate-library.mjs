@@ -31,6 +31,15 @@ export function ensureLibrary(count = 10_000) {
   return root;
 }
 
+/**
+ * The names and descriptions of `count` generated skills, seeded, without writing files: the
+ * search evaluation adds them to the real corpus as distractors to measure a ~2,000-skill library.
+ */
+export function generatedSkillMetadata(count, seed = 42) {
+  const random = seededRandom(seed);
+  return Array.from({ length: count }, (_, index) => ({ name: `generated-${String(index).padStart(5, "0")}`, description: description(random) }));
+}
+
 function isComplete(root, count) {
   const marker = join(root, MARKER);
   if (!existsSync(marker)) return false;

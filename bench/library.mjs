@@ -1,12 +1,12 @@
 // Table "Large libraries": the catalog budget, search_skills and thread state at 1,000 and
-// 10,000 generated skills and on the shared corpus.
+// 10,000 generated skills and on the shared corpus. Search quality has its own table
+// (search-quality.mjs).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent } from "langchain";
-import MiniSearch from "minisearch";
 import { createCatalog, createLexicalRanker, renderCatalog, DEFAULT_CATALOG_BUDGET } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
 import { createSkillsMiddleware } from "../dist/langchain.js";
@@ -14,7 +14,6 @@ import { CORPUS_ROOT, hasCorpus, hookOf, silenceWarnings } from "./contenders.mj
 import { ensureLibrary } from "./generate-library.mjs";
 import { collectGarbage, time } from "./measure.mjs";
 import { echoTool, modelRequest, RecordingSaver, toolCall } from "./middleware.mjs";
-import { evaluateRanker, loadRequests } from "./search-eval/metrics.mjs";
 import { formatMs, median, quantile } from "./stats.mjs";
 
 const SIZES = [1_000, 10_000];
@@ -24,7 +23,7 @@ const CALLS = 500;
 const STATE_KEYS = ["skillsLoaded", "skillResources", "_skillsCatalogVersion"];
 const TARGETS = { searchP50Ms: 1, buildShare: 0.5, unchangedTurnBytes: 1024 };
 
-/** The Large libraries table and, on the corpus, the search quality table. */
+/** The Large libraries table. */
 export async function libraryTable() {
   const restore = silenceWarnings();
   try {
@@ -32,8 +31,7 @@ export async function libraryTable() {
     if (hasCorpus()) libraries.push({ label: "shared corpus", folders: corpusFolders(), recursive: true });
     const measured = [];
     for (const library of libraries) measured.push({ label: library.label, ...(await measureLibrary(library)) });
-    const quality = hasCorpus() ? await measureQuality() : undefined;
-    return { title: "Large libraries", rows: rowsFor(measured, quality), notes: notesFor(measured, quality) };
+    return { title: "Large libraries", rows: rowsFor(measured), notes: notesFor() };
   } finally {
     restore();
   }
@@ -122,27 +120,13 @@ async function measureUnchangedTurn(folders, recursive, skill) {
   return { loadTurn: turns[0], unchangedTurn: turns[1] };
 }
 
-async function measureQuality() {
-  const skills = (await createCatalog(corpusFolders().map((path) => createLocalSource({ path, recursive: true }))).refresh()).skills;
-  const requests = loadRequests(skills.map((skill) => skill.name));
-  const ours = createLexicalRanker();
-  const plain = new MiniSearch({ fields: ["name", "description"], storeFields: ["name"] });
-  plain.addAll(skills.map((skill, id) => ({ id, name: skill.name, description: skill.description })));
-  return {
-    requests: requests.length,
-    skills: skills.length,
-    ours: await evaluateRanker(async (query) => (await ours(query, skills, 10)).map((hit) => hit.name), requests),
-    plain: await evaluateRanker((query) => plain.search(query).slice(0, 10).map((hit) => hit.name), requests),
-  };
-}
-
 function corpusFolders() {
   return readdirSync(CORPUS_ROOT, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => join(CORPUS_ROOT, entry.name));
 }
 
-function rowsFor(measured, quality) {
+function rowsFor(measured) {
   const rows = [];
   const column = (pick) => Object.fromEntries(measured.map((entry) => [entry.label, pick(entry)]));
   const count = (value) => value.toLocaleString("en-US");
@@ -156,15 +140,10 @@ function rowsFor(measured, quality) {
   rows.push({ Metric: "heap of catalog + index (MB)", ...column((entry) => entry.memoryMb.toFixed(1)), Target: "" });
   rows.push({ Metric: "skills-state bytes: load turn / unchanged turn", ...column((entry) => `${count(entry.stateBytes.loadTurn)} / ${count(entry.stateBytes.unchangedTurn)}`), Target: `unchanged ≤ ${count(TARGETS.unchangedTurnBytes)}` });
   rows.push({ Metric: "wrapModelCall, budget on (µs, median)", ...column((entry) => entry.callMicros.toFixed(0)), Target: "" });
-  if (quality) {
-    const format = (report) => `${report.recallAt1.toFixed(3)} / ${report.recallAt5.toFixed(3)} / ${report.mrr.toFixed(3)}`;
-    rows.push({ Metric: "search quality R@1 / R@5 / MRR: skillset ranker", ...column((entry) => (entry.label === "shared corpus" ? format(quality.ours) : "")), Target: "R@5 clearly above BM25" });
-    rows.push({ Metric: "… plain BM25 over name + description", ...column((entry) => (entry.label === "shared corpus" ? format(quality.plain) : "")), Target: "" });
-  }
   return rows;
 }
 
-function notesFor(measured, quality) {
+function notesFor() {
   return [
     "",
     `- Catalog tokens: o200k_base, the Markdown catalog as the middleware renders it (no budget, and the default budget of ${DEFAULT_CATALOG_BUDGET.toLocaleString("en-US")} tokens with \`search_skills\` named for the skills left out); priority by source order and name.`,
@@ -172,8 +151,5 @@ function notesFor(measured, quality) {
     "- Heap: `heapUsed` after the catalog snapshot and the index are built, minus before, with GC forced around it.",
     "- Skills-state bytes: a real `createAgent` thread on a recording MemorySaver that counts what a delta-storing checkpointer (SQLite, PostgreSQL) writes for `skillsLoaded`, `skillResources` and `_skillsCatalogVersion`: turn 1 loads a skill, turn 2 calls an unrelated tool.",
     `- wrapModelCall: the median of ${CALLS} calls after 50 warm-up calls, with the default budget, one user message, nothing loaded.`,
-    ...(quality
-      ? [`- Search quality: ${quality.requests} requests of bench/search-eval (written without looking at the ranker) over the ${quality.skills} corpus skills; recall@k = share of requests with an acceptable skill in the top k, MRR over the top 10.`]
-      : ["- Search quality: skipped, no shared corpus."]),
   ];
 }

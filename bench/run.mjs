@@ -8,16 +8,17 @@ import { lockfileTable } from "./lockfile.mjs";
 import { loadTable, postgresAnswers } from "./load.mjs";
 import { middlewareTable } from "./middleware.mjs";
 import { mcpTable } from "./mcp.mjs";
+import { searchQualityTable } from "./search-quality.mjs";
 import { skillToolsTable } from "./skill-tools.mjs";
 import { formatTable } from "./stats.mjs";
 import { textProtocolTable } from "./text-protocol.mjs";
 
 // Add new tables here: each is an async function returning { title, rows, notes }. Without the
-// shared corpus (a user's clone), Discovery runs on the generated library only and Middleware,
-// which measures tokens, prompt caching and checkpoints on the corpus, is skipped.
+// shared corpus (a user's clone), Discovery runs on the generated library only, and Middleware,
+// which measures tokens, prompt caching and checkpoints on the corpus, and Search quality are skipped.
 const corpus = hasCorpus();
-const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
-if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
+const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, searchQualityTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
+if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware and Search quality tables, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);
 else console.log("Skipped: the Load table, because no PostgreSQL server answers (set SKILLSET_TEST_PG_URL).\n");

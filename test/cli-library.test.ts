@@ -30,6 +30,21 @@ describe("skillset search", () => {
     expect(Object.keys(results[0]!)).toEqual(["name", "description", "path", "score"]);
   });
 
+  it("keeps results for matches above the relevance floor and lists weak ones apart, in JSON and in the table", async () => {
+    // Only words every task skill shares ("fixes", "report"): no skill fits a Dockerfile.
+    const json = await cli("search", "write a Dockerfile that fixes the report", tree.root, "--limit", "3", "--json");
+    const { results, weakMatches } = JSON.parse(json.stdout) as { results: unknown[]; weakMatches: Array<{ name: string }> };
+    expect(results).toEqual([]);
+    expect(weakMatches).toHaveLength(3);
+    expect(weakMatches.every((match) => match.name.startsWith("task-"))).toBe(true);
+    const table = (await cli("search", "write a Dockerfile that fixes the report", tree.root, "--limit", "3")).stdout.split("\n");
+    expect(table.slice(0, 2)).toEqual(["No skill matches 'write a Dockerfile that fixes the report' well.", "Weak matches (below the relevance floor), probably not what you need:"]);
+    expect(table[2]).toMatch(/^NAME +SCORE {2}PATH +DESCRIPTION$/);
+    expect(table.filter((line) => line.startsWith("task-"))).toHaveLength(3);
+    const strong = JSON.parse((await cli("search", "fill a pdf form", tree.root, "--limit", "3", "--json")).stdout) as { results: Array<{ name: string }>; weakMatches: unknown[] };
+    expect(strong.results.map((result) => result.name)).toEqual(["pdf-forms"]);
+  });
+
   it("prints a table, says when nothing matches, and refuses a bad limit or an empty query", async () => {
     const table = await cli("search", "kubernetes", tree.root, "--limit", "2");
     expect(table.stdout.split("\n")[0]).toMatch(/^NAME +SCORE {2}PATH +DESCRIPTION$/);

@@ -1,6 +1,6 @@
 // Types for metrics.mjs, so TypeScript tests can import it.
 
-/** One request of the evaluation set: what a user types, and every skill that answers it. */
+/** One request of the evaluation set: what a user types, and every skill that answers it (none: no skill fits). */
 export interface SearchEvalRequest {
   id: string;
   request: string;
@@ -24,8 +24,12 @@ export interface SearchEvalReport {
 /** Skill names, best first. */
 export type SearchRanker = (query: string) => readonly string[] | Promise<readonly string[]>;
 
-/** The evaluation set beside metrics.mjs. */
+/** The evaluation set beside metrics.mjs (the one the ranker was tuned on). */
 export const REQUESTS_PATH: string;
+/** The held-out set: never tuned on; some requests have no right skill. */
+export const HELD_OUT_PATH: string;
+/** Requests no corpus skill fits, which the relevance floor was chosen on. */
+export const NO_MATCH_PATH: string;
 /** How deep a ranking is read unless `k` says otherwise. */
 export const DEFAULT_DEPTH: number;
 
@@ -34,3 +38,20 @@ export function loadRequests(catalog: { skills: readonly { name: string }[] } | 
 
 /** recall@1, recall@5 and MRR (first relevant rank up to `k`, default 10) of `rank` over `requests`. */
 export function evaluateRanker(rank: SearchRanker, requests: readonly SearchEvalRequest[], options?: { k?: number }): Promise<SearchEvalReport>;
+
+/** How a relevance floor sorted a set of requests. */
+export interface SearchFloorReport {
+  /** Share of requests with a right skill whose first result (above the floor) is right. */
+  answered: number;
+  /** Share of requests with a right skill whose first result above the floor is wrong. */
+  falseAnswers: number;
+  /** Share of requests no skill fits with nothing above the floor (NaN when there are none). */
+  silent: number;
+  perRequest: Array<SearchEvalRequest & { results: readonly string[]; weakMatches: readonly string[] }>;
+}
+
+/** Scores a search that splits its hits into results above a relevance floor and weak matches. */
+export function evaluateFloor(
+  search: (query: string) => { results: readonly string[]; weakMatches: readonly string[] } | Promise<{ results: readonly string[]; weakMatches: readonly string[] }>,
+  requests: readonly SearchEvalRequest[],
+): Promise<SearchFloorReport>;

@@ -1,4 +1,4 @@
-import { expandQueryWord } from "./query-term-expansion.js";
+import { createQueryScorer, type Posting } from "./bm25-query-scorer.js";
 import type { RankedSkill } from "./ranked-skill.js";
 import { searchTerms } from "./search-terms.js";
 import type { SkillMetadata } from "./skill-metadata.js";
@@ -12,19 +12,21 @@ import type { SkillMetadata } from "./skill-metadata.js";
 export interface LexicalIndex {
   /** Makes the index hold exactly `skills`: only added, removed or changed skills are (re)indexed. */
   follow(skills: readonly SkillMetadata[]): void;
-  search(query: string, limit: number): RankedSkill[];
+  search(query: string, limit: number): IndexHit[];
 }
 
-// BM25's usual constants; the name counts twice, as a heading would.
-const K1 = 1.2;
-const B = 0.75;
+/** A skill the index found: its BM25 score and the share of the query it covers. */
+export interface IndexHit extends RankedSkill {
+  /**
+   * The share, 0 to 1, of the query's informative words (each weighted by its idf; request
+   * verbs count for nothing) that the skill matches, a word matched by prefix or typo counting
+   * at that weight.
+   */
+  coverage: number;
+}
+
+// The name counts twice, as a heading would.
 const NAME_WEIGHT = 2;
-
-interface Posting {
-  docs: number[];
-  /** Weighted term frequency in each doc: name occurrences count twice. */
-  frequencies: number[];
-}
 
 interface Doc {
   name: string;
@@ -43,7 +45,8 @@ export function createLexicalIndex(): LexicalIndex {
   let totalLength = 0;
   let sortedTerms: string[] | undefined;
   const vocabulary = () => (sortedTerms ??= [...postings.keys()].sort());
-  let scores = new Float64Array(0);
+  const lengths: number[] = [];
+  const scorer = createQueryScorer();
 
   function add(skill: SkillMetadata): void {
     const frequencies = new Map<string, number>();
@@ -57,6 +60,7 @@ export function createLexicalIndex(): LexicalIndex {
     const id = free.pop() ?? docs.length;
     const length = nameTerms.length * NAME_WEIGHT + descriptionTerms.length;
     docs[id] = { name: skill.name, description: skill.description, length, terms: [...frequencies.keys()] };
+    lengths[id] = length;
     byName.set(skill.name, id);
     for (const [term, frequency] of frequencies) {
       let posting = postings.get(term);
@@ -103,38 +107,7 @@ export function createLexicalIndex(): LexicalIndex {
 
     search(query, limit) {
       if (live === 0 || limit <= 0) return [];
-      if (scores.length < docs.length) scores = new Float64Array(docs.length * 2);
-      const averageLength = totalLength / live;
-      const touched: number[] = [];
-      for (const word of new Set(searchTerms(query))) {
-        for (const [term, weight] of expandQueryWord(word, postings, vocabulary)) {
-          const posting = postings.get(term)!;
-          const idf = Math.log(1 + (live - posting.docs.length + 0.5) / (posting.docs.length + 0.5));
-          for (let at = 0; at < posting.docs.length; at++) {
-            const id = posting.docs[at]!;
-            const frequency = posting.frequencies[at]!;
-            if (scores[id] === 0) touched.push(id);
-            scores[id]! += (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docs[id]!.length) / averageLength));
-          }
-        }
-      }
-      const best = topScores(touched, scores, limit);
-      for (const id of touched) scores[id] = 0;
-      return best.map(({ id, score }) => ({ name: docs[id]!.name, score }));
+      return scorer.score({ postings, docLengths: lengths, live, averageLength: totalLength / live, vocabulary }, query, limit).map(({ id, score, coverage }) => ({ name: docs[id]!.name, score, coverage }));
     },
   };
-}
-
-// The `limit` highest scores, best first; ties go to the earlier id.
-function topScores(ids: readonly number[], scores: Float64Array, limit: number): Array<{ id: number; score: number }> {
-  const best: Array<{ id: number; score: number }> = [];
-  for (const id of ids) {
-    const score = scores[id]!;
-    if (best.length === limit && score <= best[limit - 1]!.score) continue;
-    let at = best.length;
-    while (at > 0 && (best[at - 1]!.score < score || (best[at - 1]!.score === score && best[at - 1]!.id > id))) at--;
-    best.splice(at, 0, { id, score });
-    if (best.length > limit) best.pop();
-  }
-  return best;
 }

@@ -6,4 +6,10 @@
 export interface RankedSkill {
   name: string;
   score: number;
+  /**
+   * The ranker's judgement that the skill matches the query only weakly (below its relevance
+   * floor): search shows it apart, as a weak match, not as an answer. Absent when the ranker
+   * does not judge (an embedding ranker, for one).
+   */
+  weak?: boolean;
 }

@@ -12,13 +12,22 @@ describe("searchTerms", () => {
     expect(searchTerms("pdf-processing, v1.2")).toEqual(["pdf", "process", "v1", "2"]);
   });
 
-  it("strips the commonest English endings, keeping short words and words with digits", () => {
-    expect(searchTerms("queries running merged boxes classes status analysis files v2s")).toEqual(["query", "run", "merg", "box", "class", "status", "analysis", "file", "v2s"]);
+  it("stems with Porter2, so word forms meet, keeping words with digits whole", () => {
+    expect(searchTerms("queries running merged merge boxes classes status analysis files v2s")).toEqual(["queri", "run", "merg", "merg", "box", "class", "status", "analysi", "file", "v2s"]);
     expect(searchTerms("filled fills")).toEqual(["fill", "fill"]);
+    expect(searchTerms("accessible accessibility")).toEqual(["access", "access"]);
+    expect(searchTerms("deploying deployment deploys")).toEqual(["deploy", "deploy", "deploy"]);
+    // A cruder stemmer makes these one word; Porter2 keeps them apart.
+    expect(searchTerms("general generate")).toEqual(["general", "generat"]);
+  });
+
+  it("drops the plural s of an acronym, which Porter2 keeps", () => {
+    expect(searchTerms("pdfs csvs urls PDF")).toEqual(["pdf", "csv", "url", "pdf"]);
+    expect(searchTerms("k8s")).toEqual(["k8s"]);
   });
 
   it("splits non-ASCII text at Unicode letters and digits", () => {
-    expect(searchTerms("Résumé des données")).toEqual(["résumé", "des", "donnée"]);
+    expect(searchTerms("Résumé des données")).toEqual(["résumé", "des", "donné"]);
     expect(searchTerms("日本語 テキスト")).toEqual(["日本語", "テキスト"]);
   });
 

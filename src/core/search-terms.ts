@@ -1,5 +1,8 @@
 // Text analysis for the lexical index: how a name, a description or a query becomes the words
 // the index compares. Query and skills must go through the same function, or they never meet.
+// Stems are Porter2's (the Snowball English stemmer), so "accessible" meets "accessibility" and
+// "deploying" meets "deployment", while "general" and "generate" stay apart.
+import porter2 from "wink-porter2-stemmer";
 
 // Words that say nothing about which skill is meant. Kept short: in skill descriptions, words
 // like "create", "file" or "test" do carry meaning.
@@ -28,18 +31,10 @@ export function searchTerms(text: string): string[] {
   return words;
 }
 
-// The commonest English endings, so "merging", "merged" and "merges" meet "merge".
+// Words with digits are names (h5ad, es2022, k8s): kept whole. Porter2 keeps the "s" of a word
+// without vowels, so the plural of an acronym ("pdfs", "csvs", "urls") loses it here.
 function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith("ing") && word.length > 5) return dropDouble(word.slice(0, -3));
-  if (word.endsWith("ed") && word.length > 4) return dropDouble(word.slice(0, -2));
-  if (word.endsWith("es") && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) return word.slice(0, -1);
-  return word;
-}
-
-// "running" → "run", but "fill" stays "fill".
-function dropDouble(word: string): string {
-  return /([bdgmnprt])\1$/.test(word) ? word.slice(0, -1) : word;
+  if (/\d/.test(word)) return word;
+  if (word.length > 3 && word.endsWith("s") && !/[aeiouy]/.test(word.slice(0, -1))) return word.slice(0, -1);
+  return porter2(word);
 }

@@ -168,7 +168,10 @@ export interface SkillSearchResult {
 
 /** What {@link SkillEngine.search} found: the text for the model, and the results as data. */
 export interface SkillSearchReply extends SkillReply {
+  /** Skills that match the query, best first (empty when none matches well). */
   results: SkillSearchResult[];
+  /** Skills the rankers judged below their relevance floor, best first: shown apart, as weak matches. */
+  weakMatches: SkillSearchResult[];
 }
 
 /** The catalog to write to a thread, and the loaded skills that left it. */

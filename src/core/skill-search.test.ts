@@ -20,7 +20,8 @@ const search = async (rank: SkillRanker, query: string, skills: readonly SkillMe
 describe("createLexicalRanker", () => {
   it("ranks by name and description words, best first, at most `limit`", async () => {
     const rank = createLexicalRanker();
-    expect(await search(rank, "merge PDF documents", LIBRARY, 5)).toEqual(["pdf-processing"]);
+    // "merged" meets "merge" now (Porter2), so release-notes follows, far behind.
+    expect(await search(rank, "merge PDF documents", LIBRARY, 5)).toEqual(["pdf-processing", "release-notes"]);
     expect(await search(rank, "pull requests", LIBRARY, 1)).toHaveLength(1);
     expect((await search(rank, "pull requests", LIBRARY, 5)).sort()).toEqual(["git-workflow", "release-notes"]);
   });
@@ -33,6 +34,38 @@ describe("createLexicalRanker", () => {
     expect(await top("spreadsh")).toBe("xlsx");
     expect(await top("spreadshets")).toBe("xlsx");
     expect(await top("rebasing")).toBe("git-workflow");
+  });
+
+  it("reaches a skill named after a file type by the names people use for it, from the query only", async () => {
+    const rank = createLexicalRanker();
+    const library = [skill("pptx", "Create, edit and analyze presentations."), ...LIBRARY];
+    expect(await search(rank, "make a PowerPoint deck", library, 1)).toEqual(["pptx"]);
+    expect(await search(rank, "put numbers in an Excel workbook", library, 1)).toEqual(["xlsx"]);
+    // A phrase alias: "word" alone is an ordinary word.
+    const docx = [skill("docx", "Create and edit documents with tracked changes."), skill("glossary", "Define each word of a domain.")];
+    expect(await search(rank, "fix my Word document", docx, 1)).toEqual(["docx"]);
+    expect(await search(rank, "define a word", docx, 1)).toEqual(["glossary"]);
+    // Skills are indexed as written: a skill saying "PowerPoint" is not found by "pptx" through the skill's text.
+    expect(await search(rank, "pptx", [skill("slides", "PowerPoint decks.")], 5)).toEqual(["slides"]);
+  });
+
+  it("meets word forms the old suffix list missed, and counts request verbs less than the task", async () => {
+    const rank = createLexicalRanker();
+    const library = [skill("web-design-guidelines", "Review UI code; check accessibility and UX."), skill("release-notes", "Write and create release notes, make changelogs.")];
+    expect(await search(rank, "make my website accessible", library, 1)).toEqual(["web-design-guidelines"]);
+    const [guidelines] = await rank("make my website accessible", library, 2);
+    expect(guidelines).toMatchObject({ name: "web-design-guidelines", weak: false });
+  });
+
+  it("marks matches under the relevance floor weak, and none with relevanceFloor false", async () => {
+    const library = [skill("mcp-builder", "Build MCP servers for an app's API."), skill("deploy-to-vercel", "Deploy apps and websites to Vercel.")];
+    const hits = await createLexicalRanker()("write a Dockerfile for my node app", library, 5);
+    expect(hits.map((hit) => hit.name).sort()).toEqual(["deploy-to-vercel", "mcp-builder"]);
+    expect(hits.every((hit) => hit.weak === true)).toBe(true);
+    expect((await createLexicalRanker({ relevanceFloor: false })("write a Dockerfile for my node app", library, 5)).every((hit) => hit.weak === false)).toBe(true);
+    // Half the query's informative words covered is enough, whatever the score.
+    expect((await createLexicalRanker({ relevanceFloor: { score: 1000 } })("deploy to vercel", library, 1))[0]).toMatchObject({ name: "deploy-to-vercel", weak: false });
+    expect((await createLexicalRanker({ relevanceFloor: { score: 1000, coverage: 1.01 } })("deploy to vercel", library, 1))[0]).toMatchObject({ weak: true });
   });
 
   it("finds nothing for stop words alone or unknown words", async () => {
@@ -71,6 +104,21 @@ describe("fuseRankings and createEmbeddingRanker", () => {
     ).toEqual(["b", "a", "c"]);
   });
 
+  it("fuses the weak verdicts: weak when a ranking judged it so and none judged it a match", () => {
+    const fused = fuseRankings(
+      [
+        [
+          { name: "a", score: 9, weak: true },
+          { name: "b", score: 5, weak: true },
+          { name: "c", score: 4, weak: false },
+        ],
+        [{ name: "b", score: 0.9, weak: false }, { name: "d", score: 0.8 }, { name: "a", score: 0.7 }],
+      ],
+      4,
+    );
+    expect(Object.fromEntries(fused.map((hit) => [hit.name, hit.weak]))).toEqual({ a: true, b: false, c: false, d: undefined });
+  });
+
   it("ranks by cosine similarity and embeds each skill text once, even across calls", async () => {
     const embedded: string[][] = [];
     const vector = (text: string) => [text.includes("PDF") ? 1 : 0, text.includes("images") ? 1 : 0, 0.1];
@@ -107,9 +155,31 @@ describe("the engine's search", () => {
       ok: true,
       text: "Skills matching 'pdf forms', best first:\n- pdf (arguments: [file]): Fill PDF forms.\nLoad one with load_skill to use it.",
       results: [{ name: "pdf", description: "Fill PDF forms.", argumentHint: "[file]", path: "/s/pdf/SKILL.md", score: expect.any(Number) }],
+      weakMatches: [],
     });
-    expect(await engine.search(request, { query: "  " })).toEqual({ ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [] });
+    expect(await engine.search(request, { query: "  " })).toEqual({ ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [], weakMatches: [] });
     expect((await engine.search(request, { query: "zebra" })).text).toBe("No skills match 'zebra'. Try other words, or go on without a skill.");
+  });
+
+  it("says that no skill matches well and shows the weak matches apart, instead of answering with them", async () => {
+    const { engine, request, entries } = await setup({
+      "/s/mcp/SKILL.md": file("mcp-builder", "Build MCP servers for an app's API."),
+      "/s/vercel/SKILL.md": file("deploy-to-vercel", "Deploy apps and websites to Vercel."),
+    });
+    const reply = await engine.search(request, { query: "write a Dockerfile for my node app" });
+    expect(reply.results).toEqual([]);
+    expect(reply.weakMatches.map((hit) => hit.name).sort()).toEqual(["deploy-to-vercel", "mcp-builder"]);
+    expect(reply.text).toMatch(
+      /^No skill matches 'write a Dockerfile for my node app' well\. The closest, weak matches \(probably not what the task needs\):\n- (mcp-builder|deploy-to-vercel): .+\n- (mcp-builder|deploy-to-vercel): .+\nLoad one only if it clearly fits; otherwise try other words, or go on without a skill\.$/,
+    );
+    expect(entries.find((entry) => entry.event === "skills_searched")).toMatchObject({ results: 0, weakMatches: 2 });
+    const both = await engine.search(request, { query: "deploy my app to Vercel" });
+    expect(both.results.map((hit) => hit.name)).toEqual(["deploy-to-vercel"]);
+    expect(both.weakMatches.map((hit) => hit.name)).toEqual(["mcp-builder"]);
+    expect(both.text).toBe(
+      "Skills matching 'deploy my app to Vercel', best first:\n- deploy-to-vercel: Deploy apps and websites to Vercel.\n" +
+        "Weak matches (probably not what the task needs):\n- mcp-builder: Build MCP servers for an app's API.\nLoad one with load_skill to use it.",
+    );
   });
 
   it("offers search only while the catalog is over its budget, and logs what the budget left out once, when the catalog is first rendered", async () => {

@@ -54,6 +54,22 @@ describe("a library over the catalog budget", () => {
     expect(events.find((entry) => entry.event === "skills_searched")).toMatchObject({ query: "VAT tax forms", results: expect.any(Number) });
   });
 
+  it("tells the model that no skill matches well, with the weak matches apart, when nothing in the library fits", async () => {
+    const root = library(150);
+    const model = scriptedModel([[search("write a Dockerfile that files the summary", "s1")], "No skill fits; writing it by hand."]);
+    const events: SkillsLogEntry[] = [];
+    const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: [root], catalogBudget: 600, logger: (entry) => events.push(entry) })] });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "Write a Dockerfile for the close job." }] });
+    const text = toolResults(result.messages as BaseMessage[]).get("s1")!.content;
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("No skill matches 'write a Dockerfile that files the summary' well. The closest, weak matches (probably not what the task needs):");
+    expect(lines.slice(1, -1)).toHaveLength(5);
+    expect(lines.slice(1, -1).every((line) => /^- chore-\d{3}: Runs monthly chore \d+ of the finance close/.test(line))).toBe(true);
+    expect(lines.at(-1)).toBe("Load one only if it clearly fits; otherwise try other words, or go on without a skill.");
+    expect(result.skillsLoaded).toEqual([]);
+    expect(events.find((entry) => entry.event === "skills_searched")).toMatchObject({ results: 0, weakMatches: 5 });
+  });
+
   it("keeps the catalog byte-stable across turns and threads while the library does not change", async () => {
     const root = library(150);
     const middleware = createSkillsMiddleware({ sources: [root], catalogBudget: 600 });

@@ -241,6 +241,10 @@ describe("skillset mcp with a library larger than the catalog budget", () => {
         text: "Skills matching 'supplier invoices', best first:\n- invoice-parser: Extracts line items and totals from scanned supplier invoices.\nLoad one with load_skill to use it.",
         isError: false,
       });
+      // Nothing fits: the closest skills come as weak matches, not as answers.
+      const weak = await callTool(client, "search_skills", { query: "write a Dockerfile for the team", limit: 2 });
+      expect(weak.isError).toBe(false);
+      expect(weak.text).toMatch(/^No skill matches 'write a Dockerfile for the team' well\. The closest, weak matches \(probably not what the task needs\):\n- tool-\d{3}: .+\n- tool-\d{3}: .+\nLoad one only if it clearly fits; otherwise try other words, or go on without a skill\.$/);
     } finally {
       await connected.close();
     }

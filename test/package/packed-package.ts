@@ -107,7 +107,8 @@ export function compiledSources(): string[] {
   const files = readdirSync(path.join(ROOT, "src"), { recursive: true, encoding: "utf8" });
   return files
     .map((file) => file.split(path.sep).join("/"))
-    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.includes("__fixtures__/"))
+    // A .d.ts in src declares an untyped dependency's module for the compiler and builds to nothing.
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.endsWith(".d.ts") && !file.includes("__fixtures__/"))
     .map((file) => file.slice(0, -".ts".length))
     .sort();
 }

@@ -66,7 +66,7 @@ describe("searchSkills", () => {
 describe("searchReply", () => {
   it("refuses an empty query", async () => {
     const { context, request, entries } = setup({}, [meta("a")]);
-    expect(await searchReply(context, request, { query: "  " })).toEqual({ ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [] });
+    expect(await searchReply(context, request, { query: "  " })).toEqual({ ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [], weakMatches: [] });
     expect(entries).toEqual([]);
   });
 
@@ -78,11 +78,12 @@ describe("searchReply", () => {
       ok: true,
       text: "Skills matching 'find a', best first:\n- a (arguments: [x]): Use a.\nLoad one with load_skill to use it.",
       results: [{ name: "a", description: "Use a.", argumentHint: "[x]", path: "/s/a/SKILL.md", score: 2 }],
+      weakMatches: [],
     });
     await searchReply(context, request, { query: "a", limit: 100 });
     await searchReply(context, request, { query: "a" });
     expect(limits).toEqual([1, 25, 5]);
-    expect(entries[0]).toEqual({ level: "info", event: "skills_searched", message: "search_skills('find a') found 1 skills", query: "find a", results: 1 });
+    expect(entries[0]).toEqual({ level: "info", event: "skills_searched", message: "search_skills('find a') found 1 skills", query: "find a", results: 1, weakMatches: 0 });
   });
 });
 
