@@ -8,7 +8,7 @@ export { defaultSkillLocations } from "./node/default-locations.js";
 export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor } from "./exec/local-executor.js";
 export { type LocalSkillRunnerOptions, createSkillRunner } from "./node/local-skill-runner.js";
 export { type WellKnownSourceOptions, createWellKnownSource } from "./sources/well-known/well-known-source.js";
-export type { FetchFunction } from "./sources/well-known/bounded-fetch.js";
+export type { FetchFunction } from "./sources/well-known/fetch-function.js";
 export {
   type VerifySkillsLockOptions,
   type SkillsLockReport,

@@ -41,7 +41,7 @@ function csvLoadResult(): string {
   return (
     `<skill name="csv-insights" path="${CSV_SKILL_MD}">\n${readFileSync(CSV_SKILL_MD, "utf8")}\n</skill>\n` +
     `<skill_resources base="${CSV_DIR}">\n- [asset] assets/report-template.md\n- [asset] assets/sample.csv\n- [reference] references/interpreting-profiles.md\n- [script] scripts/profile_csv.py\n</skill_resources>\n` +
-    `Paths above are relative to ${CSV_DIR}; read them with \`read_file\` when the instructions call for them.\n` +
+    `Paths above are relative to ${CSV_DIR}; read them with \`read_skill_resource\` when the instructions call for them.\n` +
     "Recommended tools while this skill is active: python3, Read"
   );
 }
@@ -224,7 +224,7 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       const loadResult = (name: string) =>
         `<skill name="${name}" path="/skills/${name}/SKILL.md">\n${skillText(name)}\n</skill>\n` +
         `<skill_resources base="/skills/${name}">\n- [script] scripts/run.py\n</skill_resources>\n` +
-        `Paths above are relative to /skills/${name}; read them with \`read_file\` when the instructions call for them.`;
+        `Paths above are relative to /skills/${name}; read them with \`read_skill_resource\` when the instructions call for them.`;
       const resources = (name: string) => [{ path: `/skills/${name}/scripts/run.py`, relativePath: "scripts/run.py", type: "script", size: script(name).length }];
 
       const config = { checkpointer: { kind: "memory" as const }, skills: { kind: "store" as const, url: PG_URL, schema, namespace: ["skills"], sources: ["/skills/"] } };

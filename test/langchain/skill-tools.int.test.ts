@@ -256,7 +256,7 @@ describe("skill tools across processes and agents", () => {
     };
     const first = turn([[load("github", "l1")], "loaded"]);
     const second = turn([[call("create_issue", "c1")], [unload("github", "u1")]]);
-    const base = ["load_skill", "unload_skill"];
+    const base = ["load_skill", "unload_skill", "read_skill_resource"];
     expect(second.pid).not.toBe(first.pid);
     expect(first.bound).toEqual([base, [...base, "list_issues", "create_issue"]]);
     expect(second.bound).toEqual([[...base, "list_issues", "create_issue"], [...base, "list_issues", "create_issue"], base]);

@@ -1,8 +1,6 @@
 import { SkillsetError } from "../../core/errors.js";
+import type { FetchFunction } from "./fetch-function.js";
 import { isAllowedUrl } from "./site-url.js";
-
-/** The `fetch` a well-known source uses: the global one, or one the integrator passes (proxies, tests). */
-export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
 /** Bounds of one download. */
 export interface DownloadLimits {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { SkillSource } from "../../core/skill-source.js";
 import { readSkillFile } from "../read-skill-head.js";
 import { listSkillFiles, readContainedFile } from "../skill-folder-files.js";
-import type { FetchFunction } from "./bounded-fetch.js";
+import type { FetchFunction } from "./fetch-function.js";
 import { verifiedSkillFolder } from "./download-well-known-skill.js";
 import { scanWellKnownSkills } from "./list-well-known-skills.js";
 import { parseSiteUrl } from "./site-url.js";

@@ -1,5 +1,5 @@
 import type { SkillSourceScan } from "../../core/skill-source.js";
-import type { FetchFunction } from "./bounded-fetch.js";
+import type { FetchFunction } from "./fetch-function.js";
 import type { WellKnownEntry } from "./well-known-index.js";
 
 /**
