@@ -32,30 +32,6 @@ export function createLexicalRanker(): SkillRanker {
 }
 
 /**
- * A ranker by meaning: cosine similarity between the query's vector and each skill's (name and
- * description), with vectors cached per skill text so a changed catalog embeds only what changed.
- * Accepts a function or a LangChain `Embeddings` (`embedDocuments` / `embedQuery`).
- */
-export function createEmbeddingRanker(embeddings: EmbedTexts | { embedDocuments: EmbedTexts; embedQuery(text: string): Promise<number[]> }): SkillRanker {
-  const embedDocuments = typeof embeddings === "function" ? embeddings : (texts: string[]) => embeddings.embedDocuments(texts);
-  const embedQuery = typeof embeddings === "function" ? async (text: string) => (await embeddings([text]))[0]! : (text: string) => embeddings.embedQuery(text);
-  const vectors = new Map<string, number[]>();
-  return async (query, skills, limit) => {
-    const texts = skills.map(skillText);
-    const missing = [...new Set(texts.filter((text) => !vectors.has(text)))];
-    if (missing.length > 0) {
-      const embedded = await embedDocuments(missing);
-      missing.forEach((text, index) => vectors.set(text, embedded[index]!));
-    }
-    const wanted = await embedQuery(query);
-    return skills
-      .map((skill, index) => ({ name: skill.name, score: cosine(wanted, vectors.get(texts[index]!)!) }))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit);
-  };
-}
-
-/**
  * Reciprocal rank fusion: each ranking gives a skill `1 / (60 + rank)`; the sums decide. Robust
  * to rankers whose scores are on different scales, which is why it fuses lexical and vector search.
  */
@@ -65,20 +41,4 @@ export function fuseRankings(rankings: ReadonlyArray<readonly RankedSkill[]>, li
     ranking.forEach((entry, rank) => scores.set(entry.name, (scores.get(entry.name) ?? 0) + 1 / (60 + rank + 1)));
   }
   return [...scores].map(([name, score]) => ({ name, score })).sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)).slice(0, limit);
-}
-
-function skillText(skill: SkillMetadata): string {
-  return `${skill.name.replace(/[-_]/g, " ")}: ${skill.description}`;
-}
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let index = 0; index < a.length; index++) {
-    dot += a[index]! * (b[index] ?? 0);
-    normA += a[index]! ** 2;
-    normB += (b[index] ?? 0) ** 2;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }

@@ -5,6 +5,7 @@ import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
 import { createSkillEngine } from "../core/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
+import type { SkillRanker } from "../core/skill-search.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import { createLocalSource } from "../sources/local-source.js";
@@ -38,6 +39,11 @@ export interface SkillsMcpServerOptions {
   serverInfo?: { name: string; version: string };
   /** Receives structured log entries; nothing is logged without it (and nothing is ever written to stdout). */
   logger?: SkillsLogger;
+  /**
+   * Rankers for `search_skills`, fused by reciprocal rank; default the lexical one. E.g.
+   * `[createLexicalRanker(), createEmbeddingRanker(embeddings, { cache: createEmbeddingCache({ model }) })]`.
+   */
+  searchRankers?: readonly SkillRanker[];
 }
 
 /** A skill that is not served over the Skills extension, and why. */
@@ -88,6 +94,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
     resourceReadTool: "read_skill_resource",
     ...(options.runScripts ? { scripts: options.runScripts, scriptRunTool: "run_skill_script" } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.searchRankers ? { search: { rankers: options.searchRankers } } : {}),
   });
   const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000 };
   const serverInfo = options.serverInfo ?? { name: "skillset", version: "0" };

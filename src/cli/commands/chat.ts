@@ -10,6 +10,7 @@ import { openThreadStore } from "../chat/thread-store.js";
 import { CliError } from "../cli-error.js";
 import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
+import { searchRankers } from "../search-rankers.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
 
@@ -18,6 +19,8 @@ export interface ChatOptions extends SourceOptions, ModelCliOptions {
   thread?: string;
   allowScripts?: boolean;
   files?: boolean;
+  /** `--embeddings <provider:model>`: `search_skills` also ranks by meaning. */
+  embeddings?: string;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
   if (!/^[\w.:-]{1,128}$/.test(threadId)) throw new CliError("usage", `--thread must be 1 to 128 letters, digits, '.', ':', '_' or '-' (got '${threadId}')`);
   const locations = sourceLocations(paths);
   const model = await createChatModel(modelOptions);
+  const rankers = await searchRankers(options.embeddings, terminal, "warn");
   const store = await openThreadStore(options.thread !== undefined);
   const sources = locations.map((path) => cliLocalSource(path, options, true));
   const catalog = createCatalog(sources);
@@ -40,6 +44,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
       model: model.model,
       sources,
       allowScripts: options.allowScripts ?? false,
+    ...(rankers ? { searchRankers: rankers } : {}),
       checkpointer: store.checkpointer,
       ...(options.files ? { filesRoot: process.cwd() } : {}),
     });

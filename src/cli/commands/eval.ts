@@ -12,6 +12,7 @@ import { summarizeEval } from "../eval/eval-score.js";
 import { runEval } from "../eval/run-eval.js";
 import { cliLocalSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
+import { searchRankers } from "../search-rankers.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset eval`. */
@@ -24,6 +25,8 @@ export interface EvalOptions extends SourceOptions, ModelCliOptions {
   generate?: boolean;
   allowScripts?: boolean;
   files?: boolean;
+  /** `--embeddings <provider:model>`: `search_skills` also ranks by meaning. */
+  embeddings?: string;
 }
 
 /** Default `--max-steps`: model calls per turn of a case. */
@@ -53,6 +56,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
   // Parsed once the skills are known, so a case's problems and an unknown skill come in one report.
   const cases = casesText === undefined ? [] : parseEvalCases(casesText, casesFile, snapshot.skills.map((skill) => skill.name));
   const model = await createChatModel(modelOptions);
+  const rankers = options.generate ? undefined : await searchRankers(options.embeddings, terminal, "warn");
 
   if (options.generate) {
     const drafted = await draftCases(model.model, snapshot.skills, options.model).catch((error: unknown) => {
@@ -73,6 +77,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
     model: model.model,
     sources,
     allowScripts: options.allowScripts ?? false,
+    ...(rankers ? { searchRankers: rankers } : {}),
     checkpointer: new MemorySaver(),
     maxModelCalls: maxSteps,
     ...(options.files ? { filesRoot: process.cwd() } : {}),
