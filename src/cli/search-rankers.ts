@@ -17,6 +17,10 @@ const PROVIDERS: Record<string, { package: string; className: string; keyVariabl
   "google-genai": { package: "@langchain/google-genai", className: "GoogleGenerativeAIEmbeddings", keyVariable: "GOOGLE_API_KEY" },
 };
 
+// LangChain retries 6 times by default, which keeps `skillset search` waiting for a minute when the
+// provider is down; the chat model's default is 2.
+const MAX_RETRIES = 2;
+
 // A key for servers that want none (a local one at OPENAI_BASE_URL): the client refuses to start without one.
 const NO_KEY = "not-needed";
 
@@ -62,7 +66,7 @@ async function createEmbeddings(spec: string, env: NodeJS.ProcessEnv): Promise<E
   if (known.keyVariable && !key && !local) throw new CliError("missing-key", `${known.keyVariable} is not set: export your ${provider} API key to use --embeddings ${spec}`);
   const Embeddings = module[known.className] as new (fields: Record<string, unknown>) => EmbeddingsLike;
   try {
-    return new Embeddings({ model, ...(known.keyVariable ? { apiKey: key ?? NO_KEY } : {}) });
+    return new Embeddings({ model, maxRetries: MAX_RETRIES, ...(known.keyVariable ? { apiKey: key ?? NO_KEY } : {}) });
   } catch (error) {
     throw new CliError("model-setup", `Cannot set up --embeddings ${spec}: ${firstLine(error)}`);
   }
