@@ -1,0 +1,60 @@
+/**
+ * Groups of a catalog's skills, so that a catalog over its budget can say what kinds of skills it
+ * leaves out and share its named lines fairly between collections. A skill's group is the folder
+ * that holds its folder, written from where the catalog's folders part (`anthropics/skills/`,
+ * `my-team/skills/`); when every skill sits in one folder, the first word of the name (`azure-*`).
+ * `undefined` when neither tells skills apart.
+ */
+export function groupSkills<S extends { name: string; path: string }>(skills: readonly S[]): Map<S, string> | undefined {
+  const parents = skills.map((skill) => skill.path.replace(/\\/g, "/").split("/").slice(0, -2));
+  const distinct = new Set(parents.map((parts) => parts.join("/")));
+  if (distinct.size <= 1) return byNamePrefix(skills);
+  // Segments every parent folder shares are dropped: they tell the groups nothing.
+  let shared = 0;
+  while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
+  // A folder that is itself the shared part (skills beside the collections) goes by its own name.
+  return new Map(skills.map((skill, index) => [skill, `${parents[index]!.length > shared ? parents[index]!.slice(shared).join("/") : parents[index]!.at(-1)}/`]));
+}
+
+function byNamePrefix<S extends { name: string }>(skills: readonly S[]): Map<S, string> | undefined {
+  const prefix = (skill: S) => (skill.name.includes("-") ? `${skill.name.slice(0, skill.name.indexOf("-"))}-*` : undefined);
+  const sizes = new Map<string | undefined, number>();
+  for (const skill of skills) sizes.set(prefix(skill), (sizes.get(prefix(skill)) ?? 0) + 1);
+  const shared = [...sizes].filter(([label, size]) => label !== undefined && size > 1).length;
+  // A prefix that no other skill has, or one all skills have, says nothing.
+  if (shared < 2) return undefined;
+  return new Map(skills.map((skill) => [skill, (sizes.get(prefix(skill)) ?? 0) > 1 ? prefix(skill)! : "other"]));
+}
+
+/** One group of skills that a catalog leaves out: its label, how many, and the first few names. */
+export interface HiddenGroup {
+  label: string;
+  count: number;
+  examples: string[];
+}
+
+/** What a catalog says about the skills it leaves out: the largest groups, and how many others. */
+export interface HiddenSummary {
+  groups: HiddenGroup[];
+  /** Skills in groups too small to be listed one by one, and how many groups those are. */
+  rest: { groups: number; count: number };
+}
+
+const MAX_GROUPS = 8;
+const EXAMPLES = 3;
+
+/** The largest groups of `hidden` (in priority order), each with its first names; the rest counted. */
+export function summarizeHidden<S extends { name: string }>(hidden: readonly S[], groupOf: ReadonlyMap<S, string> | undefined): HiddenSummary {
+  if (!groupOf) return { groups: [], rest: { groups: 0, count: 0 } };
+  const groups = new Map<string, HiddenGroup>();
+  for (const skill of hidden) {
+    const label = groupOf.get(skill) ?? "other";
+    const group = groups.get(label) ?? { label, count: 0, examples: [] };
+    group.count++;
+    if (group.examples.length < EXAMPLES) group.examples.push(skill.name);
+    groups.set(label, group);
+  }
+  const sorted = [...groups.values()].sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
+  const shown = sorted.slice(0, MAX_GROUPS);
+  return { groups: shown, rest: { groups: sorted.length - shown.length, count: sorted.slice(MAX_GROUPS).reduce((sum, group) => sum + group.count, 0) } };
+}
