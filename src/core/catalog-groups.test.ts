@@ -22,13 +22,19 @@ describe("groupSkills", () => {
 });
 
 describe("summarizeHidden", () => {
-  it("gives the eight largest groups with their first three names, and counts the rest", () => {
+  it("lists groups largest first, the eight largest with three names spread over them, and counts those past 80", () => {
     const hidden = Array.from({ length: 12 }, (_, group) => Array.from({ length: 12 - group }, (_, index) => ({ name: `g${group}-s${index}` }))).flat();
     const groupOf = new Map(hidden.map((skill) => [skill, `g${skill.name.split("-")[0]!.slice(1)}/`]));
     const summary = summarizeHidden(hidden, groupOf);
-    expect(summary.groups.map((group) => [group.label, group.count])).toEqual([["g0/", 12], ["g1/", 11], ["g2/", 10], ["g3/", 9], ["g4/", 8], ["g5/", 7], ["g6/", 6], ["g7/", 5]]);
-    expect(summary.groups[0]!.examples).toEqual(["g0-s0", "g0-s1", "g0-s2"]);
-    expect(summary.rest).toEqual({ groups: 4, count: 4 + 3 + 2 + 1 });
+    expect(summary.groups.map((group) => [group.label, group.count, group.examples.length])).toEqual(Array.from({ length: 12 }, (_, group) => [`g${group}/`, 12 - group, group < 8 ? 3 : 0]));
+    // Spread over the group: the first, and a third and two thirds of the way in.
+    expect(summary.groups[0]!.examples).toEqual(["g0-s0", "g0-s4", "g0-s8"]);
+    expect(summary.rest).toEqual({ groups: 0, count: 0 });
+
+    const many = Array.from({ length: 90 }, (_, index) => ({ name: `s${index}` }));
+    const wide = summarizeHidden(many, new Map(many.map((skill) => [skill, `${skill.name}/`])));
+    expect(wide.groups).toHaveLength(80);
+    expect(wide.rest).toEqual({ groups: 10, count: 10 });
   });
 });
 
@@ -52,12 +58,22 @@ describe("renderCatalog over the budget, with groups", () => {
   it("says which collections the skills left out belong to, how many, and a few names", async () => {
     const rendered = await renderCatalog(skills, { budget: 400, searchTool: "search_skills" });
     const left = (prefix: string) => rendered.hidden.filter((name) => name.startsWith(prefix));
+    const spread = (names: string[]) => [0, 1, 2].map((third) => names[Math.floor((third * names.length) / 3)]).join(", ");
     expect(rendered.text).toContain(
-      `\n- ${rendered.hidden.length} more skills are not listed here: find them with \`search_skills\`. Among them:\n  - alpha/: ${left("alpha").length} skills, e.g. ${left("alpha").slice(0, 3).join(", ")}\n  - beta/: ${left("beta").length} skills, e.g. ${left("beta").slice(0, 3).join(", ")}\n`,
+      `\n- ${rendered.hidden.length} more skills are not listed here: find them with \`search_skills\`. Among them:\n  - alpha/: ${left("alpha").length} skills, e.g. ${spread(left("alpha"))}\n  - beta/: ${left("beta").length} skills, e.g. ${spread(left("beta"))}\n`,
     );
     const xml = await renderCatalog(skills, { format: "xml", budget: 1500, searchTool: "search_skills" });
     expect(xml.tokens).toBeLessThanOrEqual(1500);
     expect(xml.text).toMatch(/<more_skills count="\d+">\d+ more skills are not listed here\. Find them with search_skills\.\n(<group name="(alpha|beta)\/" count="\d+">\2-\d\d, \2-\d\d, \2-\d\d<\/group>\n){2}<\/more_skills>\n<\/available_skills>$/);
+  });
+
+  it("past the eight largest collections, names the others with their counts on one line", async () => {
+    const wide = Array.from({ length: 12 }, (_, index) => collection(`c${String(index).padStart(2, "0")}`, `c${String(index).padStart(2, "0")}x`, 20 + index)).flat();
+    const rendered = await renderCatalog(wide, { budget: 600, searchTool: "search_skills" });
+    const left = (folder: string) => rendered.hidden.filter((name) => name.startsWith(`${folder}x`)).length;
+    expect(rendered.text.match(/\n {2}- c\d\d\/: \d+ skills, e\.g\. /g)).toHaveLength(8);
+    expect(rendered.text).toContain(`\n  - also: c03/ (${left("c03")}), c02/ (${left("c02")}), c01/ (${left("c01")}), c00/ (${left("c00")})\n`);
+    expect(rendered.tokens).toBeLessThanOrEqual(600);
   });
 
   it("keeps source precedence first: a later source's skills are named before any earlier one's", async () => {

@@ -26,35 +26,40 @@ function byNamePrefix<S extends { name: string }>(skills: readonly S[]): Map<S, 
   return new Map(skills.map((skill) => [skill, (sizes.get(prefix(skill)) ?? 0) > 1 ? prefix(skill)! : "other"]));
 }
 
-/** One group of skills that a catalog leaves out: its label, how many, and the first few names. */
+/** One group of skills that a catalog leaves out: its label, how many, and a few names. */
 export interface HiddenGroup {
   label: string;
   count: number;
+  /** A few names, spread over the group in priority order; only the largest groups have them. */
   examples: string[];
 }
 
-/** What a catalog says about the skills it leaves out: the largest groups, and how many others. */
+/** What a catalog says about the skills it leaves out: its groups, largest first, and how many others. */
 export interface HiddenSummary {
   groups: HiddenGroup[];
-  /** Skills in groups too small to be listed one by one, and how many groups those are. */
+  /** Skills in groups past the ones listed, and how many groups those are. */
   rest: { groups: number; count: number };
 }
 
-const MAX_GROUPS = 8;
+// The largest groups get a few names each; the next ones are listed by name and count only, so
+// a library of many collections still has every one named (about 6 tokens a group).
+const GROUPS_WITH_EXAMPLES = 8;
 const EXAMPLES = 3;
+const MAX_GROUPS = 80;
 
-/** The largest groups of `hidden` (in priority order), each with its first names; the rest counted. */
+/** The groups of `hidden` (in priority order), largest first, the largest with a few names; past 80, counted. */
 export function summarizeHidden<S extends { name: string }>(hidden: readonly S[], groupOf: ReadonlyMap<S, string> | undefined): HiddenSummary {
   if (!groupOf) return { groups: [], rest: { groups: 0, count: 0 } };
-  const groups = new Map<string, HiddenGroup>();
+  const members = new Map<string, string[]>();
   for (const skill of hidden) {
     const label = groupOf.get(skill) ?? "other";
-    const group = groups.get(label) ?? { label, count: 0, examples: [] };
-    group.count++;
-    if (group.examples.length < EXAMPLES) group.examples.push(skill.name);
-    groups.set(label, group);
+    const names = members.get(label) ?? [];
+    names.push(skill.name);
+    members.set(label, names);
   }
-  const sorted = [...groups.values()].sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
-  const shown = sorted.slice(0, MAX_GROUPS);
+  const sorted = [...members].map(([label, names]) => ({ label, count: names.length, names })).sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
+  // Examples spread over the group, not its first few, which would share a beginning.
+  const spread = (names: string[]) => Array.from(new Set(Array.from({ length: Math.min(EXAMPLES, names.length) }, (_, index) => names[Math.floor((index * names.length) / EXAMPLES)]!)));
+  const shown = sorted.slice(0, MAX_GROUPS).map(({ label, count, names }, index): HiddenGroup => ({ label, count, examples: index < GROUPS_WITH_EXAMPLES ? spread(names) : [] }));
   return { groups: shown, rest: { groups: sorted.length - shown.length, count: sorted.slice(MAX_GROUPS).reduce((sum, group) => sum + group.count, 0) } };
 }

@@ -49,7 +49,7 @@ describe("createEmbeddingRanker with a cache", () => {
   it("keys vectors by a content hash, not by the text itself", async () => {
     const cache = memoryCache();
     await createEmbeddingRanker(recordingEmbedder().embed, { cache })("images", LIBRARY, 1);
-    expect([...cache.stored.keys()].every((key) => /^[0-9a-f]{32}$/.test(key))).toBe(true);
+    expect([...cache.stored.keys()].every((key) => /^[0-9a-f]{1,8}[0-9a-f]{1,8}:\d+$/.test(key))).toBe(true);
   });
 
   it("embeds a new catalog once when searches run in parallel", async () => {

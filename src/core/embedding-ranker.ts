@@ -1,3 +1,4 @@
+import { contentHash } from "./content-hash.js";
 import type { RankedSkill } from "./ranked-skill.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { EmbedTexts, SkillRanker } from "./skill-search.js";
@@ -47,18 +48,19 @@ const EMBED_CHUNK = 512;
 export function createEmbeddingRanker(embeddings: EmbedTexts | EmbeddingsLike, options: EmbeddingRankerOptions = {}): SkillRanker {
   const embedDocuments = typeof embeddings === "function" ? embeddings : (texts: string[]) => embeddings.embedDocuments(texts);
   const embedQuery = typeof embeddings === "function" ? async (text: string) => (await embeddings([text]))[0]! : (text: string) => embeddings.embedQuery(text);
-  const vectors = new Map<string, EmbeddingVector>();
+  // Unit vectors, so that ranking is one dot product a skill.
+  const vectors = new Map<string, Float32Array>();
   const hashes = new Map<string, string>();
   // One batch at a time, so parallel searches of a new catalog embed each skill once.
   let embedding: Promise<void> = Promise.resolve();
 
   async function ensureVectors(texts: readonly string[]): Promise<void> {
-    for (const text of texts) if (!hashes.has(text)) hashes.set(text, await contentKey(text));
+    for (const text of texts) if (!hashes.has(text)) hashes.set(text, contentHash(text));
     const run = embedding.then(async () => {
       const missing = [...new Set(texts.filter((text) => !vectors.has(hashes.get(text)!)))];
       if (missing.length === 0) return;
       const stored = options.cache ? await options.cache.get(missing.map((text) => hashes.get(text)!)) : new Map<string, EmbeddingVector>();
-      for (const [key, vector] of stored) vectors.set(key, vector);
+      for (const [key, vector] of stored) vectors.set(key, unit(vector));
       await embedMissing(missing.filter((text) => !vectors.has(hashes.get(text)!)));
     });
     embedding = run.catch(() => undefined);
@@ -73,7 +75,7 @@ export function createEmbeddingRanker(embeddings: EmbedTexts | EmbeddingsLike, o
         const embedded = await embedDocuments(chunk);
         if (embedded.length !== chunk.length) throw new Error(`The embeddings provider returned ${embedded.length} vectors for ${chunk.length} texts`);
         chunk.forEach((text, index) => added.set(hashes.get(text)!, embedded[index]!));
-        for (const [key, vector] of added) vectors.set(key, vector);
+        for (const [key, vector] of added) vectors.set(key, unit(vector));
       }
     } finally {
       if (added.size > 0) await options.cache?.set(added);
@@ -85,7 +87,7 @@ export function createEmbeddingRanker(embeddings: EmbedTexts | EmbeddingsLike, o
       const texts = skills.map(skillText);
       await ensureVectors(texts);
       const wanted = await embedQuery(query);
-      return rankByCosine(wanted, skills, (index) => vectors.get(hashes.get(texts[index]!)!)!, limit);
+      return rankByCosine(unit(wanted), skills, (index) => vectors.get(hashes.get(texts[index]!)!)!, limit);
     } catch (error) {
       if (!options.onError) throw error;
       options.onError(error);
@@ -94,9 +96,9 @@ export function createEmbeddingRanker(embeddings: EmbedTexts | EmbeddingsLike, o
   };
 }
 
-function rankByCosine(wanted: EmbeddingVector, skills: readonly SkillMetadata[], vectorOf: (index: number) => EmbeddingVector, limit: number): RankedSkill[] {
+function rankByCosine(wanted: Float32Array, skills: readonly SkillMetadata[], vectorOf: (index: number) => Float32Array, limit: number): RankedSkill[] {
   return skills
-    .map((skill, index) => ({ name: skill.name, score: cosine(wanted, vectorOf(index)) }))
+    .map((skill, index) => ({ name: skill.name, score: dot(wanted, vectorOf(index)) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
 }
@@ -106,20 +108,19 @@ export function skillText(skill: Pick<SkillMetadata, "name" | "description">): s
   return `${skill.name.replace(/[-_]/g, " ")}: ${skill.description}`;
 }
 
-// SHA-256 through Web Crypto, which Node 20 and browsers both have, so core stays portable.
-async function contentKey(text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest).subarray(0, 16), (byte) => byte.toString(16).padStart(2, "0")).join("");
+function unit(vector: EmbeddingVector): Float32Array {
+  let norm = 0;
+  for (let index = 0; index < vector.length; index++) norm += vector[index]! ** 2;
+  const scale = norm === 0 ? 0 : 1 / Math.sqrt(norm);
+  const result = new Float32Array(vector.length);
+  for (let index = 0; index < vector.length; index++) result[index] = vector[index]! * scale;
+  return result;
 }
 
-function cosine(a: EmbeddingVector, b: EmbeddingVector): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let index = 0; index < a.length; index++) {
-    dot += a[index]! * (b[index] ?? 0);
-    normA += a[index]! ** 2;
-    normB += (b[index] ?? 0) ** 2;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+// Vectors of another length (a model that changed its size) are compared on what they share.
+function dot(a: Float32Array, b: Float32Array): number {
+  const length = Math.min(a.length, b.length);
+  let sum = 0;
+  for (let index = 0; index < length; index++) sum += a[index]! * b[index]!;
+  return sum;
 }

@@ -83,8 +83,11 @@ export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: 
 // What kinds of skills are left out, so the model knows when searching is worth it.
 function hiddenGroups({ groups, rest }: HiddenSummary): string {
   if (groups.length === 0) return "";
-  const lines = groups.map((group) => `\n  - ${group.label}: ${group.count} ${group.count === 1 ? "skill" : "skills"}, e.g. ${group.examples.join(", ")}`);
-  if (rest.count > 0) lines.push(`\n  - ${rest.groups} more groups: ${rest.count} skills`);
+  const skills = (count: number) => `${count} ${count === 1 ? "skill" : "skills"}`;
+  const lines = groups.filter((group) => group.examples.length > 0).map((group) => `\n  - ${group.label}: ${skills(group.count)}, e.g. ${group.examples.join(", ")}`);
+  const others = groups.filter((group) => group.examples.length === 0);
+  if (others.length > 0) lines.push(`\n  - also: ${others.map((group) => `${group.label} (${group.count})`).join(", ")}`);
+  if (rest.count > 0) lines.push(`\n  - ${rest.groups} more groups: ${skills(rest.count)}`);
   return ` Among them:${lines.join("")}`;
 }
 
