@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { countTokens, createCatalog, DEFAULT_CATALOG_BUDGET, renderCatalog } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
-import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
+import { CORPUS_ROOT } from "./contenders.mjs";
 import { ensureLibrary } from "./generate-library.mjs";
 import { loadRequests } from "./search-eval/metrics.mjs";
 
@@ -112,6 +112,3 @@ async function checkToday(skills) {
   }
   return { reproduced: today.named.size, planned: current.named.length };
 }
-
-/** Whether the table can run here. */
-export const catalogCoverageRuns = hasCorpus;

@@ -1,8 +1,10 @@
 // `npm run bench`: runs every benchmark table and prints it as Markdown.
 import { aiSdkTable } from "./ai-sdk.mjs";
+import { catalogCoverageTable } from "./catalog-coverage.mjs";
 import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
 import { discoveryTable } from "./discovery.mjs";
 import { forkTable } from "./fork.mjs";
+import { hybridSearchTable } from "./hybrid-search.mjs";
 import { libraryTable } from "./library.mjs";
 import { loadTable, postgresAnswers } from "./load.mjs";
 import { middlewareTable } from "./middleware.mjs";
@@ -16,6 +18,10 @@ import { textProtocolTable } from "./text-protocol.mjs";
 // which measures tokens, prompt caching and checkpoints on the corpus, is skipped.
 const corpus = hasCorpus();
 const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable];
+// Search by meaning measures the vector cache everywhere, and quality only on the corpus;
+// Catalog over budget needs the corpus's requests.
+TABLES.push(hybridSearchTable);
+if (corpus) TABLES.push(catalogCoverageTable);
 if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware table, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);
