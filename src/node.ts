@@ -5,5 +5,4 @@ export { type FindSkillDirectoriesOptions, findSkillDirectories } from "./node/f
 export { defaultSkillLocations } from "./node/default-locations.js";
 export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor } from "./exec/local-executor.js";
 export { type LocalSkillRunnerOptions, createSkillRunner } from "./node/local-skill-runner.js";
-export { cacheFolder } from "./node/cache-folder.js";
 export { type EmbeddingCacheOptions, type EmbeddingFileCache, createEmbeddingCache } from "./node/embedding-cache.js";

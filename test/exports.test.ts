@@ -66,6 +66,7 @@ describe("public exports", () => {
   it("skillset/node", async () => {
     expect(Object.keys(await import("../src/node.js")).sort()).toEqual([
       "DEFAULT_ENV_ALLOW_LIST",
+      "createEmbeddingCache",
       "createLocalExecutor",
       "createLocalSource",
       "createSkillRunner",
