@@ -1,7 +1,7 @@
 // `--embeddings <provider:model>` on the built CLI (`npm run build` first): search, mcp and chat
 // rank by meaning too, through the real @langchain/openai against a local server that speaks
 // OpenAI's embeddings API, with vectors cached under XDG_CACHE_HOME across runs.
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -100,6 +100,41 @@ describe("skillset mcp and chat --embeddings", { timeout: 120_000 }, () => {
       expect(tool.text).toMatch(/^Skills matching 'keyboard navigation for blind readers', best first:\n- screen-reader-check: /);
     } finally {
       await model.close();
+    }
+  });
+
+  it("eval: the agent's search_skills goes through the embeddings model too", async () => {
+    const model = await startFakeOpenAIServer((request) =>
+      request.messages.some((message) => message.role === "tool") ? { text: "Done." } : { toolCalls: [{ name: "search_skills", args: { query: "keyboard navigation for blind readers" } }] },
+    );
+    try {
+      const cases = join(folders.make("skillset-cases-"), "cases.yaml");
+      writeFileSync(cases, "cases:\n  - id: audit\n    request: check my site for blind users\n    expected: none\n");
+      const result = await runCli(["eval", cases, library.root, "--model", "openai:gpt-test", "--base-url", model.url, "--embeddings", SPEC, "--json"], { env: { ...env(), OPENAI_API_KEY: "sk-test" } });
+      expect(result.code).toBe(0);
+      expect(batchSizes()).toEqual([251, 1]);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it("mcp: when the embeddings provider fails, search_skills answers by words and stderr says so once", async () => {
+    embeddings.failWith = 401;
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", library.root, "--embeddings", SPEC], env: baseEnv(env()) as Record<string, string>, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: "skillset-test", version: "1" });
+    await client.connect(transport);
+    try {
+      await client.listTools();
+      for (const query of ["screen readers and keyboard navigation", "colour contrast"]) {
+        const found = (await client.callTool({ name: "search_skills", arguments: { query, limit: 1 } })) as { content: Array<{ text: string }>; isError?: boolean };
+        expect(found.isError).toBeFalsy();
+        expect(found.content[0]!.text).toContain("- screen-reader-check: ");
+      }
+      expect(stderr.match(/--embeddings openai:text-embedding-3-small failed \(.*\); searching by words only\./g)).toHaveLength(1);
+    } finally {
+      await client.close();
     }
   });
 });
