@@ -74,8 +74,10 @@ export function createEmbeddingRanker(embeddings: EmbedTexts | EmbeddingsLike, o
         const chunk = texts.slice(start, start + EMBED_CHUNK);
         const embedded = await embedDocuments(chunk);
         if (embedded.length !== chunk.length) throw new Error(`The embeddings provider returned ${embedded.length} vectors for ${chunk.length} texts`);
-        chunk.forEach((text, index) => added.set(hashes.get(text)!, embedded[index]!));
-        for (const [key, vector] of added) vectors.set(key, unit(vector));
+        chunk.forEach((text, index) => {
+          added.set(hashes.get(text)!, embedded[index]!);
+          vectors.set(hashes.get(text)!, unit(embedded[index]!));
+        });
       }
     } finally {
       if (added.size > 0) await options.cache?.set(added);
