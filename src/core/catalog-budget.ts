@@ -114,6 +114,32 @@ export function planCatalog<S>(input: {
     tiers.set(skill, tiers.get(skill) === "name" ? "search" : "name");
     result = plan(tiers);
   }
+  return fillWithNames(result, priority, tiers, budget, plan, (skill) => cost(skill, "name"));
+}
+
+const FILL_ROUNDS = 3;
+
+// The estimates above are cautious (entries counted apart, the summary of what is left out at its
+// largest): name more of the skills left out, in priority order, while the whole text still fits.
+function fillWithNames<S>(result: CatalogPlan<S>, priority: readonly S[], tiers: Map<S, CatalogTier>, budget: number, plan: (tiers: Map<S, CatalogTier>) => CatalogPlan<S>, nameCost: (skill: S) => number): CatalogPlan<S> {
+  for (let round = 0; round < FILL_ROUNDS && result.hidden.length > 0; round++) {
+    let left = budget - result.tokens;
+    const batch: S[] = [];
+    for (const skill of priority) {
+      if (tiers.get(skill) !== "search") continue;
+      left -= nameCost(skill);
+      if (left < 0) break;
+      batch.push(skill);
+    }
+    if (batch.length === 0) break;
+    for (const skill of batch) tiers.set(skill, "name");
+    const trial = plan(tiers);
+    if (trial.tokens > budget) {
+      for (const skill of batch) tiers.set(skill, "search");
+      break;
+    }
+    result = trial;
+  }
   return result;
 }
 

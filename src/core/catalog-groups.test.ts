@@ -59,8 +59,13 @@ describe("renderCatalog over the budget, with groups", () => {
     const rendered = await renderCatalog(skills, { budget: 400, searchTool: "search_skills" });
     const left = (prefix: string) => rendered.hidden.filter((name) => name.startsWith(prefix));
     const spread = (names: string[]) => [0, 1, 2].map((third) => names[Math.floor((third * names.length) / 3)]).join(", ");
+    // Largest first, then by name.
+    const groups = ["alpha", "beta"]
+      .sort((a, b) => left(b).length - left(a).length || (a < b ? -1 : 1))
+      .map((group) => `\n  - ${group}/: ${left(group).length} skills, e.g. ${spread(left(group))}`)
+      .join("");
     expect(rendered.text).toContain(
-      `\n- ${rendered.hidden.length} more skills are not listed here: find them with \`search_skills\`. Among them:\n  - alpha/: ${left("alpha").length} skills, e.g. ${spread(left("alpha"))}\n  - beta/: ${left("beta").length} skills, e.g. ${spread(left("beta"))}\n`,
+      `\n- ${rendered.hidden.length} more skills are not listed here: find them with \`search_skills\`. Among them:${groups}\n`,
     );
     const xml = await renderCatalog(skills, { format: "xml", budget: 1500, searchTool: "search_skills" });
     expect(xml.tokens).toBeLessThanOrEqual(1500);
