@@ -117,12 +117,14 @@ export function planCatalog<S>(input: {
   return fillWithNames(result, priority, tiers, budget, plan, (skill) => cost(skill, "name"));
 }
 
-const FILL_ROUNDS = 3;
+const FILL_ROUNDS = 2;
+// Less room than this (a share of the budget) is not worth rendering and counting the text again.
+const FILL_THRESHOLD = 0.02;
 
 // The estimates above are cautious (entries counted apart, the summary of what is left out at its
 // largest): name more of the skills left out, in priority order, while the whole text still fits.
 function fillWithNames<S>(result: CatalogPlan<S>, priority: readonly S[], tiers: Map<S, CatalogTier>, budget: number, plan: (tiers: Map<S, CatalogTier>) => CatalogPlan<S>, nameCost: (skill: S) => number): CatalogPlan<S> {
-  for (let round = 0; round < FILL_ROUNDS && result.hidden.length > 0; round++) {
+  for (let round = 0; round < FILL_ROUNDS && result.hidden.length > 0 && budget - result.tokens >= budget * FILL_THRESHOLD; round++) {
     let left = budget - result.tokens;
     const batch: S[] = [];
     for (const skill of priority) {

@@ -81,6 +81,17 @@ describe("renderCatalog over the budget, with groups", () => {
     expect(rendered.tokens).toBeLessThanOrEqual(600);
   });
 
+  it("fills the room its estimates left with more names: small collections all named, the summary short", async () => {
+    // With every skill left out, the summary would name 22 long folders; once the small ones are
+    // named it names two, and the tokens saved go to more names of the big ones.
+    const small = Array.from({ length: 20 }, (_, index) => collection(`a-small-collection-with-a-long-name-${index}`, `s${index}`, 2)).flat();
+    const big = [...collection("big-one", "one", 60), ...collection("big-two", "two", 60)];
+    const rendered = await renderCatalog([...small, ...big].sort((a, b) => (a.name < b.name ? -1 : 1)), { budget: 700, searchTool: "search_skills" });
+    expect(rendered.hidden.every((name) => name.startsWith("one") || name.startsWith("two"))).toBe(true);
+    expect(rendered.tokens).toBeLessThanOrEqual(700);
+    expect(rendered.tokens).toBeGreaterThan(700 - 14);
+  });
+
   it("keeps source precedence first: a later source's skills are named before any earlier one's", async () => {
     const project = collection("project", "proj", 3).map((entry) => ({ ...entry, source: "local:/p" }));
     const rendered = await renderCatalog([...skills, ...project], { budget: 400, sourceOrder: ["local:/u/skills", "local:/p"] });
