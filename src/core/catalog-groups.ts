@@ -1,3 +1,5 @@
+import { printable } from "./safe-text.js";
+
 /**
  * Groups of a catalog's skills, so that a catalog over its budget can say what kinds of skills it
  * leaves out and share its named lines fairly between collections. A skill's group is the folder
@@ -13,7 +15,13 @@ export function groupSkills<S extends { name: string; path: string }>(skills: re
   let shared = 0;
   while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
   // A folder that is itself the shared part (skills beside the collections) goes by its own name.
-  return new Map(skills.map((skill, index) => [skill, `${parents[index]!.length > shared ? parents[index]!.slice(shared).join("/") : parents[index]!.at(-1)}/`]));
+  return new Map(skills.map((skill, index) => [skill, label(`${parents[index]!.length > shared ? parents[index]!.slice(shared).join("/") : parents[index]!.at(-1)}/`)]));
+}
+
+// Folder names may hold line breaks (a name is a file system's, not a skill's): escaped, so a
+// label cannot start a line of its own in the prompt.
+function label(text: string): string {
+  return printable(text).replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
 }
 
 function byNamePrefix<S extends { name: string }>(skills: readonly S[]): Map<S, string> | undefined {
