@@ -1,8 +1,10 @@
 // `npm run bench`: runs every benchmark table and prints it as Markdown.
 import { aiSdkTable } from "./ai-sdk.mjs";
+import { catalogCoverageTable } from "./catalog-coverage.mjs";
 import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
 import { discoveryTable } from "./discovery.mjs";
 import { forkTable } from "./fork.mjs";
+import { hybridSearchTable } from "./hybrid-search.mjs";
 import { libraryTable } from "./library.mjs";
 import { lockfileTable } from "./lockfile.mjs";
 import { loadTable, postgresAnswers } from "./load.mjs";
@@ -18,7 +20,11 @@ import { textProtocolTable } from "./text-protocol.mjs";
 // which measures tokens, prompt caching and checkpoints on the corpus, and Search quality are skipped.
 const corpus = hasCorpus();
 const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, searchQualityTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
-if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware and Search quality tables, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
+// Search by meaning measures the vector cache everywhere, and quality only on the corpus;
+// Catalog over budget needs the corpus's requests.
+TABLES.push(hybridSearchTable);
+if (corpus) TABLES.push(catalogCoverageTable);
+if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware, Search quality and Catalog over budget tables, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);
 else console.log("Skipped: the Load table, because no PostgreSQL server answers (set SKILLSET_TEST_PG_URL).\n");

@@ -38,7 +38,8 @@ export {
 export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } from "./core/prompt-markdown.js";
 export { renderCatalogXml } from "./core/prompt-xml.js";
 export { type CatalogRenderOptions, type RenderedCatalog, DEFAULT_CATALOG_BUDGET, renderCatalog } from "./core/render-catalog.js";
-export { type SkillRanker, type RankedSkill, type EmbedTexts, type LexicalRankerOptions, type RelevanceFloor, DEFAULT_RELEVANCE_FLOOR, createLexicalRanker, createEmbeddingRanker, fuseRankings } from "./core/skill-search.js";
+export { type SkillRanker, type RankedSkill, type EmbedTexts, type LexicalRankerOptions, type RelevanceFloor, DEFAULT_RELEVANCE_FLOOR, createLexicalRanker, fuseRankings } from "./core/skill-search.js";
+export { type EmbeddingCache, type EmbeddingRankerOptions, type EmbeddingVector, type EmbeddingsLike, createEmbeddingRanker } from "./core/embedding-ranker.js";
 export {
   type SkillEngine,
   type SkillEngineOptions,

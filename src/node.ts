@@ -20,3 +20,4 @@ export { type ChangedFiles } from "./node/skills-lock/compare-with-lock.js";
 export { type LockfileOption, lockfileVerifier } from "./node/skills-lock/lockfile-verifier.js";
 export { type SkillsLock, type SkillsLockEntry, readSkillsLock } from "./node/skills-lock/read-skills-lock.js";
 export { type SkillFolderDigest, digestSkillFolder } from "./node/skills-lock/skill-folder-hash.js";
+export { type EmbeddingCacheOptions, type EmbeddingFileCache, createEmbeddingCache } from "./node/embedding-cache.js";

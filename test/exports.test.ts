@@ -69,6 +69,7 @@ describe("public exports", () => {
   it("skillset/node", async () => {
     expect(Object.keys(await import("../src/node.js")).sort()).toEqual([
       "DEFAULT_ENV_ALLOW_LIST",
+      "createEmbeddingCache",
       "createLocalExecutor",
       "createLocalSource",
       "createNpmSource",

@@ -34,7 +34,8 @@ export interface CatalogPlan<S> extends CatalogGroups<S> {
  * 2. else, when every name fits: every skill named, then, in priority order, whole lines for as
  *    many as fit, then shortened lines for as many of the rest as fit;
  * 3. else: whole lines for the pinned skills (up to half the budget), names in priority order
- *    while they fit, and the number of the others, which only search finds.
+ *    while they fit, and a summary of the others (the layout's: how many, of which kinds), which
+ *    only search finds.
  *
  * Tiers are contiguous in priority order, so which skills keep their lines is predictable; the
  * text depends only on the skills, their order and the budget, so it is byte-stable while the
@@ -63,8 +64,8 @@ export function planCatalog<S>(input: {
   // Entries are counted one at a time and the sums stop at the budget, so planning costs about
   // as much as counting the text that fits, however large the library.
   const cost = (skill: S, tier: "full" | "short" | "name") => count(layout.entry(skill, tier)) + 1;
-  const frame = count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden: skills.slice(0, 1) })) - cost(skills[0]!, "name") + 8;
-  const room = budget - frame;
+  const frame = (hidden: readonly S[]) => count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden })) - cost(skills[0]!, "name") + 8;
+  const room = budget - frame(skills.slice(0, 1));
   // The entries alone already over the budget: the whole text is too, without rendering it.
   if (sumWithin(skills, (skill) => count(layout.entry(skill, "full")), budget) !== undefined) {
     const whole = plan(everything);
@@ -84,8 +85,10 @@ export function planCatalog<S>(input: {
     left = upgrade(priority, tiers, "full", left, (skill) => cost(skill, "full") - names.get(skill)!);
     upgrade(priority, tiers, "short", left, (skill) => cost(skill, "short") - names.get(skill)!);
   } else {
-    let left = room;
-    let pinnedLeft = Math.floor(room / 2);
+    // The summary of the skills left out, at about its largest (every skill left out), comes first.
+    const summarized = budget - frame(skills);
+    let left = summarized;
+    let pinnedLeft = Math.floor(summarized / 2);
     for (const skill of priority) {
       if (!input.pinned.has(skill)) continue;
       const value = cost(skill, "full");
@@ -110,6 +113,34 @@ export function planCatalog<S>(input: {
     if (skill === undefined) break;
     tiers.set(skill, tiers.get(skill) === "name" ? "search" : "name");
     result = plan(tiers);
+  }
+  return fillWithNames(result, priority, tiers, budget, plan, (skill) => cost(skill, "name"));
+}
+
+const FILL_ROUNDS = 2;
+// Less room than this (a share of the budget) is not worth rendering and counting the text again.
+const FILL_THRESHOLD = 0.02;
+
+// The estimates above are cautious (entries counted apart, the summary of what is left out at its
+// largest): name more of the skills left out, in priority order, while the whole text still fits.
+function fillWithNames<S>(result: CatalogPlan<S>, priority: readonly S[], tiers: Map<S, CatalogTier>, budget: number, plan: (tiers: Map<S, CatalogTier>) => CatalogPlan<S>, nameCost: (skill: S) => number): CatalogPlan<S> {
+  for (let round = 0; round < FILL_ROUNDS && result.hidden.length > 0 && budget - result.tokens >= budget * FILL_THRESHOLD; round++) {
+    let left = budget - result.tokens;
+    const batch: S[] = [];
+    for (const skill of priority) {
+      if (tiers.get(skill) !== "search") continue;
+      left -= nameCost(skill);
+      if (left < 0) break;
+      batch.push(skill);
+    }
+    if (batch.length === 0) break;
+    for (const skill of batch) tiers.set(skill, "name");
+    const trial = plan(tiers);
+    if (trial.tokens > budget) {
+      for (const skill of batch) tiers.set(skill, "search");
+      break;
+    }
+    result = trial;
   }
   return result;
 }

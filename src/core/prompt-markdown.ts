@@ -1,4 +1,5 @@
 import type { CatalogLayout } from "./catalog-budget.js";
+import { summarizeHidden, type HiddenSummary } from "./catalog-groups.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import type { AllowedToolsPolicy } from "./tool-policy.js";
 
@@ -56,7 +57,7 @@ export type MarkdownCatalogSkill = Pick<SkillMetadata, "name" | "description" | 
 export const SHORT_DESCRIPTION_LENGTH = 80;
 
 /** The Markdown catalog's entries and frame; the groups it renders are the model-visible skills. */
-export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: string }): CatalogLayout<MarkdownCatalogSkill> {
+export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: string; groups?: ReadonlyMap<MarkdownCatalogSkill, string> }): CatalogLayout<MarkdownCatalogSkill> {
   const guidance = (options.guidance ?? CATALOG_GUIDANCE)
     .replaceAll("{load}", options.loadToolName ?? "load_skill")
     .replaceAll("{unload}", options.unloadToolName ?? "unload_skill");
@@ -74,11 +75,22 @@ export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: 
       if (named.length > 0) lines.push(`- More skills, by name only (\`${options.loadToolName ?? "load_skill"}\` shows what one does): ${named.map((skill) => skill.name).join(", ")}`);
       if (hidden.length > 0) {
         const find = options.searchTool ? `: find them with \`${options.searchTool}\`` : "";
-        lines.push(`- ${hidden.length} more ${hidden.length === 1 ? "skill is" : "skills are"} not listed here${find}.`);
+        lines.push(`- ${hidden.length} more ${hidden.length === 1 ? "skill is" : "skills are"} not listed here${find}.${hiddenGroups(summarizeHidden(hidden, options.groups))}`);
       }
       return `${guidance}\n\n${lines.join("\n")}\n${footer}`;
     },
   };
+}
+
+// What kinds of skills are left out, so the model knows when searching is worth it.
+function hiddenGroups({ groups, rest }: HiddenSummary): string {
+  if (groups.length === 0) return "";
+  const skills = (count: number) => `${count} ${count === 1 ? "skill" : "skills"}`;
+  const lines = groups.filter((group) => group.examples.length > 0).map((group) => `\n  - ${group.label}: ${skills(group.count)}, e.g. ${group.examples.join(", ")}`);
+  const others = groups.filter((group) => group.examples.length === 0);
+  if (others.length > 0) lines.push(`\n  - also: ${others.map((group) => `${group.label} (${group.count})`).join(", ")}`);
+  if (rest.count > 0) lines.push(`\n  - ${rest.groups} more groups: ${skills(rest.count)}`);
+  return ` Among them:${lines.join("")}`;
 }
 
 // The model passes these as load_skill's `arguments`; the hint says what they are.

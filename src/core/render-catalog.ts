@@ -1,4 +1,5 @@
 import { planCatalog, type CatalogLayout } from "./catalog-budget.js";
+import { groupSkills } from "./catalog-groups.js";
 import { loadTokenCounter } from "./count-tokens.js";
 import { markdownLayout, type MarkdownCatalogOptions } from "./prompt-markdown.js";
 import { xmlLayout } from "./prompt-xml.js";
@@ -50,11 +51,12 @@ export interface RenderedCatalog {
  */
 export async function renderCatalog(skills: readonly SkillMetadata[], options: CatalogRenderOptions = {}): Promise<RenderedCatalog> {
   const visible = options.format === "xml" ? skills : skills.filter((skill) => !skill.disableModelInvocation);
-  const layout: CatalogLayout<SkillMetadata> = options.format === "xml" ? xmlLayout(options) : markdownLayout(options);
+  const groups = groupSkills(visible);
+  const layout: CatalogLayout<SkillMetadata> = options.format === "xml" ? xmlLayout({ ...options, ...(groups ? { groups } : {}) }) : markdownLayout({ ...options, ...(groups ? { groups } : {}) });
   const pinned = new Set(options.pinned ?? []);
   const plan = planCatalog({
     skills: visible,
-    priority: catalogPriority(visible, options.pinned ?? [], options.sourceOrder ?? []),
+    priority: catalogPriority(visible, groups, options.pinned ?? [], options.sourceOrder ?? []),
     pinned: new Set(visible.filter((skill) => pinned.has(skill.name))),
     budget: options.budget,
     layout,
@@ -64,11 +66,21 @@ export async function renderCatalog(skills: readonly SkillMetadata[], options: C
   return { text: plan.text, tokens: plan.tokens, full: names(plan.full), short: names(plan.short), named: names(plan.named), hidden: names(plan.hidden) };
 }
 
-/** Pinned skills in their order, then skills of later sources before earlier ones, each in catalog order. */
-function catalogPriority(skills: readonly SkillMetadata[], pinned: readonly string[], sourceOrder: readonly string[]): SkillMetadata[] {
+/**
+ * Pinned skills in their order, then skills of later sources before earlier ones; within a source,
+ * its groups take turns (the first skill of each group, then the second of each, …), so the names
+ * that fit cover every collection rather than the start of the alphabet.
+ */
+function catalogPriority(skills: readonly SkillMetadata[], groups: ReadonlyMap<SkillMetadata, string> | undefined, pinned: readonly string[], sourceOrder: readonly string[]): SkillMetadata[] {
   const rank = new Map(sourceOrder.map((id, index) => [id, index]));
   const pin = new Map(pinned.map((name, index) => [name, index]));
-  const indexed = skills.map((skill, index) => ({ skill, index, pin: pin.get(skill.name) ?? Infinity, source: rank.get(skill.source) ?? -1 }));
-  indexed.sort((a, b) => a.pin - b.pin || b.source - a.source || a.index - b.index);
+  const turns = new Map<string, number>();
+  const indexed = skills.map((skill, index) => {
+    const group = `${skill.source}\n${groups?.get(skill) ?? ""}`;
+    const turn = turns.get(group) ?? 0;
+    turns.set(group, turn + 1);
+    return { skill, index, turn, pin: pin.get(skill.name) ?? Infinity, source: rank.get(skill.source) ?? -1 };
+  });
+  indexed.sort((a, b) => a.pin - b.pin || b.source - a.source || a.turn - b.turn || a.index - b.index);
   return indexed.map((entry) => entry.skill);
 }

@@ -4,7 +4,8 @@ import { createCatalog } from "./catalog.js";
 import { createSkillEngine, type SkillRequest } from "./skill-engine.js";
 import type { SkillsLogEntry } from "./skill-events.js";
 import type { SkillMetadata } from "./skill-metadata.js";
-import { createEmbeddingRanker, createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
+import { createEmbeddingRanker } from "./embedding-ranker.js";
+import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
 
 const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });
 

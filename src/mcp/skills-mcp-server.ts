@@ -5,6 +5,7 @@ import { createCatalog, type Catalog } from "../core/catalog.js";
 import { SkillsetError } from "../core/errors.js";
 import { createSkillEngine } from "../core/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
+import type { SkillRanker } from "../core/skill-search.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import { lockfileVerifier, type LockfileOption } from "../node/skills-lock/lockfile-verifier.js";
@@ -44,6 +45,11 @@ export interface SkillsMcpServerOptions {
   lockfile?: LockfileOption;
   /** Receives structured log entries; nothing is logged without it (and nothing is ever written to stdout). */
   logger?: SkillsLogger;
+  /**
+   * Rankers for `search_skills`, fused by reciprocal rank; default the lexical one. E.g.
+   * `[createLexicalRanker(), createEmbeddingRanker(embeddings, { cache: createEmbeddingCache({ model }) })]`.
+   */
+  searchRankers?: readonly SkillRanker[];
 }
 
 /** A skill that is not served over the Skills extension, and why. */
@@ -96,6 +102,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
     ...(options.runScripts ? { scripts: options.runScripts, scriptRunTool: "run_skill_script" } : {}),
     ...(verifySkill ? { verifySkill } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.searchRankers ? { search: { rankers: options.searchRankers } } : {}),
   });
   const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000, ...(verifySkill ? { verifySkill } : {}) };
   const serverInfo = options.serverInfo ?? { name: "skillset", version: "0" };

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createAgent, modelCallLimitMiddleware } from "langchain";
+import type { SkillRanker } from "../../core/skill-search.js";
 import type { SkillSource } from "../../core/skill-source.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createSkillsMiddleware } from "../../langchain/skills-middleware.js";
@@ -20,6 +21,8 @@ export interface ChatAgentOptions {
   maxModelCalls?: number;
   /** Refuse skills that differ from this skills-lock.json or are not listed in it (`--lock`). */
   lockfile?: string;
+  /** The rankers of `search_skills` (`--embeddings`); the middleware's default when not given. */
+  searchRankers?: SkillRanker[];
 }
 
 /** The system prompt the skills section is appended to. */
@@ -40,6 +43,7 @@ export function createChatAgent(options: ChatAgentOptions) {
   const skills = createSkillsMiddleware({
     sources: [...options.sources],
     readResourceTool: true,
+    ...(options.searchRankers ? { searchRankers: options.searchRankers } : {}),
     ...(executor ? { runScripts: { executor }, dynamicContext: { executor } } : {}),
     ...(options.lockfile === undefined ? {} : { lockfile: options.lockfile }),
   });

@@ -11,6 +11,7 @@ import { CliError } from "../cli-error.js";
 import { lockfileOption } from "../lock-option.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
+import { searchRankers } from "../search-rankers.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
 
@@ -21,6 +22,8 @@ export interface ChatOptions extends SourceOptions, ModelCliOptions {
   files?: boolean;
   /** `--lock <file>`: refuse skills that differ from this skills-lock.json or are not in it. */
   lock?: string;
+  /** `--embeddings <provider:model>`: `search_skills` also ranks by meaning. */
+  embeddings?: string;
 }
 
 /**
@@ -36,6 +39,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
   const locations = sourceLocations(paths);
   const lockfile = lockfileOption(options.lock);
   const model = await createChatModel(modelOptions);
+  const rankers = await searchRankers(options.embeddings, terminal, "warn");
   const store = await openThreadStore(options.thread !== undefined);
   const sources = locations.map((path) => cliSource(path, options, true));
   const catalog = createCatalog(sources);
@@ -44,6 +48,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
       model: model.model,
       sources,
       allowScripts: options.allowScripts ?? false,
+    ...(rankers ? { searchRankers: rankers } : {}),
       checkpointer: store.checkpointer,
       ...(options.files ? { filesRoot: process.cwd() } : {}),
       ...lockfile,

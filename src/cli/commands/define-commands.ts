@@ -27,6 +27,8 @@ const SOURCES_HELP = "skills folders, npm:<package> (its skills) or npm: (the pa
 const LOCK_HELP = "refuse skills that differ from this skills-lock.json or are not listed in it, as the lockfile option does";
 const ALLOW_ROOT_HELP = "a further folder that symlinks may lead into (repeatable; always allowed: the skills folder, its project, ~/.claude/skills, ~/.agents/skills)";
 
+const EMBEDDINGS_HELP = "also rank search_skills by meaning with this embeddings model, e.g. openai:text-embedding-3-small (needs its LangChain package; vectors are cached under the user's cache folder)";
+
 // Collects a repeatable option's values.
 const repeatable = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -67,7 +69,8 @@ function defineLibraryCommands(program: Command, { terminal, run }: CommandConte
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--limit <n>", "how many skills to show, 1 to 25 (default 10)")
-    .option("--json", 'print {"results":[{"name","description","path","score"}]} on stdout')
+    .option("--json", 'print {"results":[{"name","description","path","score"}],"weakMatches":[…]} on stdout')
+    .option("--embeddings <provider:model>", EMBEDDINGS_HELP)
     .action((query: string, sources: string[], options) => run(() => searchCommand(query, sources, options, terminal)));
 
   program
@@ -160,6 +163,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
     .option("--allow-scripts", "offer run_skill_script, running skills' scripts on this machine under their allow-lists")
     .option("--max-loaded <n>", "skills one session may have loaded at once (default 10)")
     .option("--lock <file>", LOCK_HELP)
+    .option("--embeddings <provider:model>", EMBEDDINGS_HELP)
     // Loaded only for this command, so the others start without the MCP SDK.
     .action((sources: string[], options) => run(async () => (await import("./mcp.js")).mcpCommand(sources, options, terminal, version)));
 
@@ -215,5 +219,6 @@ function withModelOptions(command: Command): Command {
     .option("-r, --recursive", "find skills in nested folders too")
     .option("--allow-root <dir>", ALLOW_ROOT_HELP, repeatable)
     .option("--allow-scripts", "run skills' scripts and dynamic context on this machine, under their allow-lists")
-    .option("--files", "let the model read (not change) the files of the working folder");
+    .option("--files", "let the model read (not change) the files of the working folder")
+    .option("--embeddings <provider:model>", EMBEDDINGS_HELP);
 }

@@ -14,6 +14,7 @@ import { isTriggerEvals } from "../eval/trigger-evals.js";
 import { runEval } from "../eval/run-eval.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
+import { searchRankers } from "../search-rankers.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset eval`. */
@@ -28,6 +29,8 @@ export interface EvalOptions extends SourceOptions, ModelCliOptions {
   files?: boolean;
   /** The skill a trigger-eval file measures, when the file is not in its folder. */
   skill?: string;
+  /** `--embeddings <provider:model>`: `search_skills` also ranks by meaning. */
+  embeddings?: string;
 }
 
 /** Default `--max-steps`: model calls per turn of a case. */
@@ -68,6 +71,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
   // Parsed once the skills are known, so a case's problems and an unknown skill come in one report.
   const cases = casesText === undefined ? [] : parseEvalCases(casesText, casesFile, snapshot.skills.map((skill) => skill.name));
   const model = await createChatModel(modelOptions);
+  const rankers = options.generate ? undefined : await searchRankers(options.embeddings, terminal, "warn");
 
   if (options.generate) {
     const drafted = await draftCases(model.model, snapshot.skills, options.model).catch((error: unknown) => {
@@ -88,6 +92,7 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
     model: model.model,
     sources,
     allowScripts: options.allowScripts ?? false,
+    ...(rankers ? { searchRankers: rankers } : {}),
     checkpointer: new MemorySaver(),
     maxModelCalls: maxSteps,
     ...(options.files ? { filesRoot: process.cwd() } : {}),

@@ -5,6 +5,7 @@ import { CliError } from "../cli-error.js";
 import { lockfileOption } from "../lock-option.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
+import { searchRankers } from "../search-rankers.js";
 import { shellCommand } from "../shell-command.js";
 import type { Terminal } from "../terminal.js";
 
@@ -17,6 +18,8 @@ export interface McpOptions extends SourceOptions {
   maxLoaded?: string;
   /** `--lock <file>`: refuse skills that differ from this skills-lock.json or are not in it. */
   lock?: string;
+  /** `--embeddings <provider:model>`: `search_skills` also ranks by meaning. */
+  embeddings?: string;
 }
 
 /**
@@ -29,10 +32,12 @@ export async function mcpCommand(paths: string[], options: McpOptions, terminal:
   const port = options.http === undefined ? undefined : integerOption("--http", options.http, 0, 65_535);
   const maxLoaded = options.maxLoaded === undefined ? undefined : integerOption("--max-loaded", options.maxLoaded, 1, 1000);
   if (options.host !== undefined && port === undefined) throw new CliError("usage", "--host needs --http <port>");
+  const rankers = await searchRankers(options.embeddings, terminal, "warn");
   const server = createSkillsMcpServer({
     sources: sourceLocations(paths).map((path) => cliSource(path, options, true)),
     recursive: options.recursive ?? false,
     ...(maxLoaded !== undefined ? { maxLoadedSkills: maxLoaded } : {}),
+    ...(rankers ? { searchRankers: rankers } : {}),
     ...(options.allowScripts ? { runScripts: { executor: createLocalExecutor() } } : {}),
     ...lockfileOption(options.lock),
     serverInfo: { name: "skillset", version },

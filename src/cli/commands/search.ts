@@ -2,6 +2,7 @@ import type { SkillSearchResult } from "../../core/skill-engine-types.js";
 import { createSkillEngine } from "../../core/skill-engine.js";
 import { CliError } from "../cli-error.js";
 import { scanCatalog, type SourceOptions } from "../open-catalog.js";
+import { searchRankers } from "../search-rankers.js";
 import { displayFolder, shorten } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
 
@@ -9,19 +10,23 @@ import type { Terminal } from "../terminal.js";
 export interface SearchOptions extends SourceOptions {
   limit?: string;
   json?: boolean;
+  /** `--embeddings <provider:model>`: fuse a ranker by meaning with the lexical one. */
+  embeddings?: string;
 }
 
 /**
  * `skillset search <query> [sources...]`: the skills `search_skills` would give the model for
- * `query`, best first (the engine's ranker), and apart from them the weak matches, those under
- * the relevance floor. Exit code 0, also when nothing matches.
+ * `query`, best first (the engine's ranker; with `--embeddings`, fused with one by meaning), and
+ * apart from them the weak matches, those under the relevance floor. Exit code 0, also when
+ * nothing matches.
  */
 export async function searchCommand(query: string, paths: string[], options: SearchOptions, terminal: Terminal): Promise<number> {
   const limit = options.limit === undefined ? 10 : Number(options.limit);
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 25) throw new CliError("usage", `--limit must be a whole number from 1 to 25; got '${options.limit}'`);
   if (query.trim() === "") throw new CliError("usage", "The search query is empty: describe the task in a few words.");
+  const rankers = await searchRankers(options.embeddings, terminal, "fail");
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
-  const reply = await createSkillEngine().search({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources }, { query, limit });
+  const reply = await createSkillEngine(rankers ? { search: { rankers } } : {}).search({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources }, { query, limit });
   const rows = (found: readonly SkillSearchResult[]) => found.map(({ name, description, path, score }) => ({ name, description, path, score: Math.round(score * 1000) / 1000 }));
   const results = rows(reply.results);
   const weakMatches = rows(reply.weakMatches);

@@ -1,6 +1,7 @@
 import { createLexicalIndex } from "../lexical-index.js";
 import type { SkillMetadata } from "../skill-metadata.js";
-import { cosine, skillText, type EmbedTexts } from "../skill-search.js";
+import { cosineSimilarity, skillText } from "../embedding-ranker.js";
+import type { EmbedTexts } from "../skill-search.js";
 import type { DoctorFinding } from "./doctor-finding.js";
 
 /** Default of `DiagnoseLibraryOptions.rivalOverlap`. */
@@ -47,7 +48,7 @@ export async function findRivalSkills(
     const vectors = await options.embed(skills.map(skillText));
     for (let i = 0; i < skills.length; i++) {
       for (let j = i + 1; j < skills.length; j++) {
-        const similarity = cosine(vectors[i]!, vectors[j]!);
+        const similarity = cosineSimilarity(vectors[i]!, vectors[j]!);
         if (similarity >= options.similarity) pairOf(skills[i]!, skills[j]!).similarity = similarity;
       }
     }

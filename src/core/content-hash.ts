@@ -1,0 +1,14 @@
+/**
+ * Two 32-bit FNV-1a hashes with different seeds, plus the length: stable across processes, and
+ * synchronous and fast enough to hash a catalog once per change, or each of 10,000 skill texts.
+ */
+export function contentHash(text: string): string {
+  let first = 0x811c9dc5;
+  let second = 0x2f1e3d4c;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193);
+    second = Math.imul(second ^ code, 0x01000193) ^ (second >>> 13);
+  }
+  return `${(first >>> 0).toString(16)}${(second >>> 0).toString(16)}:${text.length}`;
+}
