@@ -5,7 +5,7 @@ import { formatDiagnostic, type Diagnostic } from "../core/diagnostic.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
-import { NPM_SOURCE_PREFIX } from "../sources/npm-source.js";
+import { namesFolder } from "../sources/string-source-kind.js";
 import { sourceFromString } from "../sources/source-from-string.js";
 import { isSiteUrl, parseSiteUrl } from "../sources/well-known/site-url.js";
 import { CliError } from "./cli-error.js";
@@ -85,14 +85,14 @@ export function parseBudget(value: string | undefined): number | false {
  */
 export function sourceLocations(paths: string[]): string[] {
   // `npm:` sources name packages, and sites are no folders: their sources report what fails.
-  let locations = paths.map((path) => (path.startsWith(NPM_SOURCE_PREFIX) ? path : isSiteUrl(path) ? checkedSiteUrl(path) : homePath(path)));
+  let locations = paths.map((path) => (namesFolder(path) ? homePath(path) : isSiteUrl(path) ? checkedSiteUrl(path) : path));
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
     if (locations.length === 0) {
       throw new CliError("no-skills-folders", `No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass the skills folders to read as arguments.`);
     }
   } else {
-    const folders = locations.filter((path) => !path.startsWith(NPM_SOURCE_PREFIX) && !isSiteUrl(path));
+    const folders = locations.filter(namesFolder);
     const missing = folders.filter((path) => !existsSync(path));
     if (missing.length > 0) throw new CliError("no-such-folder", `No such folder: ${missing.join(", ")}`);
     const files = folders.filter((path) => !statSync(path).isDirectory());

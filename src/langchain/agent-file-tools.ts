@@ -1,5 +1,6 @@
 import type { SkillFileTools } from "../core/skill-engine.js";
 import { READ_SKILL_RESOURCE_TOOL } from "../core/skill-tool-messages.js";
+import { namesFolder } from "../sources/string-source-kind.js";
 import type { ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";
 
 type FileToolOptions = Pick<ParsedSkillsMiddlewareOptions, "protocol" | "backend" | "sources" | "readResourceTool" | "resourceReadTool" | "runScripts" | "scriptRunTool">;
@@ -19,7 +20,7 @@ export function agentFileTools(options: FileToolOptions, agentTools: ReadonlySet
     options.resourceReadTool ??
     (options.readResourceTool === true ? READ_SKILL_RESOURCE_TOOL : options.readResourceTool === false || sharesFiles("read_file") ? "read_file" : READ_SKILL_RESOURCE_TOOL);
   const run = options.scriptRunTool ?? (options.runScripts ? "run_skill_script" : undefined);
-  const folders = options.sources.filter((source): source is string => typeof source === "string");
+  const folders = options.sources.filter((source): source is string => typeof source === "string" && namesFolder(source));
   return {
     read,
     ...(run ? { run } : {}),

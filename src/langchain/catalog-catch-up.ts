@@ -2,6 +2,7 @@ import type { CatalogRefresh, SkillRequest } from "../core/skill-engine.js";
 import { stateForBackend } from "./graph-context.js";
 import type { MiddlewareContext } from "./middleware-context.js";
 import type { SkillsStateView } from "./skills-state.js";
+import { namesFolder } from "../sources/string-source-kind.js";
 
 // The agent's own file tools (deepagents, Claude Code's names) and the argument naming the file.
 const WRITING_TOOLS = new Set(["write_file", "edit_file"]);
@@ -23,7 +24,7 @@ export async function catchUpCatalog(context: MiddlewareContext, state: SkillsSt
 
 /** Whether the AI message of the last step called a file tool on a path under one of the string sources. */
 export function wroteUnderSource(messages: readonly unknown[], sources: readonly unknown[]): boolean {
-  const folders = sources.filter((source): source is string => typeof source === "string").map(folderPrefix);
+  const folders = sources.filter((source): source is string => typeof source === "string" && namesFolder(source)).map(folderPrefix);
   if (folders.length === 0) return false;
   for (let index = messages.length - 1; index >= 0; index--) {
     const calls = (messages[index] as { tool_calls?: Array<{ name: string; args?: Record<string, unknown> }> }).tool_calls;

@@ -8,6 +8,7 @@ import type { SkillSource } from "../core/skill-source.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
+import { namesFolder } from "../sources/string-source-kind.js";
 import { agentFileTools } from "./agent-file-tools.js";
 import { threadId, threadState } from "./engine-translation.js";
 import { stateForBackend } from "./graph-context.js";
@@ -119,15 +120,26 @@ export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, 
 }
 
 // Sources over a fixed backend or local folders are shared by every thread: they hold only
-// what they read from the skills. A backend factory is bound to one run, so it gets fresh ones.
+// what they read from the skills. A backend factory is bound to one run, so it gets fresh ones;
+// packages and sites are not on a backend, so every run shares theirs.
 function createCatalogFor(options: ParsedSkillsMiddlewareOptions): (runtime: unknown) => Promise<Catalog> {
   let sharedCatalog: Promise<Catalog> | undefined;
+  let entries: Promise<Array<string | SkillSource>> | undefined;
+  const withPackagesAndSites = () => (entries ??= readPackagesAndSites(options.sources, options.recursive));
   return (runtime) => {
     const backend = options.backend;
-    if (typeof backend === "function") return Promise.resolve(buildCatalog(options.sources, () => backend(runtime as never), options.recursive));
-    sharedCatalog ??= Promise.resolve().then(() => buildCatalogShared(options.sources, backend, options.recursive));
+    if (typeof backend === "function") return withPackagesAndSites().then((list) => buildCatalog(list, () => backend(runtime as never), options.recursive));
+    sharedCatalog ??= withPackagesAndSites().then((list) => buildCatalogShared(list, backend, options.recursive));
     return sharedCatalog;
   };
+}
+
+// `npm:` and `https://` strings as their sources; the strings left name folders.
+async function readPackagesAndSites(entries: ReadonlyArray<string | SkillSource>, recursive: boolean): Promise<Array<string | SkillSource>> {
+  const named = (entry: string | SkillSource): entry is string => typeof entry === "string" && !namesFolder(entry);
+  if (!entries.some(named)) return [...entries];
+  const { sourceFromString } = await import("../sources/source-from-string.js");
+  return entries.map((entry) => (named(entry) ? sourceFromString(entry, { recursive }) : entry));
 }
 
 function buildCatalog(entries: ReadonlyArray<string | SkillSource>, backend: () => SkillsBackend | Promise<SkillsBackend>, recursive: boolean): Catalog {

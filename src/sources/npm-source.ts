@@ -10,8 +10,7 @@ import { createLocalSource } from "./local-source.js";
 import { packageSkillFolders } from "./npm-package-skill-folders.js";
 import { resolveNpmPackages, type ResolvedNpmPackage } from "./npm-packages.js";
 
-/** How a string source names npm packages: `npm:<package>`, or `npm:` for the project's `skills` field. */
-export const NPM_SOURCE_PREFIX = "npm:";
+export { NPM_SOURCE_PREFIX } from "./string-source-kind.js";
 
 /** Options of {@link createNpmSource}. */
 export interface NpmSourceOptions {

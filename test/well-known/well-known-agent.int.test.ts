@@ -5,8 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fakeModel } from "@langchain/core/testing";
+import { createDeepAgent } from "deepagents";
+import { AIMessage } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSkillsMiddleware } from "../../src/langchain.js";
+import { createSkillsMiddleware, withSkillset } from "../../src/langchain.js";
 import { digestOf, indexJson, skillMd, startSite, tarGzOf, type WellKnownSite } from "../helpers/well-known-site.js";
 import { load, runAgent, scriptedModel, systemPromptOf, toolResults } from "../langchain/helpers.js";
 
@@ -55,5 +58,18 @@ describe("an agent with skills from a well-known URL", () => {
     expect(result.skillsLoaded).toEqual(["release-notes"]);
     const everything = JSON.stringify([result.messages, model.calls.map((call) => call.messages)]);
     expect(everything).not.toContain(INJECTED);
+  });
+
+  it("with a deepagents backend, the site is read as a site and the backend's paths as folders on it", async () => {
+    const now = new Date().toISOString();
+    const files = { "/skills/notes/SKILL.md": { content: "---\nname: notes\ndescription: Takes notes.\n---\n\n# notes\n", mimeType: "text/markdown", created_at: now, modified_at: now } };
+    const model = fakeModel()
+      .respondWithTools([{ name: "load_skill", args: { skill_name: "release-notes" }, id: "load-1" }])
+      .respond(new AIMessage("done"));
+    const agent = createDeepAgent(withSkillset({ model, skills: ["/skills/", site.url] }));
+    const result = await agent.invoke({ messages: [{ role: "user", content: "Ship v2." }], files } as never);
+    expect(systemPromptOf(model, 0)).toContain("- notes: Takes notes.");
+    expect(systemPromptOf(model, 0)).toContain("- release-notes: Drafts release notes.");
+    expect(toolResults(result.messages).get("load-1")!.content).toContain("Group the commits as references/format.md says.");
   });
 });

@@ -1,7 +1,6 @@
 import { formatDiagnostic } from "../../core/diagnostic.js";
-import type { RenderedCatalog } from "../../core/render-catalog.js";
+import { catalogPlaces } from "../../core/doctor/catalog-cost.js";
 import { createSkillEngine } from "../../core/skill-engine.js";
-import type { SkillMetadata } from "../../core/skill-metadata.js";
 import { budgetSummary } from "../budget-summary.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
@@ -14,9 +13,6 @@ export interface ListOptions extends SourceOptions {
   /** `--budget <tokens>` (or `none`): the catalog budget to place the skills under. */
   budget?: string;
 }
-
-/** Where the model's catalog shows a skill, under the budget. */
-type CatalogPlace = "whole" | "shortened" | "name only" | "search only" | "user only";
 
 /** `skillset list [sources...]`: every skill with its status, then the diagnostics. Exit code 0. */
 export async function listCommand(paths: string[], options: ListOptions, terminal: Terminal): Promise<number> {
@@ -55,17 +51,4 @@ export async function listCommand(paths: string[], options: ListOptions, termina
     for (const diagnostic of diagnostics) terminal.out(`  ${formatDiagnostic(diagnostic)}`);
   }
   return 0;
-}
-
-function catalogPlaces(catalog: RenderedCatalog, skills: readonly SkillMetadata[]): Map<string, CatalogPlace> {
-  const places = new Map<string, CatalogPlace>();
-  for (const skill of skills) if (skill.disableModelInvocation) places.set(skill.name, "user only");
-  const groups: Array<[readonly string[], CatalogPlace]> = [
-    [catalog.full, "whole"],
-    [catalog.short, "shortened"],
-    [catalog.named, "name only"],
-    [catalog.hidden, "search only"],
-  ];
-  for (const [names, place] of groups) for (const name of names) places.set(name, place);
-  return places;
 }

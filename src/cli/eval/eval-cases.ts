@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { parseDocument } from "yaml";
 import { CliError } from "../cli-error.js";
+import { invalidCases, parseCasesDocument } from "./cases-document.js";
 
 /** One request of a skill-selection eval, and the skills it should load. */
 export interface EvalCase {
@@ -37,18 +37,10 @@ export function readCasesFile(file: string): string {
  * must not pass as "expects nothing"). `file` names the file in the error.
  */
 export function parseEvalCases(text: string, file: string, skills?: readonly string[]): EvalCase[] {
-  const document = parseDocument(text, { uniqueKeys: true });
-  // The parser's first line says what and where ("… at line 1, column 2:"); a snippet follows.
-  if (document.errors.length > 0) throw invalid(file, [document.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")]);
-  let root: unknown;
-  try {
-    root = document.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    throw invalid(file, [(error as Error).message]);
-  }
+  const root = parseCasesDocument(text, file);
   const list = Array.isArray(root) ? root : isRecord(root) && Array.isArray(root.cases) && Object.keys(root).length === 1 ? root.cases : undefined;
-  if (!list) throw invalid(file, ["expected a list of cases, or a mapping with only the key 'cases' holding one"]);
-  if (list.length === 0) throw invalid(file, ["there are no cases"]);
+  if (!list) throw invalidCases(file, ["expected a list of cases, or a mapping with only the key 'cases' holding one"]);
+  if (list.length === 0) throw invalidCases(file, ["there are no cases"]);
 
   const problems: string[] = [];
   const cases: EvalCase[] = [];
@@ -78,7 +70,7 @@ export function parseEvalCases(text: string, file: string, skills?: readonly str
       cases.push({ id: id as string, request: entry.request as string, expected, turns: turns as string[], draft: entry.draft === true });
     }
   });
-  if (problems.length > 0) throw invalid(file, problems);
+  if (problems.length > 0) throw invalidCases(file, problems);
   return cases;
 }
 
@@ -98,10 +90,6 @@ function readExpected(value: unknown): string[] | string {
   return [...new Set(names as string[])].sort();
 }
 
-function invalid(file: string, problems: string[]): CliError {
-  const message = problems.length === 1 ? `${file}: ${problems[0]}` : `${file} has ${problems.length} problems:\n${problems.map((problem) => `  ${problem}`).join("\n")}`;
-  return new CliError("invalid-cases", message);
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

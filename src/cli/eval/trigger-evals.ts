@@ -1,5 +1,5 @@
 import { parseDocument } from "yaml";
-import { CliError } from "../cli-error.js";
+import { invalidCases, parseCasesDocument } from "./cases-document.js";
 
 /** One query of a trigger eval (agentskills.io's format): a user request, and whether the skill should load for it. */
 export interface TriggerQuery {
@@ -39,16 +39,9 @@ export function isTriggerEvals(text: string): boolean {
  * by its place; an unknown key is a problem too (nothing in the file is silently ignored).
  */
 export function parseTriggerEvals(text: string, file: string): TriggerQuery[] {
-  const document = parseDocument(text, { uniqueKeys: true });
-  if (document.errors.length > 0) throw invalid(file, [document.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")]);
-  let root: unknown;
-  try {
-    root = document.toJS({ maxAliasCount: 100 });
-  } catch (error) {
-    throw invalid(file, [(error as Error).message]);
-  }
-  if (!Array.isArray(root)) throw invalid(file, ['expected a list of queries, [{ "query": "…", "should_trigger": true }, …]']);
-  if (root.length === 0) throw invalid(file, ["there are no queries"]);
+  const root = parseCasesDocument(text, file);
+  if (!Array.isArray(root)) throw invalidCases(file, ['expected a list of queries, [{ "query": "…", "should_trigger": true }, …]']);
+  if (root.length === 0) throw invalidCases(file, ["there are no queries"]);
 
   const problems: string[] = [];
   const queries: TriggerQuery[] = [];
@@ -69,14 +62,10 @@ export function parseTriggerEvals(text: string, file: string): TriggerQuery[] {
     if (typeof entry.should_trigger !== "boolean") problems.push(`${label}: 'should_trigger' must be true or false`);
     if (problems.length === before) queries.push({ query: query as string, shouldTrigger: entry.should_trigger as boolean });
   });
-  if (problems.length > 0) throw invalid(file, problems);
+  if (problems.length > 0) throw invalidCases(file, problems);
   return queries;
 }
 
-function invalid(file: string, problems: string[]): CliError {
-  const message = problems.length === 1 ? `${file}: ${problems[0]}` : `${file} has ${problems.length} problems:\n${problems.map((problem) => `  ${problem}`).join("\n")}`;
-  return new CliError("invalid-cases", message);
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

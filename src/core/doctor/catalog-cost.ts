@@ -31,7 +31,19 @@ export interface CatalogCostReport {
 /** Each skill's catalog cost and its place in `catalog`, the catalog rendered under `budget`. */
 export function catalogCosts(skills: readonly SkillMetadata[], catalog: RenderedCatalog, budget: number | false, count: TokenCounter): CatalogCostReport {
   const layout = markdownLayout({});
+  const places = catalogPlaces(catalog, skills);
+  const costs = skills.map((skill): SkillCatalogCost => {
+    const place = places.get(skill.name) ?? "whole";
+    return { name: skill.name, path: skill.path, tokens: place === "user only" ? 0 : count(layout.entry(skill, "full")) + 1, place };
+  });
+  costs.sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : 1));
+  return { budget, tokens: catalog.tokens, wholeTokens: costs.reduce((sum, cost) => sum + cost.tokens, 0), skills: costs };
+}
+
+/** Where `catalog` put each of `skills`. */
+export function catalogPlaces(catalog: RenderedCatalog, skills: readonly SkillMetadata[]): Map<string, CatalogPlace> {
   const places = new Map<string, CatalogPlace>();
+  for (const skill of skills) if (skill.disableModelInvocation) places.set(skill.name, "user only");
   const groups: Array<[readonly string[], CatalogPlace]> = [
     [catalog.full, "whole"],
     [catalog.short, "shortened"],
@@ -39,12 +51,7 @@ export function catalogCosts(skills: readonly SkillMetadata[], catalog: Rendered
     [catalog.hidden, "search only"],
   ];
   for (const [names, place] of groups) for (const name of names) places.set(name, place);
-  const costs = skills.map((skill): SkillCatalogCost => {
-    const place = skill.disableModelInvocation ? "user only" : (places.get(skill.name) ?? "whole");
-    return { name: skill.name, path: skill.path, tokens: place === "user only" ? 0 : count(layout.entry(skill, "full")) + 1, place };
-  });
-  costs.sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : 1));
-  return { budget, tokens: catalog.tokens, wholeTokens: costs.reduce((sum, cost) => sum + cost.tokens, 0), skills: costs };
+  return places;
 }
 
 const PLACE_FINDINGS: Partial<Record<CatalogPlace, { code: string; severity: DoctorFinding["severity"]; shows: string }>> = {
