@@ -1,8 +1,10 @@
-import { diagnoseLibrary, type DoctorReport } from "../../core/doctor/diagnose-library.js";
+import { diagnoseLibrary, type DiagnoseLibraryOptions, type DoctorReport } from "../../core/doctor/diagnose-library.js";
 import { DOCTOR_SEVERITIES, type DoctorFinding, type DoctorSeverity } from "../../core/doctor/doctor-finding.js";
 import { printable } from "../../core/safe-text.js";
 import { readRecordedThreads, type RecordedThreads } from "../chat/recorded-threads.js";
+import { createTextVectors } from "../../core/text-vectors.js";
 import { CliError } from "../cli-error.js";
+import { firstLine, openEmbeddings } from "../embeddings-option.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { displayFolder } from "../skill-rows.js";
@@ -17,6 +19,8 @@ export interface DoctorOptions extends SourceOptions {
   failOn?: string;
   /** `--no-threads` makes this false: do not read `skillset chat`'s saved threads. */
   threads?: boolean;
+  /** `--embeddings <provider:model>`: find rivals by meaning too. */
+  embeddings?: string;
 }
 
 const FAIL_ON = [...DOCTOR_SEVERITIES, "none"] as const;
@@ -31,10 +35,11 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
   const failOn = (options.failOn ?? "error") as (typeof FAIL_ON)[number];
   if (!FAIL_ON.includes(failOn)) throw new CliError("usage", `--fail-on must be one of ${FAIL_ON.join(", ")}; got '${options.failOn}'`);
   const budget = parseBudget(options.budget);
+  const embedding = await rivalsByMeaning(options.embeddings, terminal);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
   const recorded: RecordedThreads | undefined = options.threads === false ? undefined : await readRecordedThreads();
   const threads = recorded && "threads" in recorded ? recorded.threads : undefined;
-  const report = await diagnoseLibrary({ snapshot, sources }, { budget, ...(threads ? { threads } : {}) });
+  const report = await diagnoseLibrary({ snapshot, sources }, { budget, ...embedding, ...(threads ? { threads } : {}) });
   const failing = failOn === "none" ? 0 : report.findings.filter((finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn)).length;
   if (options.json) {
     const threadsJson = recorded === undefined ? { examined: false, reason: "--no-threads" } : "threads" in recorded ? { examined: true, path: recorded.path, count: recorded.threads.length } : { examined: false, reason: recorded.unavailable };
@@ -44,6 +49,19 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
   }
   return failing > 0 ? 1 : 0;
+}
+
+// The descriptions' vectors go through the cache `search --embeddings` fills (same model, same
+// text per skill), so a library is embedded once for both. A provider that fails costs the
+// embedding rivals only, with one warning: the rest of the report stands and --fail-on decides.
+async function rivalsByMeaning(spec: string | undefined, terminal: Terminal): Promise<Pick<DiagnoseLibraryOptions, "embed" | "onEmbedError">> {
+  if (spec === undefined) return {};
+  const { embeddings, cache } = await openEmbeddings(spec, terminal);
+  const vectorsOf = createTextVectors((texts) => embeddings.embedDocuments(texts), cache);
+  return {
+    embed: async (texts) => (await vectorsOf(texts)).map((vector) => Array.from(vector)),
+    onEmbedError: (error) => terminal.err(terminal.color.yellow(`skillset: --embeddings ${spec} failed (${firstLine(error)}); rivals are found by words only.`)),
+  };
 }
 
 function counts(findings: readonly DoctorFinding[]): Record<DoctorSeverity, number> {
