@@ -56,12 +56,14 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
   it("reports two skills that share no word as rivals only with --embeddings; a second run sends nothing", async () => {
     const lexical = await doctor("--json");
     expect(pairs(lexical.stdout)).toEqual([["pdf-combine", "pdf-merge"]]);
+    expect(JSON.parse(lexical.stdout)).toMatchObject({ embeddings: { examined: false, reason: "no --embeddings" } });
     expect(embeddings.requests).toEqual([]);
 
     const first = await doctor("--json", "--embeddings", SPEC);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect(pairs(first.stdout)).toEqual([["internet-transfers", "interview-transcripts"], ["pdf-combine", "pdf-merge"]]);
+    expect(JSON.parse(first.stdout)).toMatchObject({ embeddings: { examined: true, model: SPEC } });
     expect(rivals(first.stdout)[0]).toMatchObject({
       value: 0.917,
       message: "'internet-transfers' and 'interview-transcripts' describe the same job (embedding similarity 0.917): a model may load either for the other's requests",
@@ -93,10 +95,12 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
     expect(report.code).toBe(0);
     expect(pairs(report.stdout)).toEqual([["pdf-combine", "pdf-merge"]]);
     expect(report.stderr).toMatch(/^skillset: --embeddings openai:text-embedding-3-small failed \(.*The embeddings service is down\); rivals are found by words only\.\n$/);
+    expect(JSON.parse(report.stdout)).toMatchObject({ ok: true, embeddings: { examined: false, model: SPEC, reason: expect.stringContaining("The embeddings service is down") } });
 
     const human = await doctor("--embeddings", SPEC, "--fail-on", "warning");
     expect(human.code).toBe(1);
     expect(human.stdout).toContain("warning rival-skills  pdf-combine\n");
+    expect(human.stdout).toMatch(/\nRivals by meaning: not found \(.*The embeddings service is down\); by words only\n/);
     expect(human.stdout).not.toContain("interview-transcripts\n  'internet-transfers' and");
     expect(human.stderr.split("\n").filter(Boolean)).toHaveLength(1);
     expect((await doctor("--embeddings", SPEC, "--fail-on", "error")).code).toBe(0);
