@@ -39,7 +39,8 @@ export { CATALOG_GUIDANCE, type MarkdownCatalogOptions, renderCatalogMarkdown } 
 export { renderCatalogXml } from "./core/prompt-xml.js";
 export { type CatalogRenderOptions, type RenderedCatalog, DEFAULT_CATALOG_BUDGET, renderCatalog } from "./core/render-catalog.js";
 export { type SkillRanker, type RankedSkill, type EmbedTexts, type LexicalRankerOptions, type RelevanceFloor, DEFAULT_RELEVANCE_FLOOR, createLexicalRanker, fuseRankings } from "./core/skill-search.js";
-export { type EmbeddingCache, type EmbeddingRankerOptions, type EmbeddingVector, type EmbeddingsLike, createEmbeddingRanker } from "./core/embedding-ranker.js";
+export { type EmbeddingRankerOptions, type EmbeddingsLike, createEmbeddingRanker } from "./core/embedding-ranker.js";
+export { type EmbeddingCache, type EmbeddingVector } from "./core/text-vectors.js";
 export {
   type SkillEngine,
   type SkillEngineOptions,

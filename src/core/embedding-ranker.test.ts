@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createEmbeddingRanker, skillText, type EmbeddingCache, type EmbeddingVector } from "./embedding-ranker.js";
+import { createEmbeddingRanker, skillText } from "./embedding-ranker.js";
+import type { EmbeddingCache, EmbeddingVector } from "./text-vectors.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 
 const skill = (name: string, description: string): SkillMetadata => ({ name, description, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory" });

@@ -85,4 +85,17 @@ describe("diagnoseLibrary", () => {
     expect(rivals[0]).toMatchObject({ value: 0.995, message: "'csv-report' and 'db-migrate' describe the same job (embedding similarity 0.995): a model may load either for the other's requests" });
     expect(rivals[1]!.message).toMatch(/^'pdf-extract' and 'pdf-text' describe the same job \(lexical overlap 9\d%\): /);
   });
+
+  it("when embed fails, onEmbedError hears it once and the lexical rivals stand; without it the error is thrown", async () => {
+    const down = new Error("The embeddings service is down");
+    const heard: unknown[] = [];
+    const report = await diagnoseLibrary(input, { embed: () => Promise.reject(down), onEmbedError: (error) => heard.push(error) });
+    expect(heard).toEqual([down]);
+    expect(brief(report.findings.filter((finding) => finding.code === "rival-skills"))).toEqual([["warning", "rival-skills", "pdf-extract", "pdf-text"]]);
+    await expect(diagnoseLibrary(input, { embed: () => Promise.reject(down) })).rejects.toBe(down);
+    // A provider that answers with too few vectors is a failure too, never a crash on a missing one.
+    const short = await diagnoseLibrary(input, { embed: async () => [[1, 0]], onEmbedError: (error) => heard.push(error) });
+    expect((heard[1] as Error).message).toBe("The embeddings provider returned 1 vectors for 7 texts");
+    expect(short.findings.filter((finding) => finding.code === "rival-skills")).toHaveLength(1);
+  });
 });

@@ -129,6 +129,7 @@ function defineAuthoringCommands(program: Command, { terminal, run }: CommandCon
     .option("--budget <tokens>", "the catalog budget to check against (default 5000; none: no limit)")
     .option("--fail-on <severity>", "exit 1 when a finding is this serious or more: error, warning, info or none (default error)")
     .option("--no-threads", "do not read skillset chat's saved threads")
+    .option("--embeddings <provider:model>", "also find rivals by meaning with this embeddings model, e.g. openai:text-embedding-3-small (needs its LangChain package; vectors are cached as search --embeddings caches them)")
     .option("--json", "print a JSON report on stdout")
     .action((sources: string[], options) => run(() => doctorCommand(sources, options, terminal)));
 

@@ -1,8 +1,10 @@
-import { diagnoseLibrary, type DoctorReport } from "../../core/doctor/diagnose-library.js";
+import { diagnoseLibrary, type DiagnoseLibraryOptions, type DoctorReport } from "../../core/doctor/diagnose-library.js";
 import { DOCTOR_SEVERITIES, type DoctorFinding, type DoctorSeverity } from "../../core/doctor/doctor-finding.js";
 import { printable } from "../../core/safe-text.js";
 import { readRecordedThreads, type RecordedThreads } from "../chat/recorded-threads.js";
+import { createTextVectors } from "../../core/text-vectors.js";
 import { CliError } from "../cli-error.js";
+import { firstLine, openEmbeddings } from "../embeddings-option.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { displayFolder } from "../skill-rows.js";
@@ -17,6 +19,8 @@ export interface DoctorOptions extends SourceOptions {
   failOn?: string;
   /** `--no-threads` makes this false: do not read `skillset chat`'s saved threads. */
   threads?: boolean;
+  /** `--embeddings <provider:model>`: find rivals by meaning too. */
+  embeddings?: string;
 }
 
 const FAIL_ON = [...DOCTOR_SEVERITIES, "none"] as const;
@@ -31,19 +35,46 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
   const failOn = (options.failOn ?? "error") as (typeof FAIL_ON)[number];
   if (!FAIL_ON.includes(failOn)) throw new CliError("usage", `--fail-on must be one of ${FAIL_ON.join(", ")}; got '${options.failOn}'`);
   const budget = parseBudget(options.budget);
+  const meaning = await rivalsByMeaning(options.embeddings, terminal);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
   const recorded: RecordedThreads | undefined = options.threads === false ? undefined : await readRecordedThreads();
   const threads = recorded && "threads" in recorded ? recorded.threads : undefined;
-  const report = await diagnoseLibrary({ snapshot, sources }, { budget, ...(threads ? { threads } : {}) });
+  const report = await diagnoseLibrary({ snapshot, sources }, { budget, ...meaning.options, ...(threads ? { threads } : {}) });
   const failing = failOn === "none" ? 0 : report.findings.filter((finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn)).length;
   if (options.json) {
     const threadsJson = recorded === undefined ? { examined: false, reason: "--no-threads" } : "threads" in recorded ? { examined: true, path: recorded.path, count: recorded.threads.length } : { examined: false, reason: recorded.unavailable };
-    terminal.out(JSON.stringify({ skills: report.skills, summary: counts(report.findings), failOn, ok: failing === 0, findings: report.findings, catalog: report.catalog, threads: threadsJson }, null, 2));
+    terminal.out(JSON.stringify({ skills: report.skills, summary: counts(report.findings), failOn, ok: failing === 0, findings: report.findings, catalog: report.catalog, threads: threadsJson, embeddings: meaning.status }, null, 2));
   } else {
-    printReport(report, recorded, terminal);
+    printReport(report, recorded, meaning.status, terminal);
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
   }
   return failing > 0 ? 1 : 0;
+}
+
+// The descriptions' vectors go through the cache `search --embeddings` fills (same model, same
+// text per skill), so a library is embedded once for both. A provider that fails costs the
+// embedding rivals only, with one warning: the rest of the report stands and --fail-on decides.
+async function rivalsByMeaning(spec: string | undefined, terminal: Terminal): Promise<{ options: Pick<DiagnoseLibraryOptions, "embed" | "onEmbedError">; status: MeaningStatus }> {
+  if (spec === undefined) return { options: {}, status: { examined: false, reason: "no --embeddings" } };
+  const { embeddings, cache } = await openEmbeddings(spec, terminal);
+  const vectorsOf = createTextVectors((texts) => embeddings.embedDocuments(texts), cache);
+  const status: MeaningStatus = { examined: true, model: spec };
+  const options: Pick<DiagnoseLibraryOptions, "embed" | "onEmbedError"> = {
+    embed: async (texts) => (await vectorsOf(texts)).map((vector) => Array.from(vector)),
+    onEmbedError: (error) => {
+      status.examined = false;
+      status.reason = firstLine(error);
+      terminal.err(terminal.color.yellow(`skillset: --embeddings ${spec} failed (${status.reason}); rivals are found by words only.`));
+    },
+  };
+  return { options, status };
+}
+
+/** Whether rivals were looked for by meaning: `--json`'s `embeddings`, as `threads` says whether threads were read. */
+interface MeaningStatus {
+  examined: boolean;
+  model?: string;
+  reason?: string;
 }
 
 function counts(findings: readonly DoctorFinding[]): Record<DoctorSeverity, number> {
@@ -52,7 +83,7 @@ function counts(findings: readonly DoctorFinding[]): Record<DoctorSeverity, numb
   return result;
 }
 
-function printReport(report: DoctorReport, recorded: RecordedThreads | undefined, terminal: Terminal): void {
+function printReport(report: DoctorReport, recorded: RecordedThreads | undefined, meaning: MeaningStatus, terminal: Terminal): void {
   const { color } = terminal;
   const paint: Record<DoctorSeverity, (text: string) => string> = { error: color.red, warning: color.yellow, info: color.dim };
   for (const finding of report.findings) {
@@ -71,6 +102,7 @@ function printReport(report: DoctorReport, recorded: RecordedThreads | undefined
   if (recorded === undefined) terminal.out("Threads: not read (--no-threads)");
   else if ("threads" in recorded) terminal.out(`Threads: ${plural(recorded.threads.length, "saved chat thread")} read from ${printable(recorded.path)}`);
   else terminal.out(`Threads: not read: ${printable(recorded.unavailable)}`);
+  if (meaning.model !== undefined) terminal.out(meaning.examined ? `Rivals by meaning: ${printable(meaning.model)}` : `Rivals by meaning: not found (${printable(meaning.reason ?? "")}); by words only`);
   const summary = counts(report.findings);
   terminal.out(color.bold(`\n${plural(report.skills, "skill")}: ${plural(summary.error, "error")}, ${plural(summary.warning, "warning")}, ${summary.info} info`));
 }

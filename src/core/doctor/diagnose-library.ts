@@ -28,6 +28,8 @@ export interface DiagnoseLibraryOptions {
   embed?: EmbedTexts;
   /** Cosine similarity of two descriptions' vectors from which they are rivals, with `embed`. @default 0.85 */
   rivalSimilarity?: number;
+  /** Called when `embed` fails; rivals are then found lexically only. Without it, the error is thrown. */
+  onEmbedError?: (error: unknown) => void;
   /** Recorded threads: with at least one, each skill none of them loaded is a `never-loaded` finding. */
   threads?: readonly RecordedThread[];
 }
@@ -59,7 +61,7 @@ export async function diagnoseLibrary(library: { snapshot: CatalogSnapshot; sour
   const findings: DoctorFinding[] = [
     ...sourceFindings(snapshot),
     ...shadowFindings(snapshot),
-    ...(await findRivalSkills(snapshot.skills, { overlap: options.rivalOverlap ?? DEFAULT_RIVAL_OVERLAP, similarity: options.rivalSimilarity ?? DEFAULT_RIVAL_SIMILARITY, ...(options.embed ? { embed: options.embed } : {}) })),
+    ...(await findRivalSkills(snapshot.skills, { overlap: options.rivalOverlap ?? DEFAULT_RIVAL_OVERLAP, similarity: options.rivalSimilarity ?? DEFAULT_RIVAL_SIMILARITY, ...(options.embed ? { embed: options.embed } : {}), ...(options.onEmbedError ? { onEmbedError: options.onEmbedError } : {}) })),
     ...catalogFindings(catalog),
     ...neverLoaded(snapshot.skills, options.threads),
   ];

@@ -1,7 +1,8 @@
 import { createLexicalIndex } from "../lexical-index.js";
 import type { SkillMetadata } from "../skill-metadata.js";
-import { cosineSimilarity, skillText } from "../embedding-ranker.js";
+import { skillText } from "../embedding-ranker.js";
 import type { EmbedTexts } from "../skill-search.js";
+import { dotProduct, unitVector } from "../text-vectors.js";
 import type { DoctorFinding } from "./doctor-finding.js";
 
 /** Default of `DiagnoseLibraryOptions.rivalOverlap`. */
@@ -25,11 +26,12 @@ interface Pair {
  * requests. Lexically: each description is a `search_skills` query (BM25, the default ranker's
  * index); the overlap of a pair is how close the other skill scores to the skill itself, as a
  * share of the skill's own score, the larger of the two directions. With `embed`, also pairs
- * whose description vectors have a cosine similarity of at least `similarity`.
+ * whose description vectors have a cosine similarity of at least `similarity`; when `embed`
+ * fails, `onEmbedError` is told and the lexical pairs stand alone (without it, the error is thrown).
  */
 export async function findRivalSkills(
   skills: readonly SkillMetadata[],
-  options: { overlap: number; similarity: number; embed?: EmbedTexts },
+  options: { overlap: number; similarity: number; embed?: EmbedTexts; onEmbedError?: (error: unknown) => void },
 ): Promise<DoctorFinding[]> {
   const pairs = new Map<string, Pair>();
   const pairOf = (a: SkillMetadata, b: SkillMetadata) => {
@@ -44,16 +46,29 @@ export async function findRivalSkills(
     const pair = pairOf(a, b);
     pair.overlap = Math.max(pair.overlap ?? 0, overlap);
   }
-  if (options.embed && skills.length > 1) {
-    const vectors = await options.embed(skills.map(skillText));
+  const vectors = options.embed && skills.length > 1 ? await embedOrReport(options.embed, skills, options.onEmbedError) : undefined;
+  if (vectors) {
     for (let i = 0; i < skills.length; i++) {
       for (let j = i + 1; j < skills.length; j++) {
-        const similarity = cosineSimilarity(vectors[i]!, vectors[j]!);
+        const similarity = dotProduct(vectors[i]!, vectors[j]!);
         if (similarity >= options.similarity) pairOf(skills[i]!, skills[j]!).similarity = similarity;
       }
     }
   }
   return [...pairs.values()].map(rivalFinding);
+}
+
+async function embedOrReport(embed: EmbedTexts, skills: readonly SkillMetadata[], onError: ((error: unknown) => void) | undefined): Promise<Float32Array[] | undefined> {
+  try {
+    const vectors = await embed(skills.map(skillText));
+    if (vectors.length !== skills.length) throw new Error(`The embeddings provider returned ${vectors.length} vectors for ${skills.length} texts`);
+    // Unit vectors, so that each pair's cosine is one dot product.
+    return vectors.map(unitVector);
+  } catch (error) {
+    if (!onError) throw error;
+    onError(error);
+    return undefined;
+  }
 }
 
 // For every skill, the skills its own description ranks near it, with their share of its score.
