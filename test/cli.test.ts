@@ -887,12 +887,13 @@ describe("help and version", () => {
     expect(result.code).toBe(0);
     expect(/\nArguments:\n[\s\S]*?\n\n/.exec(result.stdout)?.[0]).toBe(
       "\nArguments:\n" +
-        "  sources             skills folders, npm:<package> (its skills) or npm: (the\n" +
-        "                      packages the project's package.json names in \"skills\"),\n" +
-        "                      lowest precedence first (default: ~/.claude/skills,\n" +
-        "                      ~/.agents/skills, then .claude/skills, .agents/skills of\n" +
-        "                      the project: the nearest folder up with .git or\n" +
-        "                      package.json)\n\n",
+        "  sources             skills folders, npm:<package> (its skills), npm: (the\n" +
+        "                      packages the project's package.json names in \"skills\") or\n" +
+        "                      https://<site> (the skills it publishes at\n" +
+        "                      /.well-known/agent-skills/), lowest precedence first\n" +
+        "                      (default: ~/.claude/skills, ~/.agents/skills, then\n" +
+        "                      .claude/skills, .agents/skills of the project: the nearest\n" +
+        "                      folder up with .git or package.json)\n\n",
     );
   });
 

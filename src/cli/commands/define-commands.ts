@@ -23,7 +23,7 @@ export interface CommandContext {
 
 // A variadic argument is [] when not given, so none has a default of its own: commander would
 // print it as a second "(default: [])" after the one these descriptions give.
-const SOURCES_HELP = "skills folders, npm:<package> (its skills) or npm: (the packages the project's package.json names in \"skills\"), lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, then .claude/skills, .agents/skills of the project: the nearest folder up with .git or package.json)";
+const SOURCES_HELP = "skills folders, npm:<package> (its skills), npm: (the packages the project's package.json names in \"skills\") or https://<site> (the skills it publishes at /.well-known/agent-skills/), lowest precedence first (default: ~/.claude/skills, ~/.agents/skills, then .claude/skills, .agents/skills of the project: the nearest folder up with .git or package.json)";
 const LOCK_HELP = "refuse skills that differ from this skills-lock.json or are not listed in it, as the lockfile option does";
 const ALLOW_ROOT_HELP = "a further folder that symlinks may lead into (repeatable; always allowed: the skills folder, its project, ~/.claude/skills, ~/.agents/skills)";
 
