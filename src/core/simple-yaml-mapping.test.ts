@@ -39,6 +39,12 @@ describe("parseSimpleMapping", () => {
     ["a plain value holding an astral character (a surrogate pair)", "description: PDFs \u{1F4C4}"],
     ["a plain value holding U+FEFF", "description: a\ufeffb"],
     ["a plain value holding U+FFFE", "description: a\ufffeb"],
+    ["a tab inside a plain value", "description: a\tb"],
+    ["a tab inside a quoted value", "description: 'a\tb'"],
+    ["a double-quoted value with an escape", 'description: "a\\nb"'],
+    ["a double-quoted value holding a quote", 'description: "a"b"'],
+    ["a single-quoted value holding a control character", "description: 'a\u0007b'"],
+    ["a lone \\r inside the text", "name: a\rdescription: b"],
   ])("leaves %s to the YAML parser", (_what, text) => {
     expect(parseSimpleMapping(text)).toBeUndefined();
   });

@@ -6,11 +6,11 @@
 // and the garbage collections they caused cost more than the parsing.
 
 const PLAIN_START = /^[^\s\-?:,[\]{}#&*!|>'"%@`]/;
-// Not printable in YAML (tabs included, to stay simple), or a `: ` / ` #` that a plain scalar cannot hold.
-const NOT_PRINTABLE = /[^\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
-const UNSAFE_IN_PLAIN = /[^\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]|: |:$| #/;
-// Characters a value may not hold at all: the line breaks that YAML (and `.` in a pattern) end a line at.
-const LINE_BREAK = /[\r\u2028\u2029]/;
+// Anywhere in the text, anything but characters printable in YAML, tabs and line breaks (`\n`, or
+// `\r\n`): U+2028 and U+2029, which YAML (and `.` in a pattern) end a line at, are out too. One
+// test of the whole text, so that each value needs only substring searches: a pattern per value
+// cost more than the rest of the reading. Tabs are refused in values below, to stay simple.
+const NOT_PRINTABLE = /\r(?!\n)|[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 const BLANK = /^\s*$/;
 const SPACE = 0x20;
 const COLON = 0x3a;
@@ -22,6 +22,7 @@ const COLON = 0x3a;
  * @internal Exported for the equivalence test only.
  */
 export function parseSimpleMapping(text: string): Record<string, unknown> | undefined {
+  if (NOT_PRINTABLE.test(text)) return undefined;
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
   let nestedKey: string | undefined;
@@ -86,8 +87,7 @@ function scanEntry(text: string, from: number, lineEnd: number): { key: string; 
   if (++at === lineEnd) return { key, raw: undefined };
   if (text.charCodeAt(at) !== SPACE) return undefined;
   while (at < lineEnd && text.charCodeAt(at) === SPACE) at++;
-  const raw = text.slice(at, lineEnd);
-  return LINE_BREAK.test(raw) ? undefined : { key, raw };
+  return { key, raw: text.slice(at, lineEnd) };
 }
 
 function isLetter(code: number): boolean {
@@ -102,14 +102,19 @@ function isKeyCharacter(code: number): boolean {
 function simpleScalar(raw: string): string | undefined {
   const value = raw.trimEnd();
   if (value === "") return undefined;
-  const first = value[0];
-  if (first === "'" && value.length >= 2 && value.endsWith("'")) {
+  // The text is printable (see NOT_PRINTABLE) but for tabs.
+  if (value.includes("\t")) return undefined;
+  const first = value.charCodeAt(0);
+  if (first === 0x27 && value.length >= 2 && value.endsWith("'")) {
     const inner = value.slice(1, -1);
-    return /^(?:[^']|'')*$/.test(inner) && !NOT_PRINTABLE.test(inner) ? inner.replaceAll("''", "'") : undefined;
+    return /^(?:[^']|'')*$/.test(inner) ? inner.replaceAll("''", "'") : undefined;
   }
-  if (first === '"' && value.length >= 2 && value.endsWith('"')) {
+  if (first === 0x22 && value.length >= 2 && value.endsWith('"')) {
     const inner = value.slice(1, -1);
-    return /^[^"\\]*$/.test(inner) && !NOT_PRINTABLE.test(inner) ? inner : undefined;
+    return inner.includes('"') || inner.includes("\\") ? undefined : inner;
   }
-  return PLAIN_START.test(value) && !UNSAFE_IN_PLAIN.test(value) ? value : undefined;
+  // A letter is a plain scalar's usual start; the pattern decides the rest. A plain scalar
+  // cannot hold `: ` or ` #`, nor end with `:`.
+  if (!isLetter(first) && !PLAIN_START.test(value)) return undefined;
+  return value.includes(": ") || value.includes(" #") || value.endsWith(":") ? undefined : value;
 }
