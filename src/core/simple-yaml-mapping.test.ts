@@ -14,6 +14,15 @@ describe("parseSimpleMapping", () => {
     expect(parseSimpleMapping("a: http://x.org/a#b\nb: a:b\nc: C# and F#\nd: caf\u00e9 \u2014 \ufefe \uff00 \ufffd")).toEqual({ a: "http://x.org/a#b", b: "a:b", c: "C# and F#", d: "caf\u00e9 \u2014 \ufefe \uff00 \ufffd" });
   });
 
+  it("reads text with a character outside the usual ones value by value, as it always did", () => {
+    // A vertical tab, form feed or BOM ends up trimmed or on a blank line here; the YAML parser would keep or refuse them.
+    expect(parseSimpleMapping("name: a\u000b\ndescription: b")).toEqual({ name: "a", description: "b" });
+    expect(parseSimpleMapping("name: a\n\f\ndescription: b")).toEqual({ name: "a", description: "b" });
+    expect(parseSimpleMapping("name: a\ufeff\n\ufeff\n \u000b \n")).toEqual({ name: "a" });
+    expect(parseSimpleMapping("name: a\r\ndescription: b\r")).toEqual({ name: "a", description: "b" });
+    expect(parseSimpleMapping("name: a\u000b\ndescription: a\u0007b")).toBeUndefined();
+  });
+
   it("reads a key alone, or followed only by spaces or a tab, as an empty string", () => {
     expect(parseSimpleMapping("a:\nb:   \nc: \t\nd: x")).toEqual({ a: "", b: "", c: "", d: "x" });
   });
