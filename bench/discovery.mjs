@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { CORPUS_ROOT, deepagentsCold, findSkillParents, hasCorpus, rawFloor, skillsetCold, skillsetRescan } from "./contenders.mjs";
 import { skillsetColdBlock } from "./event-loop-block.mjs";
+import { firstScanInNewProcess } from "./first-scan.mjs";
 import { ensureLibrary } from "./generate-library.mjs";
 import { measureInterleaved } from "./measure.mjs";
 import { formatMs, formatRatio, summarize } from "./stats.mjs";
@@ -16,6 +17,8 @@ const LABELS = {
   polling: "skillset unchanged re-scan, polling",
   deepagents: `deepagents ${packageVersion("deepagents")} cold discovery`,
   floor: "raw floor (readdir + 4 KB read)",
+  firstCold: "skillset cold discovery, first in a new process",
+  firstFloor: "raw floor, first in a new process",
 };
 const TARGETS = { vsDeepagents: 5, vsFloor: 2, rescan: 50, blockMs: 50 };
 
@@ -43,6 +46,8 @@ function trees() {
       parents: [libraryRoot],
       skillset: (watch) => [{ path: libraryRoot, watch }],
       iterations: { main: 7, deepagents: 5 },
+      // A server's first scan runs unoptimised code; measured here only, a process per run.
+      firstScan: true,
     },
   ];
 }
@@ -59,6 +64,12 @@ async function measureTree(tree) {
       { label: "polling", run: polling.run },
       { label: "deepagents", run: deepagentsCold(tree.root, tree.parents), iterations: tree.iterations.deepagents },
       { label: "floor", run: rawFloor(tree.parents) },
+      ...(tree.firstScan
+        ? [
+            { label: "firstCold", run: firstScanInNewProcess("skillset", tree.root) },
+            { label: "firstFloor", run: firstScanInNewProcess("floor", tree.root) },
+          ]
+        : []),
     ];
     const results = await measureInterleaved(contenders, { iterations: tree.iterations.main });
     return Object.fromEntries([...results].map(([label, result]) => [label, { ...result, stats: summarize(result.samples) }]));
@@ -78,8 +89,10 @@ function treeRows(tree, measured) {
     polling: `${formatRatio(m("cold") / m("polling"))} faster than cold`,
     deepagents: `skillset ${formatRatio(m("deepagents") / m("cold"))} faster`,
     floor: "baseline",
+    firstCold: measured.firstCold && `${formatRatio(m("firstCold") / m("firstFloor"))} of its raw floor; in CPU time ${formatRatio(cpu(measured, "firstCold") / cpu(measured, "firstFloor"))}`,
+    firstFloor: "baseline of the row above",
   };
-  return Object.keys(LABELS).map((label) => ({
+  return Object.keys(LABELS).filter((label) => measured[label]).map((label) => ({
     tree: tree.name,
     implementation: LABELS[label],
     "skills found": [...measured[label].found].join(" / "),
@@ -118,9 +131,10 @@ function targetNotes(tree, measured) {
 
 // The same comparison in CPU time (medians), which a busy machine disturbs less than wall time.
 function cpuRatio(measured) {
-  const cpu = (label) => summarize(measured[label].cpuSamples).median;
-  return `${formatRatio(cpu("cold") / cpu("floor"))} (${formatMs(cpu("cold"))} ms against ${formatMs(cpu("floor"))} ms)`;
+  return `${formatRatio(cpu(measured, "cold") / cpu(measured, "floor"))} (${formatMs(cpu(measured, "cold"))} ms against ${formatMs(cpu(measured, "floor"))} ms)`;
 }
+
+const cpu = (measured, label) => summarize(measured[label].cpuSamples).median;
 
 async function measureAll() {
   const measured = [];
@@ -135,6 +149,7 @@ function notesFor(measured) {
     `Node ${process.version}, ${process.platform}; warm OS page cache; ${"`--expose-gc`"} GC between runs; one discarded warm-up round; contenders interleaved (rotating order) in each round; ratios use this run's medians.`,
     "",
     "- Event-loop block: a cold discovery run with `monitorEventLoopDelay({ resolution: 1 })` enabled; each run's value is the monitor's largest delay (the longest stretch the scan kept the loop busy), the row gives the median over runs. skillset reads files synchronously (several times faster than `fs.promises` for thousands of small files) and pauses every 10 ms.",
+    "- First in a new process: each run starts a Node process, which imports the contenders and then times one discovery (a cold skillset catalog, or the raw floor) before the JIT has compiled any of it, as at a server's start. The other rows repeat discovery in one process on code the JIT has optimised; `gc()` runs before every run of every contender, outside the timed region, so no run pays for another's garbage.",
     "- skillset reads each SKILL.md whole (to check its size and UTF-8) and decodes only the frontmatter; the raw floor reads 4 KB.",
     "- deepagents has no re-scan: `createSkillsMiddleware` lists and re-reads every SKILL.md (whole file) for each new thread, and only skips loading when `skillsMetadata` is already in that thread's state. Its re-scan cost therefore equals its cold row; no separate number is given.",
     `- deepagents' loader was run by calling its \`beforeModel\` hook (1.14 moved it there from \`beforeAgent\`) with \`{ messages: [] }\` and a minimal runtime, over \`FilesystemBackend({ rootDir, virtualMode: false })\`; its console warnings were silenced.`,

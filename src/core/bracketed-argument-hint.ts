@@ -20,7 +20,8 @@ const QUICK_CHECK = /^argument-hint:[ \t]+\[/m;
  * has no such line.
  */
 export function quoteBracketedArgumentHint(text: string): QuotedArgumentHint | undefined {
-  if (!QUICK_CHECK.test(text)) return undefined;
+  // A substring search first: the multiline pattern alone costs more, and nearly no skill has the field.
+  if (!text.includes("argument-hint:") || !QUICK_CHECK.test(text)) return undefined;
   const lines = text.split("\n");
   if (lines[0]!.replace(/\r$/, "").trimEnd() !== "---") return undefined;
   for (let index = 1; index < lines.length; index++) {

@@ -126,7 +126,10 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   const metadata = frontmatter.metadata;
   if (metadata !== undefined && metadata !== "") {
     if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) {
-      for (const [key, value] of Object.entries(metadata)) {
+      // for...in rather than Object.entries: no array per entry, for every skill discovered.
+      for (const key in metadata) {
+        if (!Object.hasOwn(metadata, key)) continue;
+        const value = (metadata as Record<string, unknown>)[key];
         if (typeof value === "string") setOwn(skill.metadata, key, value);
         else ignored(`metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
       }

@@ -100,6 +100,9 @@ function childDirectories(directory: Folder, { allowedRoots, warn, skip }: Local
     warn(directory.path, "unreadable-folder", `Cannot list ${directory.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     return [];
   }
+  // Sorted by name, which orders the paths alike (they share the folder's path) but compares
+  // short flat strings rather than paths built from two parts.
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const children: Folder[] = [];
   // Usually nothing on the way is a link: then a child's real path is its path, the same string.
   const realIsPath = directory.real === directory.path;
@@ -122,7 +125,7 @@ function childDirectories(directory: Folder, { allowedRoots, warn, skip }: Local
       else skip(path, "symlink-escape", `${path} is a symbolic link to ${real}, outside the allowed folders; skipped`);
     }
   }
-  return children.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return children;
 }
 
 function isDirectory(path: string): boolean {
