@@ -1,15 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { ArchiveFiles } from "./archive-limits.js";
-
-/** The user's cache folder for skillset: `$XDG_CACHE_HOME/skillset`, else `~/.cache/skillset`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  return xdg && isAbsolute(xdg) ? join(xdg, "skillset") : join(homedir(), ".cache", "skillset");
-}
 
 /**
  * The folder that holds one site's verified skills and last index: below `cacheDir`, named by

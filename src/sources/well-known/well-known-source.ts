@@ -6,7 +6,8 @@ import type { FetchFunction } from "./fetch-function.js";
 import { verifiedSkillFolder } from "./download-well-known-skill.js";
 import { scanWellKnownSkills } from "./list-well-known-skills.js";
 import { parseSiteUrl } from "./site-url.js";
-import { defaultCacheDir, siteCacheFolder } from "./well-known-cache.js";
+import { cacheFolder } from "../cache-folder.js";
+import { siteCacheFolder } from "./well-known-cache.js";
 import type { WellKnownState } from "./well-known-state.js";
 
 /** Options of {@link createWellKnownSource}. */
@@ -17,7 +18,7 @@ export interface WellKnownSourceOptions {
    * `http:` is accepted for 127.0.0.1, ::1 and localhost, for tests.
    */
   url: string;
-  /** Where verified skills and the last index are kept. @default `$XDG_CACHE_HOME/skillset`, else `~/.cache/skillset` */
+  /** Where verified skills and the last index are kept. @default `$XDG_CACHE_HOME/skillset`, else the platform's cache folder (`~/.cache/skillset`, …) */
   cacheDir?: string;
   /** The `fetch` to use (a proxy, custom TLS). @default globalThis.fetch */
   fetch?: FetchFunction;
@@ -56,7 +57,7 @@ export function createWellKnownSource(options: WellKnownSourceOptions): SkillSou
   const state: WellKnownState = {
     id: `well-known:${site.href.replace(/\/$/, "")}`,
     site,
-    siteFolder: siteCacheFolder(options.cacheDir ?? defaultCacheDir(), site),
+    siteFolder: siteCacheFolder(options.cacheDir ?? cacheFolder(), site),
     fetch: fetchFn,
     indexTimeoutMs: options.timeoutMs ?? 10_000,
     downloadTimeoutMs: options.timeoutMs ?? 30_000,

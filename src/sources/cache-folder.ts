@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
 /**
- * skillset's folder for data it can rebuild (embedding vectors): `$XDG_CACHE_HOME/skillset` when
+ * skillset's folder for data it can rebuild (embedding vectors, skills downloaded from sites): `$XDG_CACHE_HOME/skillset` when
  * that is set to an absolute path (the XDG spec ignores relative ones), else the platform's usual
  * place: `~/.cache/skillset`, `~/Library/Caches/skillset` on macOS, `%LOCALAPPDATA%\skillset\Cache`
  * on Windows.
