@@ -250,4 +250,10 @@ export interface SkillEngine {
    * A loaded skill's own tools (`metadata.include_tools`) are always allowed.
    */
   toolRefusal(request: Pick<SkillRequest, "state" | "emit">, tool: string, alwaysAllowed: ReadonlySet<string>): string | undefined;
+  /**
+   * The `verifySkill` check for a skill whose files a host serves itself (an MCP server's
+   * resources): why it is refused (`Skill 'x' is refused: …`), else `undefined`; a
+   * `skill_unverified` event for any problem, as for loads and reads.
+   */
+  verifyRead(request: Pick<SkillRequest, "emit">, skill: SkillMetadata): Promise<string | undefined>;
 }

@@ -13,6 +13,7 @@ import { runSkillScript } from "./engine/run-skill-script.js";
 import { systemPrompt } from "./engine/system-prompt.js";
 import { toolRefusal } from "./engine/tool-refusal.js";
 import { unloadSkill } from "./engine/unload-skill.js";
+import { verificationProblem } from "./engine/verify-skill.js";
 
 export type {
   CatalogRefresh,
@@ -57,6 +58,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     runScript: (request, input) => runSkillScript(context, request, input),
     loadedSkills: async (request) => loadedSkillsOf(request.state, await catalogs.resolve(request)),
     toolRefusal: (request, tool, alwaysAllowed) => toolRefusal(context, request, tool, alwaysAllowed),
+    verifyRead: (request, skill) => verificationProblem(context, request, skill, "read"),
   };
   return engine;
 }

@@ -1,7 +1,7 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Catalog, CatalogSnapshot } from "../core/catalog.js";
 import { compareCodePoints } from "../core/python-text.js";
-import type { SkillEngine, SkillEngineOptions } from "../core/skill-engine.js";
+import type { SkillEngine } from "../core/skill-engine.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 
@@ -15,8 +15,6 @@ export interface McpServerContext {
   pageSize: number;
   /** The freshness hint on Skills extension results, in milliseconds. */
   ttlMs: number;
-  /** The `lockfile` check, also applied to reads that bypass the engine (resources, `skills/get`). */
-  verifySkill?: SkillEngineOptions["verifySkill"];
 }
 
 /**
@@ -24,8 +22,8 @@ export interface McpServerContext {
  * refuses: its files reach a client through resources and `skills/get` as well as through loads.
  */
 export async function refuseUnverified(context: McpServerContext, skill: SkillMetadata): Promise<void> {
-  const verdict = await context.verifySkill?.(skill);
-  if (verdict?.refuse) throw protocolError(ErrorCode.InvalidParams, `Skill '${skill.name}' is refused: ${verdict.reason}`);
+  const problem = await context.engine.verifyRead({}, skill);
+  if (problem) throw protocolError(ErrorCode.InvalidParams, problem);
 }
 
 /** The source a catalog skill came from. */

@@ -95,16 +95,15 @@ interface Session {
 export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMcpServer {
   if (options.sources.length === 0) throw new SkillsetError("invalid-options", "createSkillsMcpServer: give at least one source");
   const catalog = createCatalog(sourcesFromStrings(options.sources, { recursive: options.recursive ?? false }));
-  const verifySkill = options.lockfile === undefined ? undefined : lockfileVerifier(options.lockfile);
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills ?? 10,
     resourceReadTool: "read_skill_resource",
     ...(options.runScripts ? { scripts: options.runScripts, scriptRunTool: "run_skill_script" } : {}),
-    ...(verifySkill ? { verifySkill } : {}),
+    ...(options.lockfile === undefined ? {} : { verifySkill: lockfileVerifier(options.lockfile) }),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.searchRankers ? { search: { rankers: options.searchRankers } } : {}),
   });
-  const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000, ...(verifySkill ? { verifySkill } : {}) };
+  const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000 };
   const serverInfo = options.serverInfo ?? { name: "skillset", version: "0" };
   const sessions = new Set<Session>();
   const listeners = new Set<SkillsMcpHttpListener>();
