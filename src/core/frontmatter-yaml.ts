@@ -82,11 +82,10 @@ export interface FrontmatterYamlOptions {
  * (of the file, from `options.origin`) when the problem has a place.
  */
 export function parseFrontmatterYaml(text: string, mode: YamlMode, options: FrontmatterYamlOptions = {}): unknown {
-  // Size first (free), then the fast path, then the depth scan only for what goes to the parser.
-  const problem = text.length > MAX_FRONTMATTER_CHARS ? yamlBoundsProblem(text) : undefined;
-  const fast = problem ? undefined : parseSimpleMapping(text);
+  // The fast path, then the bounds only for what goes to the parser.
+  const fast = readSimpleFrontmatter(text);
   if (fast) return fast;
-  const bounds = problem ?? yamlBoundsProblem(text);
+  const bounds = yamlBoundsProblem(text);
   if (bounds) throw new SkillParseError("yaml-too-large", `Invalid YAML in frontmatter: ${bounds}`);
 
   const where = (offset: number) => place(text, offset, options.origin ?? { line: 1, column: 1 });
@@ -104,6 +103,14 @@ export function parseFrontmatterYaml(text: string, mode: YamlMode, options: Fron
   } catch (error) {
     throw invalidYaml(error instanceof Error ? firstLine(error.message) : String(error));
   }
+}
+
+/**
+ * The frontmatter when it is plain `key: value` lines (and one level of nested ones) that the
+ * fast reader is sure of, as {@link parseFrontmatterYaml} would return it; otherwise undefined.
+ */
+export function readSimpleFrontmatter(text: string): Record<string, unknown> | undefined {
+  return text.length > MAX_FRONTMATTER_CHARS ? undefined : parseSimpleMapping(text);
 }
 
 type Document = ReturnType<typeof parseDocument>;

@@ -6,7 +6,7 @@ import { SkillsetError } from "./errors.js";
 import { pyStrip } from "./python-text.js";
 import { setOwn, withoutControlCharacters } from "./safe-text.js";
 import { yamlBoundsProblem } from "./frontmatter-yaml.js";
-import { parseSkillDocument, type SkillDocument } from "./skill-document.js";
+import { parseSimpleSkillDocument, parseSkillDocument, type SkillDocument } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "./skill-tools.js";
 import { type FrontmatterValidationOptions, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
@@ -48,17 +48,13 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   };
 
   let text = input.text;
-  if (text.startsWith("\ufeff")) {
+  if (text.charCodeAt(0) === 0xfeff) {
     text = text.slice(1);
     report("warning", "byte-order-mark", "SKILL.md starts with a byte-order mark; the reference validator rejects it");
   }
-  const quotedHint = quoteBracketedArgumentHint(text);
-  if (quotedHint) {
-    text = quotedHint.text;
-    report("warning", "argument-hint-text", quotedHint.message);
-  }
-
-  const document = parseLeniently(text, report);
+  // Nearly every skill's frontmatter is plain `key: value` lines, which need no repairs.
+  const simple = parseSimpleSkillDocument(text);
+  const document = simple ?? parseLeniently(text, report);
   if (!document) return { diagnostics };
   const { frontmatter } = document;
 
@@ -87,8 +83,10 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   if (input.directoryName !== undefined) validation.directoryName = input.directoryName;
   for (const message of validateFrontmatter(frontmatter, validation)) report("warning", "spec", message, name);
 
-  const description = withoutControlCharacters(pyStrip(rawDescription));
-  if (description !== pyStrip(rawDescription)) {
+  const stripped = pyStrip(rawDescription);
+  // The fast reader takes no value with a control character; only the others need cleaning.
+  const description = simple ? stripped : withoutControlCharacters(stripped);
+  if (description !== stripped) {
     report("warning", "control-characters", "The description contains control characters; they were removed", name);
   }
   const skill: SkillMetadata = {
@@ -158,7 +156,12 @@ const BOOLEAN_FIELDS = [
 
 type Report = (severity: Diagnostic["severity"], code: string, message: string, skill?: string) => void;
 
-function parseLeniently(text: string, report: Report): SkillDocument | undefined {
+// Parses with the repairs skills written for laxer readers need: a bracketed `argument-hint`
+// read as the text written, values that are not valid YAML quoted.
+function parseLeniently(original: string, report: Report): SkillDocument | undefined {
+  const quotedHint = quoteBracketedArgumentHint(original);
+  if (quotedHint) report("warning", "argument-hint-text", quotedHint.message);
+  const text = quotedHint?.text ?? original;
   try {
     return parseSkillDocument(text, "lenient");
   } catch (error) {

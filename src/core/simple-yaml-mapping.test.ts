@@ -54,6 +54,8 @@ describe("parseSimpleMapping", () => {
     ["a double-quoted value holding a quote", 'description: "a"b"'],
     ["a single-quoted value holding a control character", "description: 'a\u0007b'"],
     ["a lone \\r inside the text", "name: a\rdescription: b"],
+    ["a key named __proto__", "name: a\n__proto__: b"],
+    ["a nested key named __proto__", "metadata:\n  __proto__: b"],
   ])("leaves %s to the YAML parser", (_what, text) => {
     expect(parseSimpleMapping(text)).toBeUndefined();
   });

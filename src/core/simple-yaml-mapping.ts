@@ -1,3 +1,5 @@
+import { CLAUDE_CODE_FIELDS, SPEC_FIELDS } from "./validate-frontmatter.js";
+
 // Most frontmatter is a handful of `key: value` lines and maybe a `metadata:` block of the same.
 // Reading those directly is ~40x faster than building a YAML document, which matters when
 // discovering thousands of skills. Anything this reader is not certain about goes to the YAML
@@ -15,6 +17,15 @@ const LINE_BREAK = /[\r\u2028\u2029]/;
 // three patterns per value that cost more than the rest of the reading.
 const UNUSUAL_CHARACTER = /\r(?!\n)|[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 const BLANK = /^\s*$/;
+
+// Keys returned as these constants rather than sliced from the text: a constant is interned
+// already, so each skill's keys are neither allocated nor looked up in the string table. The
+// fields of the specification and of Claude Code, and the `metadata` keys of the specification's example.
+const KNOWN_KEYS: ReadonlyArray<readonly string[] | undefined> = (() => {
+  const byLength: string[][] = [];
+  for (const key of [...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS, "author", "version"]) (byLength[key.length] ??= []).push(key);
+  return byLength;
+})();
 const SPACE = 0x20;
 const COLON = 0x3a;
 
@@ -26,6 +37,8 @@ const COLON = 0x3a;
  */
 export function parseSimpleMapping(text: string): Record<string, unknown> | undefined {
   const usual = !UNUSUAL_CHARACTER.test(text);
+  // Searched for once in the whole text: when absent there, as nearly always, no value needs the search.
+  const rare = text.includes("\t") || text.includes(" #");
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
   let nestedKey: string | undefined;
@@ -52,7 +65,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
     if (indent > 0) {
       if ((nestedIndent !== 0 && indent !== nestedIndent) || raw === undefined) return undefined;
       nestedIndent = indent;
-      const value = simpleScalar(raw, usual);
+      const value = simpleScalar(raw, usual, rare);
       if (value === undefined || Object.hasOwn(nested, key)) return undefined;
       nested[key] = value;
       nestedCount++;
@@ -61,7 +74,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
     if (Object.hasOwn(result, key)) return undefined;
     if (nestedKey !== undefined && nestedCount === 0) result[nestedKey] = "";
     nestedKey = undefined;
-    if (raw === undefined || raw.trimEnd() === "") {
+    if (raw === undefined || (mayEndInWhitespace(raw) && raw.trimEnd() === "")) {
       // `key:` alone: an empty string, or the start of a nested block of entries.
       nestedKey = key;
       nested = {};
@@ -69,7 +82,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
       nestedIndent = 0;
       result[nestedKey] = nested;
     } else {
-      const value = simpleScalar(raw, usual);
+      const value = simpleScalar(raw, usual, rare);
       if (value === undefined) return undefined;
       result[key] = value;
     }
@@ -86,12 +99,21 @@ function scanEntry(text: string, from: number, lineEnd: number, usual: boolean):
   let at = from + 1;
   while (at < lineEnd && isKeyCharacter(text.charCodeAt(at))) at++;
   if (at === lineEnd || text.charCodeAt(at) !== COLON) return undefined;
-  const key = text.slice(from, at);
+  const key = keyAt(text, from, at);
+  // Plain assignment would set the prototype instead; the YAML parser keeps it as a key.
+  if (key === "__proto__") return undefined;
   if (++at === lineEnd) return { key, raw: undefined };
   if (text.charCodeAt(at) !== SPACE) return undefined;
   while (at < lineEnd && text.charCodeAt(at) === SPACE) at++;
   const raw = text.slice(at, lineEnd);
   return !usual && LINE_BREAK.test(raw) ? undefined : { key, raw };
+}
+
+// The key from `from` to `to`: a known key's constant, or a new string.
+function keyAt(text: string, from: number, to: number): string {
+  const candidates = KNOWN_KEYS[to - from];
+  if (candidates) for (const known of candidates) if (text.startsWith(known, from)) return known;
+  return text.slice(from, to);
 }
 
 function isLetter(code: number): boolean {
@@ -104,10 +126,10 @@ function isKeyCharacter(code: number): boolean {
 
 // A plain, single-quoted or escape-free double-quoted scalar on one line; undefined otherwise.
 // `usual`: the text has no UNUSUAL_CHARACTER, so only a tab can make the value unprintable.
-function simpleScalar(raw: string, usual: boolean): string | undefined {
-  const value = raw.trimEnd();
+function simpleScalar(raw: string, usual: boolean, rare: boolean): string | undefined {
+  const value = mayEndInWhitespace(raw) ? raw.trimEnd() : raw;
   if (value === "") return undefined;
-  if (usual ? value.includes("\t") : NOT_PRINTABLE.test(value)) return undefined;
+  if (usual ? rare && value.includes("\t") : NOT_PRINTABLE.test(value)) return undefined;
   const first = value.charCodeAt(0);
   if (first === 0x27 && value.length >= 2 && value.endsWith("'")) {
     const inner = value.slice(1, -1);
@@ -120,5 +142,12 @@ function simpleScalar(raw: string, usual: boolean): string | undefined {
   // A letter is a plain scalar's usual start; the pattern decides the rest. A plain scalar
   // cannot hold `: ` or ` #`, nor end with `:`.
   if (!isLetter(first) && !PLAIN_START.test(value)) return undefined;
-  return value.includes(": ") || value.includes(" #") || value.endsWith(":") ? undefined : value;
+  return value.charCodeAt(value.length - 1) === COLON || value.includes(": ") || (rare && value.includes(" #")) ? undefined : value;
+}
+
+// Whether the last character may be one `trimEnd` removes: every such character is at most
+// U+0020 or at least U+00A0 (nearly every value ends in a letter, digit or punctuation).
+function mayEndInWhitespace(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return !(last > 0x20 && last < 0xa0);
 }

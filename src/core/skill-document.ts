@@ -1,5 +1,5 @@
 import { SkillParseError } from "./errors.js";
-import { parseFrontmatterYaml, type YamlMode, type YamlOrigin } from "./frontmatter-yaml.js";
+import { parseFrontmatterYaml, readSimpleFrontmatter, type YamlMode, type YamlOrigin } from "./frontmatter-yaml.js";
 import { codePointLength, pyStrip } from "./python-text.js";
 
 /** A `SKILL.md` split into its frontmatter (parsed) and its Markdown body. */
@@ -69,6 +69,19 @@ export function parseSkillDocument(text: string, mode: YamlMode, options: SkillD
   const frontmatter = parseFrontmatterYaml(yaml, mode, { origin: originOf(normalized, location.yamlStart), flowStyleFields: options.flowStyleFields });
   if (!isMapping(frontmatter)) throw new SkillParseError("frontmatter-not-mapping", NOT_A_MAPPING);
   return { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
+}
+
+/**
+ * {@link parseSkillDocument} in `"lenient"` mode for the usual `SKILL.md`, whose frontmatter is
+ * plain `key: value` lines (see {@link readSimpleFrontmatter}); undefined for any other, which
+ * only `parseSkillDocument` reads or rejects.
+ */
+export function parseSimpleSkillDocument(text: string): SkillDocument | undefined {
+  const normalized = normalizeNewlines(text);
+  const location = locateFrontmatter(normalized, "lenient");
+  if (!location.ok) return undefined;
+  const frontmatter = readSimpleFrontmatter(normalized.slice(location.yamlStart, location.yamlEnd));
+  return frontmatter && { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
 }
 
 /**

@@ -42,7 +42,7 @@ export function validateFrontmatter(
   const errors: string[] = [];
   const allowed = options.allowClaudeCodeFields ? SPEC_AND_CLAUDE_CODE : SPEC_ONLY;
   let unexpected: string[] | undefined;
-  for (const key in frontmatter) if (Object.hasOwn(frontmatter, key) && !allowed.has(key)) (unexpected ??= []).push(key);
+  for (const key in frontmatter) if (!allowed.has(key) && Object.hasOwn(frontmatter, key)) (unexpected ??= []).push(key);
   if (unexpected) {
     errors.push(
       `Unexpected fields in frontmatter: ${unexpected.sort(compareCodePoints).join(", ")}. Only ${SPEC_FIELDS_REPR} are allowed.`,
@@ -67,9 +67,14 @@ export function normalizeSkillName(name: string): string {
   return nfkc(pyStrip(name));
 }
 
-// Printable ASCII is already in NFKC form; normalize() would copy it.
+// Printable ASCII is already in NFKC form; normalize() would copy it. (A loop: names are short,
+// and a pattern's fixed cost per call was most of this check.)
 function nfkc(text: string): string {
-  return /^[ -~]*$/.test(text) ? text : text.normalize("NFKC");
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code > 0x7e) return text.normalize("NFKC");
+  }
+  return text;
 }
 
 // The checks below add their messages to `errors`, in the reference's order.

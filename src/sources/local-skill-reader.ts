@@ -41,7 +41,8 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
   const readSkillAt = (directory: string, realDirectory: string): boolean => {
     for (const fileName of SKILL_FILES) {
       const file = `${directory}/${fileName}`;
-      const cached = previous.get(directory);
+      // A cold scan has nothing cached: no lookup (it would hash the folder's path).
+      const cached = previous.size === 0 ? undefined : previous.get(directory);
       if (usePolling && cached) {
         const stamp = statStamp(file);
         if (stamp === cached.stamp) {

@@ -113,10 +113,13 @@ function readToEnd(fd: number, buffer: Uint8Array, from: number): number {
 // at once); it holds nearly every real SKILL.md, larger ones get their own.
 const scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
+// Encoded once: searching with a string would encode it on every call.
+const CLOSING_DASHES = Buffer.from("\n---");
+
 // Offset just past the line break of the first closing `---` line, or -1. Works on bytes so
 // that only the frontmatter is ever decoded.
 function frontmatterEnd(buffer: Buffer): number {
-  for (let at = buffer.indexOf("\n---", 3); at !== -1; at = buffer.indexOf("\n---", at + 1)) {
+  for (let at = buffer.indexOf(CLOSING_DASHES, 3); at !== -1; at = buffer.indexOf(CLOSING_DASHES, at + 1)) {
     let end = at + 4;
     while (buffer[end] === 0x20 || buffer[end] === 0x09) end++;
     if (buffer[end] === 0x0d) end++;

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { collectSkills } from "../core/collect-skills.js";
 import type { Diagnostic } from "../core/diagnostic.js";
+import type { InspectSkillResult } from "../core/inspect-skill.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import { realOrResolved } from "./allowed-roots.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
@@ -61,8 +62,12 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
 
   // Collecting thousands of skills gets a slice of its own.
   await slice.pause();
-  for (const directory of reader.entries.keys()) folders.push(directory);
-  const skills = collectSkills([...reader.entries.values()].map((entry) => entry.result), id, diagnostics);
+  const results: InspectSkillResult[] = [];
+  for (const [directory, entry] of reader.entries) {
+    folders.push(directory);
+    results.push(entry.result);
+  }
+  const skills = collectSkills(results, id, diagnostics);
   return { skills, diagnostics, entries: reader.entries, folders, unscannable: problem !== undefined };
 }
 
