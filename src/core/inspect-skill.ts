@@ -98,41 +98,44 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     source: input.source,
   };
   const ignored = (field: string, expected: string) => report("warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, name);
-
-  for (const [field, key] of STRING_FIELDS) {
+  // The optional fields present, in the order written: one pass over the few there are rather
+  // than a lookup of each field there could be.
+  for (const field in frontmatter) {
+    if (!Object.hasOwn(frontmatter, field)) continue;
     const value = frontmatter[field];
-    if (value === undefined) continue;
-    if (typeof value === "string") skill[key] = value;
-    else if (field === "argument-hint" && Array.isArray(value)) skill.argumentHint = `[${value.join(", ")}]`;
-    else ignored(field, "a string");
-  }
-  for (const [field, key] of BOOLEAN_FIELDS) {
-    const value = frontmatter[field];
-    if (value === undefined) continue;
-    const normalized = typeof value === "string" ? value.trim().toLowerCase() : "";
-    if (normalized === "true" || normalized === "false") skill[key] = normalized === "true";
-    else ignored(field, "true or false");
-  }
-  if ("hooks" in frontmatter) skill.hooks = frontmatter.hooks;
-  if ("arguments" in frontmatter) {
-    const names = argumentNames(frontmatter.arguments);
-    if (names) skill.argumentNames = names;
-    else ignored("arguments", "a list of names (letters, digits, '_') or a space-separated string of them");
-  }
-  if ("allowed-tools" in frontmatter && !isToolList(frontmatter["allowed-tools"])) ignored("allowed-tools", "a string or a list of strings");
-
-  const metadata = frontmatter.metadata;
-  if (metadata !== undefined && metadata !== "") {
-    if (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)) {
-      // for...in rather than Object.entries: no array per entry, for every skill discovered.
-      for (const key in metadata) {
-        if (!Object.hasOwn(metadata, key)) continue;
-        const value = (metadata as Record<string, unknown>)[key];
-        if (typeof value === "string") setOwn(skill.metadata, key, value);
-        else ignored(`metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
+    switch (field) {
+      case "license":
+      case "compatibility":
+      case "model":
+      case "context":
+      case "agent":
+      case "argument-hint":
+        if (typeof value === "string") skill[STRING_FIELDS[field]] = value;
+        else if (field === "argument-hint" && Array.isArray(value)) skill.argumentHint = `[${value.join(", ")}]`;
+        else if (value !== undefined) ignored(field, "a string");
+        break;
+      case "disable-model-invocation":
+      case "user-invocable": {
+        const normalized = typeof value === "string" ? value.trim().toLowerCase() : "";
+        if (normalized === "true" || normalized === "false") skill[BOOLEAN_FIELDS[field]] = normalized === "true";
+        else if (value !== undefined) ignored(field, "true or false");
+        break;
       }
-    } else {
-      ignored("metadata", "a mapping");
+      case "hooks":
+        skill.hooks = value;
+        break;
+      case "arguments": {
+        const names = argumentNames(value);
+        if (names) skill.argumentNames = names;
+        else ignored("arguments", "a list of names (letters, digits, '_') or a space-separated string of them");
+        break;
+      }
+      case "allowed-tools":
+        if (!isToolList(value)) ignored("allowed-tools", "a string or a list of strings");
+        break;
+      case "metadata":
+        readMetadata(value, skill.metadata, ignored);
+        break;
     }
   }
   return { skill, diagnostics };
@@ -140,19 +143,35 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
 
 // Optional string fields and where they go. A one-line `argument-hint: [file]` is read as
 // written (see quoteBracketedArgumentHint); a list over several lines is joined into text.
-const STRING_FIELDS = [
-  ["license", "license"],
-  ["compatibility", "compatibility"],
-  ["model", "model"],
-  ["context", "context"],
-  ["agent", "agent"],
-  ["argument-hint", "argumentHint"],
-] as const satisfies ReadonlyArray<readonly [string, keyof SkillMetadata]>;
+const STRING_FIELDS = {
+  license: "license",
+  compatibility: "compatibility",
+  model: "model",
+  context: "context",
+  agent: "agent",
+  "argument-hint": "argumentHint",
+} as const satisfies Record<string, keyof SkillMetadata>;
 
-const BOOLEAN_FIELDS = [
-  ["disable-model-invocation", "disableModelInvocation"],
-  ["user-invocable", "userInvocable"],
-] as const satisfies ReadonlyArray<readonly [string, keyof SkillMetadata]>;
+const BOOLEAN_FIELDS = {
+  "disable-model-invocation": "disableModelInvocation",
+  "user-invocable": "userInvocable",
+} as const satisfies Record<string, keyof SkillMetadata>;
+
+// Copies the string entries of `metadata` (a mapping, or "" for `metadata:` alone) into `into`.
+function readMetadata(metadata: unknown, into: Record<string, string>, ignored: (field: string, expected: string) => void): void {
+  if (metadata === undefined || metadata === "") return;
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
+    ignored("metadata", "a mapping");
+    return;
+  }
+  // for...in rather than Object.entries: no array per entry, for every skill discovered.
+  for (const key in metadata) {
+    if (!Object.hasOwn(metadata, key)) continue;
+    const value = (metadata as Record<string, unknown>)[key];
+    if (typeof value === "string") setOwn(into, key, value);
+    else ignored(`metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
+  }
+}
 
 type Report = (severity: Diagnostic["severity"], code: string, message: string, skill?: string) => void;
 
