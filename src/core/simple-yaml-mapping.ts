@@ -16,6 +16,8 @@ const LINE_BREAK = /[\r\u2028\u2029]/;
 // when there is none, which is nearly always, one test of the whole text stands for the two or
 // three patterns per value that cost more than the rest of the reading.
 const UNUSUAL_CHARACTER = /\r(?!\n)|[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+// A tab, a `#`, a `\r` or anything UNUSUAL_CHARACTER finds: what makes a text not plain.
+const NOT_PLAIN = /[^\n\x20-\x22\x24-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 const BLANK = /^\s*$/;
 
 // Keys returned as these constants rather than sliced from the text: a constant is interned
@@ -36,9 +38,10 @@ const COLON = 0x3a;
  * @internal Exported for the equivalence test only.
  */
 export function parseSimpleMapping(text: string): Record<string, unknown> | undefined {
-  const usual = !UNUSUAL_CHARACTER.test(text);
-  // Searched for once in the whole text: when absent there, as nearly always, no value needs the search.
-  const rare = text.includes("\t") || text.includes(" #");
+  // Nearly always the text has no tab, no `#` and nothing unusual: one search says so, and the
+  // values then need no search for them. Otherwise the text is read as carefully as before.
+  const plain = !NOT_PLAIN.test(text);
+  const usual = plain || !UNUSUAL_CHARACTER.test(text);
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
   let nestedKey: string | undefined;
@@ -65,7 +68,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
     if (indent > 0) {
       if ((nestedIndent !== 0 && indent !== nestedIndent) || raw === undefined) return undefined;
       nestedIndent = indent;
-      const value = simpleScalar(raw, usual, rare);
+      const value = simpleScalar(raw, usual, plain);
       if (value === undefined || Object.hasOwn(nested, key)) return undefined;
       nested[key] = value;
       nestedCount++;
@@ -82,7 +85,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
       nestedIndent = 0;
       result[nestedKey] = nested;
     } else {
-      const value = simpleScalar(raw, usual, rare);
+      const value = simpleScalar(raw, usual, plain);
       if (value === undefined) return undefined;
       result[key] = value;
     }
@@ -125,11 +128,12 @@ function isKeyCharacter(code: number): boolean {
 }
 
 // A plain, single-quoted or escape-free double-quoted scalar on one line; undefined otherwise.
-// `usual`: the text has no UNUSUAL_CHARACTER, so only a tab can make the value unprintable.
-function simpleScalar(raw: string, usual: boolean, rare: boolean): string | undefined {
+// `usual`: the text has no UNUSUAL_CHARACTER, so only a tab can make the value unprintable;
+// `plain`: nor a tab or a `#`.
+function simpleScalar(raw: string, usual: boolean, plain: boolean): string | undefined {
   const value = mayEndInWhitespace(raw) ? raw.trimEnd() : raw;
   if (value === "") return undefined;
-  if (usual ? rare && value.includes("\t") : NOT_PRINTABLE.test(value)) return undefined;
+  if (usual ? !plain && value.includes("\t") : NOT_PRINTABLE.test(value)) return undefined;
   const first = value.charCodeAt(0);
   if (first === 0x27 && value.length >= 2 && value.endsWith("'")) {
     const inner = value.slice(1, -1);
@@ -142,7 +146,7 @@ function simpleScalar(raw: string, usual: boolean, rare: boolean): string | unde
   // A letter is a plain scalar's usual start; the pattern decides the rest. A plain scalar
   // cannot hold `: ` or ` #`, nor end with `:`.
   if (!isLetter(first) && !PLAIN_START.test(value)) return undefined;
-  return value.charCodeAt(value.length - 1) === COLON || value.includes(": ") || (rare && value.includes(" #")) ? undefined : value;
+  return value.charCodeAt(value.length - 1) === COLON || value.includes(": ") || (!plain && value.includes(" #")) ? undefined : value;
 }
 
 // Whether the last character may be one `trimEnd` removes: every such character is at most
