@@ -113,19 +113,33 @@ function readToEnd(fd: number, buffer: Uint8Array, from: number): number {
 // at once); it holds nearly every real SKILL.md, larger ones get their own.
 const scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
-// Encoded once: searching with a string would encode it on every call.
-const CLOSING_DASHES = Buffer.from("\n---");
-
 // Offset just past the line break of the first closing `---` line, or -1. Works on bytes so
-// that only the frontmatter is ever decoded.
+// that only the frontmatter is ever decoded. The first few KB, where nearly every frontmatter
+// ends, are searched in a loop: Buffer.indexOf's fixed cost per call was most of the search.
 function frontmatterEnd(buffer: Buffer): number {
-  for (let at = buffer.indexOf(CLOSING_DASHES, 3); at !== -1; at = buffer.indexOf(CLOSING_DASHES, at + 1)) {
-    let end = at + 4;
-    while (buffer[end] === 0x20 || buffer[end] === 0x09) end++;
-    if (buffer[end] === 0x0d) end++;
-    if (buffer[end] === 0x0a) return end + 1;
+  const nearEnd = Math.min(buffer.length - 3, NEAR_BYTES);
+  for (let at = 3; at < nearEnd; at++) {
+    if (buffer[at] === 0x0a && buffer[at + 1] === 0x2d && buffer[at + 2] === 0x2d && buffer[at + 3] === 0x2d) {
+      const end = closingLineEnd(buffer, at);
+      if (end !== -1) return end;
+    }
+  }
+  for (let at = buffer.indexOf(CLOSING_DASHES, Math.max(nearEnd, 3)); at !== -1; at = buffer.indexOf(CLOSING_DASHES, at + 1)) {
+    const end = closingLineEnd(buffer, at);
+    if (end !== -1) return end;
   }
   return -1;
+}
+
+const NEAR_BYTES = 4096;
+const CLOSING_DASHES = Buffer.from("\n---");
+
+// Given `\n---` at `at`: the offset past the line break when only spaces and tabs follow the dashes, else -1.
+function closingLineEnd(buffer: Buffer, at: number): number {
+  let end = at + 4;
+  while (buffer[end] === 0x20 || buffer[end] === 0x09) end++;
+  if (buffer[end] === 0x0d) end++;
+  return buffer[end] === 0x0a ? end + 1 : -1;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
