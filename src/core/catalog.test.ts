@@ -40,6 +40,31 @@ describe("createCatalog", () => {
     expect((await createCatalog([source]).refresh()).skills.map((entry) => entry.name)).toEqual(["a-b", "ab", "b", "é"]);
   });
 
+  it("finds every skill of a single source by name (code point order, astral names too), and no other", async () => {
+    const names = ["a-b", "ab", "b", "é", "\u{1F600}x", "\uE000x", "z"];
+    const source = createMemorySource({ files: Object.fromEntries(names.map((name, at) => [`/s/${at}/SKILL.md`, skill(name, "x")])) });
+    const snapshot = await createCatalog([source]).refresh();
+    expect(snapshot.skills.map((entry) => entry.name)).toEqual(["a-b", "ab", "b", "z", "é", "\uE000x", "\u{1F600}x"]);
+    for (const name of names) expect(snapshot.get(name)?.name).toBe(name);
+    for (const name of ["", "a", "aa", "c", "zz", "\u{1F600}", "constructor", "__proto__"]) expect(snapshot.get(name)).toBeUndefined();
+  });
+
+  it("reports a name a single source lists twice as shadowed, as it does across sources", async () => {
+    const meta = (path: string): SkillMetadata => ({ name: "twice", description: path, path, source: "fixed", metadata: {}, allowedTools: [] });
+    const source: SkillSource = {
+      specificationVersion: "v1",
+      id: "fixed",
+      scan: async () => ({ version: "1", skills: [meta("/a/SKILL.md"), meta("/b/SKILL.md")], diagnostics: [] }),
+      readSkill: async () => new Uint8Array(),
+      listFiles: async () => ({ files: [], truncated: false }),
+      readFile: async () => new Uint8Array(),
+    };
+    const snapshot = await createCatalog([source]).refresh();
+    expect(snapshot.skills.map((entry) => entry.path)).toEqual(["/b/SKILL.md"]);
+    expect(snapshot.shadowed.map((entry) => entry.path)).toEqual(["/a/SKILL.md"]);
+    expect(snapshot.get("twice")?.path).toBe("/b/SKILL.md");
+  });
+
   it("lists a skill reached through a link and through its real folder once, from the later source, and says so", async () => {
     const meta = (path: string, source: string, realPath?: string, description = "Other."): SkillMetadata => ({
       name: "other",
