@@ -98,8 +98,13 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     source: input.source,
   };
   const ignored = (field: string, expected: string) => report("warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, name);
-  // The optional fields present, in the order written: one pass over the few there are rather
-  // than a lookup of each field there could be.
+  readOptionalFields(frontmatter, skill, ignored);
+  return { skill, diagnostics };
+}
+
+// The optional fields present, in the order written, into `skill`: one pass over the few there
+// are rather than a lookup of each field there could be.
+function readOptionalFields(frontmatter: Record<string, unknown>, skill: SkillMetadata, ignored: Ignored): void {
   for (const field in frontmatter) {
     if (!Object.hasOwn(frontmatter, field)) continue;
     const value = frontmatter[field];
@@ -138,7 +143,6 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
         break;
     }
   }
-  return { skill, diagnostics };
 }
 
 // Optional string fields and where they go. A one-line `argument-hint: [file]` is read as
@@ -158,7 +162,7 @@ const BOOLEAN_FIELDS = {
 } as const satisfies Record<string, keyof SkillMetadata>;
 
 // Copies the string entries of `metadata` (a mapping, or "" for `metadata:` alone) into `into`.
-function readMetadata(metadata: unknown, into: Record<string, string>, ignored: (field: string, expected: string) => void): void {
+function readMetadata(metadata: unknown, into: Record<string, string>, ignored: Ignored): void {
   if (metadata === undefined || metadata === "") return;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
     ignored("metadata", "a mapping");
@@ -172,6 +176,9 @@ function readMetadata(metadata: unknown, into: Record<string, string>, ignored: 
     else ignored(`metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
   }
 }
+
+// Reports a field whose value was ignored, and what it must be.
+type Ignored = (field: string, expected: string) => void;
 
 type Report = (severity: Diagnostic["severity"], code: string, message: string, skill?: string) => void;
 
