@@ -12,7 +12,7 @@ import { createLocalSource } from "../dist/node.js";
 import { createSkillsMiddleware } from "../dist/langchain.js";
 import { CORPUS_ROOT, hasCorpus, hookOf, silenceWarnings } from "./contenders.mjs";
 import { ensureLibrary } from "./generate-library.mjs";
-import { collectGarbage, time } from "./measure.mjs";
+import { collectGarbage, collectGarbageAndSettle, time } from "./measure.mjs";
 import { echoTool, modelRequest, RecordingSaver, toolCall } from "./middleware.mjs";
 import { formatMs, median, quantile } from "./stats.mjs";
 
@@ -42,7 +42,7 @@ async function measureLibrary({ folders, recursive }) {
   // Cold discovery: a new catalog over new sources, as a new process has.
   const discovery = [];
   for (let run = 0; run < BUILD_RUNS; run++) {
-    collectGarbage();
+    await collectGarbageAndSettle();
     discovery.push((await time(() => createCatalog(sources()).refresh())).ms);
   }
   collectGarbage();
