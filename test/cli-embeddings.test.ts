@@ -5,70 +5,52 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { baseEnv, CLI, runCli, tempFolders } from "./chat/cli-process.js";
 import { startFakeOpenAIServer } from "./helpers/fake-openai-server.js";
 import { inOrder } from "./helpers/fake-provider-server.js";
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from "./helpers/fake-openai-embeddings-server.js";
-import { tempTree } from "./helpers/skill-tree.js";
+import { useEmbeddingsCli } from "./helpers/embeddings-cli.js";
 
 const SPEC = "openai:text-embedding-3-small";
 const folders = tempFolders();
-let embeddings: FakeEmbeddingsServer;
-let library: ReturnType<typeof tempTree>;
-let cache: string;
-
+afterEach(() => folders.cleanup());
 // 250 skills of about 28 tokens a line, over the default 5,000-token budget, so the model gets search_skills.
-beforeAll(async () => {
-  embeddings = await startFakeEmbeddingsServer();
-  library = tempTree("skillset-embeddings-cli-");
+const cli = useEmbeddingsCli("skillset-embeddings-cli-", (library) => {
   for (let index = 0; index < 250; index++) {
     library.skill(`tool-${String(index).padStart(3, "0")}`, undefined, `Handles chores of kind ${index} for the team, with checks, reports and follow-ups that keep the backlog tidy.`);
   }
   library.skill("screen-reader-check", undefined, "Check web pages with screen readers, keyboard navigation and colour contrast.");
 });
-afterAll(async () => {
-  await embeddings.close();
-  library.cleanup();
-});
-beforeEach(() => {
-  embeddings.requests.length = 0;
-  embeddings.failWith = 0;
-  cache = folders.make("skillset-cache-");
-});
-afterEach(() => folders.cleanup());
-
-const env = () => ({ OPENAI_BASE_URL: embeddings.url, XDG_CACHE_HOME: cache });
-const batchSizes = () => embeddings.requests.map((request) => request.input.length);
+const batchSizes = () => cli.embeddings.requests.map((request) => request.input.length);
 
 describe("skillset search --embeddings", { timeout: 60_000 }, () => {
   it("embeds the library on the first run only: a second run sends the query alone", async () => {
-    const first = await runCli(["search", "keyboard navigation for blind readers", library.root, "--embeddings", SPEC, "--json", "--limit", "3"], { env: env() });
+    const first = await runCli(["search", "keyboard navigation for blind readers", cli.library.root, "--embeddings", SPEC, "--json", "--limit", "3"], { env: cli.env() });
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect((JSON.parse(first.stdout) as { results: Array<{ name: string }> }).results[0]!.name).toBe("screen-reader-check");
     expect(batchSizes()).toEqual([251, 1]);
-    expect(readdirSync(join(cache, "skillset", "embeddings"))).toEqual([expect.stringMatching(/^openai-text-embedding-3-small-[0-9a-f]{12}\.vectors$/)]);
+    expect(readdirSync(join(cli.cache, "skillset", "embeddings"))).toEqual([expect.stringMatching(/^openai-text-embedding-3-small-[0-9a-f]{12}\.vectors$/)]);
 
-    embeddings.requests.length = 0;
-    const second = await runCli(["search", "keyboard navigation for blind readers", library.root, "--embeddings", SPEC, "--json", "--limit", "3"], { env: env() });
+    cli.embeddings.requests.length = 0;
+    const second = await runCli(["search", "keyboard navigation for blind readers", cli.library.root, "--embeddings", SPEC, "--json", "--limit", "3"], { env: cli.env() });
     expect(second.stdout).toBe(first.stdout);
-    expect(embeddings.requests.map((request) => request.input)).toEqual([["keyboard navigation for blind readers"]]);
+    expect(cli.embeddings.requests.map((request) => request.input)).toEqual([["keyboard navigation for blind readers"]]);
   });
 
   it("refuses a malformed or unknown provider, a missing key or package, and reports a provider's refusal", async () => {
-    expect(await runCli(["search", "x", library.root, "--embeddings", "openai"], { env: env() })).toEqual({
+    expect(await runCli(["search", "x", cli.library.root, "--embeddings", "openai"], { env: cli.env() })).toEqual({
       code: 2,
       stdout: "",
       stderr: "skillset: --embeddings must be <provider>:<model>, e.g. openai:text-embedding-3-small (got 'openai')\n",
     });
-    expect((await runCli(["search", "x", library.root, "--embeddings", "acme:m1"], { env: env() })).stderr).toBe("skillset: Unknown embeddings provider 'acme': use one of openai, ollama, mistralai, cohere, google-genai\n");
-    expect((await runCli(["search", "x", library.root, "--embeddings", SPEC], { env: { XDG_CACHE_HOME: cache } })).stderr).toBe(`skillset: OPENAI_API_KEY is not set: export your openai API key to use --embeddings ${SPEC}\n`);
-    const hidden = await runCli(["search", "x", library.root, "--embeddings", SPEC], { env: env(), hidePackages: ["@langchain/openai"] });
+    expect((await runCli(["search", "x", cli.library.root, "--embeddings", "acme:m1"], { env: cli.env() })).stderr).toBe("skillset: Unknown embeddings provider 'acme': use one of openai, ollama, mistralai, cohere, google-genai\n");
+    expect((await runCli(["search", "x", cli.library.root, "--embeddings", SPEC], { env: { XDG_CACHE_HOME: cli.cache } })).stderr).toBe(`skillset: OPENAI_API_KEY is not set: export your openai API key to use --embeddings ${SPEC}\n`);
+    const hidden = await runCli(["search", "x", cli.library.root, "--embeddings", SPEC], { env: cli.env(), hidePackages: ["@langchain/openai"] });
     expect(hidden).toMatchObject({ code: 1, stderr: `skillset: --embeddings ${SPEC} needs the package @langchain/openai, which is not installed: npm install @langchain/openai\n` });
 
-    embeddings.failWith = 401;
-    const refused = await runCli(["search", "x", library.root, "--embeddings", SPEC], { env: env() });
+    cli.embeddings.failWith = 401;
+    const refused = await runCli(["search", "x", cli.library.root, "--embeddings", SPEC], { env: cli.env() });
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toMatch(/^skillset: --embeddings openai:text-embedding-3-small failed: .*The embeddings service is down\n$/);
   });
@@ -76,7 +58,7 @@ describe("skillset search --embeddings", { timeout: 60_000 }, () => {
 
 describe("skillset mcp and chat --embeddings", { timeout: 120_000 }, () => {
   it("mcp: search_skills ranks by meaning too", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", library.root, "--embeddings", SPEC], env: baseEnv(env()) as Record<string, string>, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", cli.library.root, "--embeddings", SPEC], env: baseEnv(cli.env()) as Record<string, string>, stderr: "pipe" });
     const client = new Client({ name: "skillset-test", version: "1" });
     await client.connect(transport);
     try {
@@ -93,7 +75,7 @@ describe("skillset mcp and chat --embeddings", { timeout: 120_000 }, () => {
     const model = await startFakeOpenAIServer(inOrder([{ toolCalls: [{ name: "search_skills", args: { query: "keyboard navigation for blind readers" } }] }, { text: "Found it." }]));
     try {
       const data = folders.make("skillset-data-");
-      const result = await runCli(["chat", library.root, "--model", "openai:gpt-test", "--base-url", model.url, "--embeddings", SPEC], { input: "check my site\n", env: { ...env(), OPENAI_API_KEY: "sk-test", XDG_DATA_HOME: data } });
+      const result = await runCli(["chat", cli.library.root, "--model", "openai:gpt-test", "--base-url", model.url, "--embeddings", SPEC], { input: "check my site\n", env: { ...cli.env(), OPENAI_API_KEY: "sk-test", XDG_DATA_HOME: data } });
       expect(result.stdout).toBe("Found it.\n");
       expect(batchSizes()).toEqual([251, 1]);
       const tool = model.requests[1]!.messages.find((message) => message.role === "tool")!;
@@ -110,7 +92,7 @@ describe("skillset mcp and chat --embeddings", { timeout: 120_000 }, () => {
     try {
       const cases = join(folders.make("skillset-cases-"), "cases.yaml");
       writeFileSync(cases, "cases:\n  - id: audit\n    request: check my site for blind users\n    expected: none\n");
-      const result = await runCli(["eval", cases, library.root, "--model", "openai:gpt-test", "--base-url", model.url, "--embeddings", SPEC, "--json"], { env: { ...env(), OPENAI_API_KEY: "sk-test" } });
+      const result = await runCli(["eval", cases, cli.library.root, "--model", "openai:gpt-test", "--base-url", model.url, "--embeddings", SPEC, "--json"], { env: { ...cli.env(), OPENAI_API_KEY: "sk-test" } });
       expect(result.code).toBe(0);
       expect(batchSizes()).toEqual([251, 1]);
     } finally {
@@ -119,8 +101,8 @@ describe("skillset mcp and chat --embeddings", { timeout: 120_000 }, () => {
   });
 
   it("mcp: when the embeddings provider fails, search_skills answers by words and stderr says so once", async () => {
-    embeddings.failWith = 401;
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", library.root, "--embeddings", SPEC], env: baseEnv(env()) as Record<string, string>, stderr: "pipe" });
+    cli.embeddings.failWith = 401;
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", cli.library.root, "--embeddings", SPEC], env: baseEnv(cli.env()) as Record<string, string>, stderr: "pipe" });
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: "skillset-test", version: "1" });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
+import { messageOf } from "../../test/helpers/message-of.js";
 import { parseFrontmatterYaml } from "./frontmatter-yaml.js";
 import { parseSimpleMapping } from "./simple-yaml-mapping.js";
 
@@ -89,13 +90,3 @@ describe("parseFrontmatterYaml", () => {
     expect(problem("d: [a]", { line: 1, column: 4 })).toThrow(/ are not allowed at line 1, column 7$/);
   });
 });
-
-/** The message of the error `run` throws (exactly, unlike toThrow's substring match). */
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("expected an error");
-}

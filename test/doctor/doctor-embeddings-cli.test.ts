@@ -3,43 +3,23 @@
 // embeddings API, with the vectors cached under XDG_CACHE_HOME as `search --embeddings` caches them.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runCli, tempFolders } from "../chat/cli-process.js";
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from "../helpers/fake-openai-embeddings-server.js";
-import { tempTree } from "../helpers/skill-tree.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../chat/cli-process.js";
+import { useEmbeddingsCli } from "../helpers/embeddings-cli.js";
 
 const SPEC = "openai:text-embedding-3-small";
-const folders = tempFolders();
-let embeddings: FakeEmbeddingsServer;
-let library: ReturnType<typeof tempTree>;
-let cache: string;
-
 // interview-transcripts and internet-transfers share no word, so BM25 never pairs them; the fake
 // server's vectors hash each word's first five letters, and their words pair up on those
 // (trans-cribes/trans-ports, recor-ded/recor-dkeeping, …) but for "into" against "through": a
 // cosine of 11/12. pdf-merge and pdf-combine are rivals by their words.
-beforeAll(async () => {
-  embeddings = await startFakeEmbeddingsServer();
-  library = tempTree("skillset-doctor-embeddings-");
+const cli = useEmbeddingsCli("skillset-doctor-embeddings-", (library) => {
   library.skill("interview-transcripts", undefined, "Transcribes recorded interviews into generated contracts.");
   library.skill("internet-transfers", undefined, "Transports recordkeeping internals through generous controllers.");
   library.skill("garden-planner", undefined, "Plans vegetable beds by season, soil and sunlight.");
   library.skill("pdf-merge", undefined, "Merge PDF files into one PDF document, keeping page order.");
   library.skill("pdf-combine", undefined, "Combine PDF files into one PDF document, in page order.");
 });
-afterAll(async () => {
-  await embeddings.close();
-  library.cleanup();
-});
-beforeEach(() => {
-  embeddings.requests.length = 0;
-  embeddings.failWith = 0;
-  cache = folders.make("skillset-cache-");
-});
-afterEach(() => folders.cleanup());
-
-const env = () => ({ OPENAI_BASE_URL: embeddings.url, XDG_CACHE_HOME: cache });
-const doctor = (...args: string[]) => runCli(["doctor", library.root, "--no-threads", ...args], { env: env() });
+const doctor = (...args: string[]) => runCli(["doctor", cli.library.root, "--no-threads", ...args], { env: cli.env() });
 
 interface Finding {
   code: string;
@@ -57,7 +37,7 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
     const lexical = await doctor("--json");
     expect(pairs(lexical.stdout)).toEqual([["pdf-combine", "pdf-merge"]]);
     expect(JSON.parse(lexical.stdout)).toMatchObject({ embeddings: { examined: false, reason: "no --embeddings" } });
-    expect(embeddings.requests).toEqual([]);
+    expect(cli.embeddings.requests).toEqual([]);
 
     const first = await doctor("--json", "--embeddings", SPEC);
     expect(first.stderr).toBe("");
@@ -69,28 +49,28 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
       message: "'internet-transfers' and 'interview-transcripts' describe the same job (embedding similarity 0.917): a model may load either for the other's requests",
     });
     // One request with the five skills' texts, as search_skills embeds them.
-    expect(embeddings.requests.map((request) => request.input.length)).toEqual([5]);
-    expect(embeddings.requests[0]!.input).toContain("interview transcripts: Transcribes recorded interviews into generated contracts.");
-    expect(readdirSync(join(cache, "skillset", "embeddings"))).toEqual([expect.stringMatching(/^openai-text-embedding-3-small-[0-9a-f]{12}\.vectors$/)]);
+    expect(cli.embeddings.requests.map((request) => request.input.length)).toEqual([5]);
+    expect(cli.embeddings.requests[0]!.input).toContain("interview transcripts: Transcribes recorded interviews into generated contracts.");
+    expect(readdirSync(join(cli.cache, "skillset", "embeddings"))).toEqual([expect.stringMatching(/^openai-text-embedding-3-small-[0-9a-f]{12}\.vectors$/)]);
 
-    embeddings.requests.length = 0;
+    cli.embeddings.requests.length = 0;
     const second = await doctor("--json", "--embeddings", SPEC);
     expect(second.stdout).toBe(first.stdout);
-    expect(embeddings.requests).toEqual([]);
+    expect(cli.embeddings.requests).toEqual([]);
   });
 
   it("reads the vectors skillset search --embeddings cached: after a search, doctor sends no request", async () => {
-    const search = await runCli(["search", "combine pdf files", library.root, "--embeddings", SPEC, "--json"], { env: env() });
+    const search = await runCli(["search", "combine pdf files", cli.library.root, "--embeddings", SPEC, "--json"], { env: cli.env() });
     expect(search.code).toBe(0);
-    expect(embeddings.requests.map((request) => request.input.length)).toEqual([5, 1]);
-    embeddings.requests.length = 0;
+    expect(cli.embeddings.requests.map((request) => request.input.length)).toEqual([5, 1]);
+    cli.embeddings.requests.length = 0;
     const report = await doctor("--json", "--embeddings", SPEC);
     expect(pairs(report.stdout)).toEqual([["internet-transfers", "interview-transcripts"], ["pdf-combine", "pdf-merge"]]);
-    expect(embeddings.requests).toEqual([]);
+    expect(cli.embeddings.requests).toEqual([]);
   });
 
   it("when the provider fails, reports the lexical findings with one warning on stderr; --fail-on alone sets the exit code", async () => {
-    embeddings.failWith = 401;
+    cli.embeddings.failWith = 401;
     const report = await doctor("--json", "--embeddings", SPEC);
     expect(report.code).toBe(0);
     expect(pairs(report.stdout)).toEqual([["pdf-combine", "pdf-merge"]]);
@@ -108,7 +88,7 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
 
   it("refuses a malformed spec as a usage error (exit 2) and a missing key (exit 1)", async () => {
     expect(await doctor("--embeddings", "openai")).toEqual({ code: 2, stdout: "", stderr: "skillset: --embeddings must be <provider>:<model>, e.g. openai:text-embedding-3-small (got 'openai')\n" });
-    const noKey = await runCli(["doctor", library.root, "--no-threads", "--embeddings", SPEC], { env: { XDG_CACHE_HOME: cache } });
+    const noKey = await runCli(["doctor", cli.library.root, "--no-threads", "--embeddings", SPEC], { env: { XDG_CACHE_HOME: cli.cache } });
     expect(noKey).toMatchObject({ code: 1, stdout: "", stderr: `skillset: OPENAI_API_KEY is not set: export your openai API key to use --embeddings ${SPEC}\n` });
   });
 });

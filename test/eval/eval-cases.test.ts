@@ -1,6 +1,7 @@
 // Reading `skillset eval` cases files: the accepted forms, and every problem named with its case.
 import { describe, expect, it } from "vitest";
 import { parseEvalCases } from "../../src/cli/eval/eval-cases.js";
+import { messageOf } from "../helpers/message-of.js";
 
 describe("parseEvalCases", () => {
   it("reads YAML with `cases:`, every form of `expected`, turns, drafts and default ids", () => {
@@ -103,13 +104,3 @@ describe("parseEvalCases with the sources' skills", () => {
     );
   });
 });
-
-/** The message of the error `run` throws (exactly, unlike toThrow's substring match). */
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("expected an error");
-}

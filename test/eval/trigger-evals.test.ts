@@ -1,6 +1,7 @@
 // Reading agentskills.io trigger-eval files, and telling them from skillset's cases files.
 import { describe, expect, it } from "vitest";
 import { isTriggerEvals, parseTriggerEvals } from "../../src/cli/eval/trigger-evals.js";
+import { messageOf } from "../helpers/message-of.js";
 
 describe("parseTriggerEvals", () => {
   it("reads the JSON list of queries, in order", () => {
@@ -47,13 +48,3 @@ describe("isTriggerEvals", () => {
     expect(isTriggerEvals(text)).toBe(expected);
   });
 });
-
-/** The message of the error `run` throws (exactly, unlike toThrow's substring match). */
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("expected an error");
-}
