@@ -9,7 +9,7 @@ import { yamlBoundsProblem } from "./frontmatter-yaml.js";
 import { parseSimpleSkillDocument, parseSkillDocument, type SkillDocument } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "./skill-tools.js";
-import { type FrontmatterValidationOptions, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
+import { type FrontmatterValidationOptions, isUsualSkillName, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
 
 /** Input of {@link inspectSkill}. */
 export interface InspectSkillInput {
@@ -63,8 +63,9 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     report("error", "name-missing", "name" in frontmatter ? "Field 'name' must be a non-empty string" : "Missing required field in frontmatter: name");
     return { diagnostics };
   }
-  const name = normalizeSkillName(rawName);
-  if (UNSAFE_NAME.test(name) || name.length > MAX_LENIENT_NAME_LENGTH) {
+  const usualName = isUsualSkillName(rawName);
+  const name = usualName ? rawName : normalizeSkillName(rawName);
+  if (!usualName && (UNSAFE_NAME.test(name) || name.length > MAX_LENIENT_NAME_LENGTH)) {
     report("error", "name-unsafe", `Skill name ${JSON.stringify(name)} cannot be used: it contains whitespace, markup or control characters, or is too long`);
     return { diagnostics };
   }

@@ -61,6 +61,17 @@ export function validateFrontmatter(
 
 // Python's str.isalnum() (letters and numbers of any script) or a hyphen.
 const NAME_CHARACTERS = /^[\p{L}\p{N}-]*$/u;
+// What nearly every name is: lowercase ASCII words joined by single hyphens. Such a name passes
+// every check below but the length and the folder's name, so one test stands for the rest.
+const USUAL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * Whether `name` is lowercase ASCII letters and digits in words joined by single hyphens, at
+ * most {@link MAX_NAME_LENGTH} long: valid as it is (trimmed and NFKC-normalised already).
+ */
+export function isUsualSkillName(name: string): boolean {
+  return name.length <= MAX_NAME_LENGTH && USUAL_NAME.test(name);
+}
 
 /** The skill name as the reference compares it: trimmed and NFKC-normalised. */
 export function normalizeSkillName(name: string): string {
@@ -79,6 +90,12 @@ function nfkc(text: string): string {
 
 // The checks below add their messages to `errors`, in the reference's order.
 function nameErrors(value: unknown, directoryName: string | undefined, errors: string[]): void {
+  if (typeof value === "string" && isUsualSkillName(value)) {
+    if (directoryName !== undefined && directoryName !== value && nfkc(directoryName) !== value) {
+      errors.push(`Directory name '${directoryName}' must match skill name '${value}'`);
+    }
+    return;
+  }
   if (!isNonBlankString(value)) {
     errors.push("Field 'name' must be a non-empty string");
     return;
