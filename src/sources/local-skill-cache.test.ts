@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
-import { sameEntries, statStamp, type CachedSkill } from "./local-skill-cache.js";
+import { createLocalSkillCache, sameEntries, statStamp, type CachedSkill } from "./local-skill-cache.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
 afterEach(() => {
@@ -33,5 +33,24 @@ describe("sameEntries", () => {
     expect(sameEntries(new Map([["/s/a", a]]), new Map([["/s/a", a], ["/s/b", b]]))).toBe(false);
     expect(sameEntries(new Map([["/s/a", a]]), new Map([["/s/b", a]]))).toBe(false);
     expect(sameEntries(new Map(), new Map())).toBe(true);
+  });
+});
+
+describe("createLocalSkillCache", () => {
+  it("keeps the folders in the order added and finds each, also one added after the first lookup", () => {
+    const a = entry("/s/a/SKILL.md");
+    const b = entry("/s/b/SKILL.md");
+    const c = entry("/s/c/SKILL.md");
+    const cache = createLocalSkillCache();
+    cache.add("/s/b", b);
+    cache.add("/s/a", a);
+    expect(cache.get("/s/a")).toBe(a);
+    cache.add("/s/c", c);
+    expect([cache.get("/s/b"), cache.get("/s/c"), cache.get("/s/missing")]).toEqual([b, c, undefined]);
+    expect(cache.size).toBe(3);
+    expect([...cache]).toEqual([["/s/b", b], ["/s/a", a], ["/s/c", c]]);
+    expect(cache.directories).toEqual(["/s/b", "/s/a", "/s/c"]);
+    expect(sameEntries(cache, new Map([["/s/a", a], ["/s/b", b], ["/s/c", c]]))).toBe(true);
+    expect(sameEntries(new Map([["/s/a", a], ["/s/b", b], ["/s/c", entry("/s/c/SKILL.md")]]), cache)).toBe(false);
   });
 });

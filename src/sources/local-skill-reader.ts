@@ -1,7 +1,7 @@
 import { SkillsetError } from "../core/errors.js";
 import { inspectSkill } from "../core/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
-import { statStamp, type LocalSkillCache } from "./local-skill-cache.js";
+import { createLocalSkillCache, statStamp, type LocalSkillCache, type LocalSkillCacheBuilder } from "./local-skill-cache.js";
 
 const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
 
@@ -20,7 +20,7 @@ export interface LocalSkillReaderOptions {
 /** Reads the skill folders of one scan into a new cache. */
 export interface LocalSkillReader {
   /** Every skill folder read so far, with its entry, in the order read. */
-  readonly entries: LocalSkillCache;
+  readonly entries: LocalSkillCacheBuilder;
   /**
    * Reads the `SKILL.md` (or `skill.md`) of `directory` into `entries`; false when the folder
    * has neither, so it is no skill folder. A file that cannot be used becomes an entry whose
@@ -36,7 +36,7 @@ export interface LocalSkillReader {
  * changed, so an unchanged skill keeps its entry object.
  */
 export function createLocalSkillReader({ previous, usePolling, sourceId, allowedRoots }: LocalSkillReaderOptions): LocalSkillReader {
-  const entries: LocalSkillCache = new Map();
+  const entries = createLocalSkillCache();
 
   const readSkillAt = (directory: string, realDirectory: string): boolean => {
     for (const fileName of SKILL_FILES) {
@@ -46,7 +46,7 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
       if (usePolling && cached) {
         const stamp = statStamp(file);
         if (stamp === cached.stamp) {
-          entries.set(directory, cached);
+          entries.add(directory, cached);
           return true;
         }
         // No file to stat: read anyway, so a link whose target has gone is reported as such.
@@ -59,7 +59,7 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         if (cached && cached.file === file && cached.text === head.text && (cached.result.skill?.realPath ?? file) === realPath) {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           cached.stamp = head.stamp ?? "";
-          entries.set(directory, cached);
+          entries.add(directory, cached);
           return true;
         }
         const result = inspectSkill({ text: head.text, file, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source: sourceId });
@@ -67,16 +67,16 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         if (fileName !== "SKILL.md") {
           result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: sourceId });
         }
-        entries.set(directory, { stamp: head.stamp ?? "", file, text: head.text, result });
+        entries.add(directory, { stamp: head.stamp ?? "", file, text: head.text, result });
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
         // The same problem as last time keeps its entry, so an unchanged source stays unchanged.
         if (cached && cached.text === "" && cached.result.diagnostics[0]?.message === error.message) {
-          entries.set(directory, cached);
+          entries.add(directory, cached);
           return true;
         }
-        entries.set(directory, {
+        entries.add(directory, {
           stamp: statStamp(file) ?? "",
           file,
           text: "",

@@ -3,7 +3,7 @@ import { baseName } from "../core/path-separator.js";
 import { skillDirectory } from "../core/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { allowedSkillFolder, readSkillFileWithinRoots } from "./allowed-roots.js";
-import { sameEntries, type LocalSkillCache } from "./local-skill-cache.js";
+import { createLocalSkillCache, sameEntries, type LocalSkillCache } from "./local-skill-cache.js";
 import { resolveLocalSourceOptions, type LocalSourceOptions, type LocalSourceSettings } from "./local-source-options.js";
 import { createLocalWatchState, stopWatching, syncWatchers, type LocalWatchState } from "./local-watch.js";
 import { scanLocalFolder } from "./scan-local-folder.js";
@@ -43,7 +43,7 @@ interface LocalSourceState {
 export function createLocalSource(options: LocalSourceOptions | string): SkillSource {
   const settings = resolveLocalSourceOptions(options);
   const { allowedRoots } = settings;
-  const state: LocalSourceState = { cache: new Map(), last: undefined, lastWalked: [], running: undefined, version: 0, watch: createLocalWatchState() };
+  const state: LocalSourceState = { cache: createLocalSkillCache(), last: undefined, lastWalked: [], running: undefined, version: 0, watch: createLocalWatchState() };
   return {
     specificationVersion: "v1",
     id: settings.id,

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
+import type { LocalSkillCache } from "./local-skill-cache.js";
 import { resolveLocalSourceOptions, type LocalSourceOptions } from "./local-source-options.js";
 import { scanLocalFolder } from "./scan-local-folder.js";
 import type { TimeSlice } from "./time-slice.js";
@@ -21,11 +22,11 @@ function library() {
 }
 
 /** Scans with a slice that is never due, counting its pauses; returns the result in plain values. */
-async function scan(options: LocalSourceOptions, previous = new Map(), usePolling = false) {
+async function scan(options: LocalSourceOptions, previous: LocalSkillCache = new Map(), usePolling = false) {
   let pauses = 0;
   const slice: TimeSlice = { due: () => false, pause: async () => void pauses++ };
   const result = await scanLocalFolder({ settings: resolveLocalSourceOptions(options), previous, usePolling, slice });
-  return { result, pauses, skills: result.skills.map((skill) => skill.name), folders: result.folders, entries: [...result.entries.keys()], unscannable: result.unscannable };
+  return { result, pauses, skills: result.skills.map((skill) => skill.name), folders: result.folders, entries: [...result.entries].map(([directory]) => directory), unscannable: result.unscannable };
 }
 
 describe("scanLocalFolder", () => {
@@ -43,7 +44,7 @@ describe("scanLocalFolder", () => {
     const root = library();
     const cold = await scan({ path: root, recursive: true });
     const warm = await scan({ path: root, recursive: true }, cold.result.entries, true);
-    expect([...warm.result.entries.values()]).toEqual([...cold.result.entries.values()]);
+    expect([...warm.result.entries]).toEqual([...cold.result.entries]);
     for (const [directory, entry] of warm.result.entries) expect(entry).toBe(cold.result.entries.get(directory));
   });
 

@@ -62,10 +62,11 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
 
   // Collecting thousands of skills gets a slice of its own.
   await slice.pause();
+  const { directories, entries } = reader.entries;
   const results: InspectSkillResult[] = [];
-  for (const [directory, entry] of reader.entries) {
-    folders.push(directory);
-    results.push(entry.result);
+  for (let at = 0; at < entries.length; at++) {
+    folders.push(directories[at]!);
+    results.push(entries[at]!.result);
   }
   const skills = collectSkills(results, id, diagnostics);
   return { skills, diagnostics, entries: reader.entries, folders, unscannable: problem !== undefined };
