@@ -18,15 +18,18 @@ const LINE_BREAK = /[\r\u2028\u2029]/;
 const UNUSUAL_CHARACTER = /\r(?!\n)|[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 // A tab, a `#`, a `\r` or anything UNUSUAL_CHARACTER finds: what makes a text not plain.
 const NOT_PLAIN = /[^\n\x20-\x22\x24-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+// The same for a text of ASCII only, asked the other way round: faster for such text, which most is.
+const PLAIN_ASCII = /^[\n\x20-\x22\x24-\x7e]*$/;
 const BLANK = /^\s*$/;
 
 // Keys returned as these constants rather than sliced from the text: a constant is interned
 // already, so each skill's keys are neither allocated nor looked up in the string table. The
 // fields of the specification and of Claude Code, and the `metadata` keys of the specification's example.
+// By their first letter's code, so that a known key is recognised without scanning it first.
 const KNOWN_KEYS: ReadonlyArray<readonly string[] | undefined> = (() => {
-  const byLength: string[][] = [];
-  for (const key of [...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS, "author", "version"]) (byLength[key.length] ??= []).push(key);
-  return byLength;
+  const byFirst: string[][] = [];
+  for (const key of [...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS, "author", "version"]) (byFirst[key.charCodeAt(0)] ??= []).push(key);
+  return byFirst;
 })();
 const SPACE = 0x20;
 const COLON = 0x3a;
@@ -40,7 +43,7 @@ const COLON = 0x3a;
 export function parseSimpleMapping(text: string): Record<string, unknown> | undefined {
   // Nearly always the text has no tab, no `#` and nothing unusual: one search says so, and the
   // values then need no search for them. Otherwise the text is read as carefully as before.
-  const plain = !NOT_PLAIN.test(text);
+  const plain = PLAIN_ASCII.test(text) || !NOT_PLAIN.test(text);
   const usual = plain || !UNUSUAL_CHARACTER.test(text);
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
@@ -98,13 +101,19 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
 // `key:` then the end of the line, or `key:`, spaces and the raw value (without the spaces); the
 // key is a letter, then letters, digits, `_` and `-`. Undefined when the line is not that.
 function scanEntry(text: string, from: number, lineEnd: number, usual: boolean): { key: string; raw: string | undefined } | undefined {
-  if (!isLetter(text.charCodeAt(from))) return undefined;
-  let at = from + 1;
-  while (at < lineEnd && isKeyCharacter(text.charCodeAt(at))) at++;
-  if (at === lineEnd || text.charCodeAt(at) !== COLON) return undefined;
-  const key = keyAt(text, from, at);
-  // Plain assignment would set the prototype instead; the YAML parser keeps it as a key.
-  if (key === "__proto__") return undefined;
+  const first = text.charCodeAt(from);
+  if (!isLetter(first)) return undefined;
+  let key = knownKeyAt(text, from, first);
+  let at: number;
+  if (key !== undefined) at = from + key.length;
+  else {
+    at = from + 1;
+    while (at < lineEnd && isKeyCharacter(text.charCodeAt(at))) at++;
+    if (at === lineEnd || text.charCodeAt(at) !== COLON) return undefined;
+    key = text.slice(from, at);
+    // Plain assignment would set the prototype instead; the YAML parser keeps it as a key.
+    if (key === "__proto__") return undefined;
+  }
   if (++at === lineEnd) return { key, raw: undefined };
   if (text.charCodeAt(at) !== SPACE) return undefined;
   while (at < lineEnd && text.charCodeAt(at) === SPACE) at++;
@@ -112,11 +121,13 @@ function scanEntry(text: string, from: number, lineEnd: number, usual: boolean):
   return !usual && LINE_BREAK.test(raw) ? undefined : { key, raw };
 }
 
-// The key from `from` to `to`: a known key's constant, or a new string.
-function keyAt(text: string, from: number, to: number): string {
-  const candidates = KNOWN_KEYS[to - from];
-  if (candidates) for (const known of candidates) if (text.startsWith(known, from)) return known;
-  return text.slice(from, to);
+// The known key written at `from` (whose first letter's code is `first`) and followed by `:`, or undefined.
+function knownKeyAt(text: string, from: number, first: number): string | undefined {
+  const candidates = KNOWN_KEYS[first];
+  if (candidates) {
+    for (const known of candidates) if (text.charCodeAt(from + known.length) === COLON && text.startsWith(known, from)) return known;
+  }
+  return undefined;
 }
 
 function isLetter(code: number): boolean {
