@@ -23,7 +23,7 @@ describe("parseFrontmatterYaml", () => {
 
   it("gives the same result on its fast path as the YAML parser", () => {
     // Known keys (returned as constants), keys that start like one, and any others.
-    const knownish = fc.constantFrom("name", "names", "description", "metadata", "author", "version", "arguments", "argument-hint", "argument", "model-x", "Name");
+    const knownish = fc.constantFrom("name", "names", "namx", "description", "descriptioX", "metadata", "author", "version", "arguments", "argument-hint", "argument", "model-x", "Name");
     const key = fc.oneof(knownish, fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,12}$/));
     const text = fc.string({ minLength: 0, maxLength: 30, unit: fc.constantFrom(..."aZ09 .,-_:#'\"()[]{}&*!|>%@`?\t\\/é日") });
     const value = fc.oneof(text, text.map((t) => `'${t}'`), text.map((t) => `"${t}"`));
