@@ -68,8 +68,8 @@ export function handleSkillResources(server: Server, context: McpServerContext):
   server.setRequestHandler(ReadResourceRequestSchema, async (request): Promise<ReadResourceResult> => {
     const { uri } = request.params;
     const { skill, source, files, path } = await resolveSkillUri(context, uri);
-    // A trailing `/` names a folder: `skill://x/SKILL.md/` is not the file's URI.
-    if (uri.endsWith("/")) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: a URI ending in / names a directory, not a file`);
+    // A trailing `/` or `/.` names a folder: `skill://x/SKILL.md/` is not the file's URI.
+    if (uri.endsWith("/") || uri.endsWith("/.")) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: a URI ending in / or /. names a directory, not a file`);
     if (path === undefined || !files.some((file) => file.relativePath === path)) {
       const folder = path === undefined || files.some((file) => file.relativePath.startsWith(`${path}/`));
       throw protocolError(ErrorCode.InvalidParams, folder ? `${uri} is a directory resource, not a file` : `Unknown resource ${uri}: skill '${skill.name}' has no file ${path}`);
