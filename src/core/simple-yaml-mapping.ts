@@ -24,8 +24,8 @@ const BLANK = /^\s*$/;
 
 // Keys returned as these constants rather than sliced from the text: a constant is interned
 // already, so each skill's keys are neither allocated nor looked up in the string table. The
-// fields of the specification and of Claude Code, and the `metadata` keys of the specification's example.
-// By their first letter's code, so that a known key is recognised without scanning it first.
+// fields of the specification and of Claude Code, and the `metadata` keys of the specification's
+// example, by their first letter's code, so that a known key is recognised without scanning it first.
 const KNOWN_KEYS: ReadonlyArray<readonly string[] | undefined> = (() => {
   const byFirst: string[][] = [];
   for (const key of [...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS, "author", "version"]) (byFirst[key.charCodeAt(0)] ??= []).push(key);
