@@ -25,6 +25,8 @@ export interface ResolvedSkillUri {
   source: SkillSource;
   files: ServedFile[];
   path: string | undefined;
+  /** The URI ends in `/` or a `.` segment: it names a folder, never a file. */
+  namesFolder: boolean;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function resolveSkillUri(context: McpServerContext, uri: string): P
   if (!skill || !source) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: no skill named '${parsed.skill}' is served`);
   const files = await listServedFiles(source, skill);
   if (!files.ok) throw protocolError(ErrorCode.InvalidParams, `Skill '${skill.name}' is not served: ${files.reason}`);
-  return { skill, source, files: files.files, path: parsed.path };
+  return { skill, source, files: files.files, path: parsed.path, namesFolder: parsed.namesFolder };
 }
 
 /**
@@ -67,9 +69,9 @@ export function handleSkillResources(server: Server, context: McpServerContext):
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request): Promise<ReadResourceResult> => {
     const { uri } = request.params;
-    const { skill, source, files, path } = await resolveSkillUri(context, uri);
-    // A trailing `/` or `/.` names a folder: `skill://x/SKILL.md/` is not the file's URI.
-    if (uri.endsWith("/") || uri.endsWith("/.")) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: a URI ending in / or /. names a directory, not a file`);
+    const { skill, source, files, path, namesFolder } = await resolveSkillUri(context, uri);
+    // `skill://x/SKILL.md/` (or `/.`) is not the file's URI.
+    if (namesFolder) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: a URI ending in / or /. names a directory, not a file`);
     if (path === undefined || !files.some((file) => file.relativePath === path)) {
       const folder = path === undefined || files.some((file) => file.relativePath.startsWith(`${path}/`));
       throw protocolError(ErrorCode.InvalidParams, folder ? `${uri} is a directory resource, not a file` : `Unknown resource ${uri}: skill '${skill.name}' has no file ${path}`);

@@ -3,8 +3,12 @@ import { checkResourcePath } from "../core/resource-path.js";
 /** The scheme `skillset mcp` serves skills under: `skill://<name>/<path>`. */
 export const SKILL_URI_PREFIX = "skill://";
 
-/** A served skill's URI, read: the skill's name and, below it, a file or folder path (decoded and checked), or why it cannot be read. */
-export type ParsedSkillUri = { ok: true; skill: string; path: string | undefined } | { ok: false; reason: string };
+/**
+ * A served skill's URI, read: the skill's name and, below it, a file or folder path (decoded and
+ * checked), or why it cannot be read. `namesFolder`: the URI ends as only a folder's can, in `/`
+ * or a `.` segment (also as `%2e`), so it is never a file's URI, though `path` may name one.
+ */
+export type ParsedSkillUri = { ok: true; skill: string; path: string | undefined; namesFolder: boolean } | { ok: false; reason: string };
 
 /** The URI of a skill's file (`SKILL.md` by default) or, with `""`, of its folder. Every segment is percent-encoded. */
 export function skillUri(skill: string, path = "SKILL.md"): string {
@@ -34,7 +38,9 @@ export function parseSkillUri(uri: string): ParsedSkillUri {
   }
   const [skill, ...rest] = segments;
   if (!skill) return { ok: false, reason: "it names no skill" };
-  if (rest.length === 0 || (rest.length === 1 && rest[0] === "")) return { ok: true, skill, path: undefined };
+  const last = rest.at(-1);
+  const namesFolder = last === undefined || last === "" || last === ".";
+  if (rest.length === 0 || (rest.length === 1 && rest[0] === "")) return { ok: true, skill, path: undefined, namesFolder };
   const checked = checkResourcePath(rest.join("/"));
-  return checked.ok ? { ok: true, skill, path: checked.path } : { ok: false, reason: checked.reason };
+  return checked.ok ? { ok: true, skill, path: checked.path, namesFolder } : { ok: false, reason: checked.reason };
 }

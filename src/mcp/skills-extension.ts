@@ -44,7 +44,7 @@ export function handleSkillsExtension(server: Server, context: McpServerContext,
     const uri = request.params?.uri;
     if (typeof uri !== "string") throw protocolError(ErrorCode.InvalidParams, "uri must be the URI of a skill's SKILL.md");
     const parsed = parseSkillUri(uri);
-    const skill = parsed.ok && parsed.path === "SKILL.md" ? (await context.snapshot()).get(parsed.skill) : undefined;
+    const skill = parsed.ok && parsed.path === "SKILL.md" && !parsed.namesFolder ? (await context.snapshot()).get(parsed.skill) : undefined;
     const source = skill && sourceOf(context, skill);
     if (!skill || !source) throw protocolError(ErrorCode.InvalidParams, `No skill is served at ${uri}`);
     await refuseUnverified(context, skill);

@@ -104,7 +104,7 @@ describe("the Skills extension of skillset mcp", () => {
 
   it("answers skills/get for anything but a served skill's SKILL.md with -32602", async () => {
     const { client } = connected;
-    for (const uri of ["skill://pdf-processing/templates/invoice.md", "skill://nope/SKILL.md", "skill://too-many/SKILL.md", "skill://pdf-processing", "https://example.com/SKILL.md"]) {
+    for (const uri of ["skill://pdf-processing/templates/invoice.md", "skill://nope/SKILL.md", "skill://too-many/SKILL.md", "skill://pdf-processing", "https://example.com/SKILL.md", "skill://pdf-processing/SKILL.md/", "skill://pdf-processing/SKILL.md/.", "skill://pdf-processing/SKILL.md/%2e"]) {
       expect((await errorOf(rawRequest(client, "skills/get", { uri }))).code).toBe(-32602);
     }
     expect(await errorOf(rawRequest(client, "skills/get", { uri: "skill://too-many/SKILL.md" }))).toEqual({

@@ -87,6 +87,10 @@ describe("resources/read of skill:// URIs", () => {
     // Found by the property below (seed 739671322): a last `.` names the folder it is in, like a trailing slash.
     expect(await read("skill://other/SKILL.md/.")).toBe("error -32602");
     expect(await read("skill://other/SKILL.md/./.")).toBe("error -32602");
+    expect(await read("skill://other/SKILL.md/%2e")).toBe("error -32602");
+    expect(await read("skill://other/SKILL.md/%2E")).toBe("error -32602");
+    expect(await read("skill://other/SKILL.md/.%2F")).toBe("error -32602");
+    expect(await read("skill://other/SKILL.md/%2F.")).toBe("error -32602");
     expect(await read("skill://other/./SKILL.md")).not.toMatch(/^error/);
     expect(await read("skill://good/references/guide.md")).toBe("# Guide\n");
   });
