@@ -51,6 +51,15 @@ export function createCatalog(sources: readonly SkillSource[]): Catalog {
 
 /** Merges source scans in order; a later scan's skill replaces an earlier one of the same name. */
 function mergeScans(scans: readonly SkillSourceScan[], version: string): CatalogSnapshot {
+  // One source whose names are in order already (a local folder's nearly always are) has nothing
+  // to merge: no map of names unless someone looks a skill up.
+  const [only] = scans;
+  if (scans.length === 1 && inNameOrder(only!.skills)) {
+    const skills = [...only!.skills];
+    let byName: Map<string, SkillMetadata> | undefined;
+    const get = (name: string) => (byName ??= new Map(skills.map((skill) => [skill.name, skill]))).get(name);
+    return { skills, shadowed: [], diagnostics: [...only!.diagnostics], version, get };
+  }
   const winners = new Map<string, SkillMetadata>();
   const shadowed: SkillMetadata[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -77,4 +86,10 @@ function mergeScans(scans: readonly SkillSourceScan[], version: string): Catalog
   }
   const skills = [...winners.values()].sort((a, b) => compareCodePoints(a.name, b.name));
   return { skills, shadowed, diagnostics, version, get: (name) => winners.get(name) };
+}
+
+// Whether every name sorts strictly after the one before, as the snapshot lists them (so none repeats).
+function inNameOrder(skills: readonly SkillMetadata[]): boolean {
+  for (let at = 1; at < skills.length; at++) if (compareCodePoints(skills[at - 1]!.name, skills[at]!.name) >= 0) return false;
+  return true;
 }

@@ -14,11 +14,21 @@ import { MAX_SKILL_FILE_BYTES } from "./skill-source.js";
  */
 export function collectSkills(results: Iterable<InspectSkillResult>, source: string, diagnostics: Diagnostic[]): SkillMetadata[] {
   const skills: SkillMetadata[] = [];
-  const seen = new Map<string, SkillMetadata>();
+  // Built only once a name does not sort after the one before: until then no name can repeat,
+  // and a folder's skills, named after their folders and read in name order, nearly always come so.
+  let seen: Map<string, SkillMetadata> | undefined;
   for (const result of results) {
     if (result.diagnostics.length > 0) diagnostics.push(...result.diagnostics);
     const skill = result.skill;
     if (!skill) continue;
+    if (seen === undefined) {
+      const last = skills[skills.length - 1];
+      if (last === undefined || skill.name > last.name) {
+        skills.push(skill);
+        continue;
+      }
+      seen = new Map(skills.map((known) => [known.name, known]));
+    }
     const earlier = seen.get(skill.name);
     if (earlier && isSameSkill(earlier, skill)) {
       // Listed once: by the path that is no link when there is one, else by the first found.

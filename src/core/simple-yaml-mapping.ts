@@ -3,9 +3,9 @@ import { CLAUDE_CODE_FIELDS, SPEC_FIELDS } from "./validate-frontmatter.js";
 // Most frontmatter is a handful of `key: value` lines and maybe a `metadata:` block of the same.
 // Reading those directly is ~40x faster than building a YAML document, which matters when
 // discovering thousands of skills. Anything this reader is not certain about goes to the YAML
-// parser; a property test checks that both give equal results. Lines are scanned in place, not
-// sliced and matched: regular-expression matches allocated most of what discovery allocated,
-// and the garbage collections they caused cost more than the parsing.
+// parser; a property test checks that both give equal results. Lines are read by position and
+// only a finished value is sliced: regular-expression matches, then per-line slices, allocated
+// most of what discovery allocated, and the garbage collections they caused cost more than the parsing.
 
 const PLAIN_START = /^[^\s\-?:,[\]{}#&*!|>'"%@`]/;
 // Not printable in YAML (tabs included, to stay simple).
@@ -48,7 +48,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
   let nestedKey: string | undefined;
-  let nested: Record<string, string> = {};
+  let nested: Record<string, string> | undefined;
   let nestedCount = 0;
   let nestedIndent = 0;
   let count = 0;
@@ -65,22 +65,29 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
     if (at === lineEnd || (!isLetter(text.charCodeAt(at)) && BLANK.test(text.slice(lineStart, lineEnd)))) continue;
     const indent = at - lineStart;
     if (indent > 0 && nestedKey === undefined) return undefined;
-    const entry = scanEntry(text, at, lineEnd, usual);
-    if (entry === undefined) return undefined;
-    const { key, raw } = entry;
+    const key = keyAt(text, at, lineEnd);
+    if (key === undefined) return undefined;
+    // After `key:`, the end of the line or spaces and the value.
+    let valueStart = at + key.length + 1;
+    if (valueStart < lineEnd) {
+      if (text.charCodeAt(valueStart) !== SPACE) return undefined;
+      while (valueStart < lineEnd && text.charCodeAt(valueStart) === SPACE) valueStart++;
+      if (!usual && LINE_BREAK.test(text.slice(valueStart, lineEnd))) return undefined;
+    }
+    const valueEnd = trimmedEnd(text, valueStart, lineEnd);
     if (indent > 0) {
-      if ((nestedIndent !== 0 && indent !== nestedIndent) || raw === undefined) return undefined;
+      if ((nestedIndent !== 0 && indent !== nestedIndent) || valueEnd === valueStart) return undefined;
       nestedIndent = indent;
-      const value = simpleScalar(raw, usual, plain);
-      if (value === undefined || Object.hasOwn(nested, key)) return undefined;
-      nested[key] = value;
+      const value = scalarAt(text, valueStart, valueEnd, usual, plain);
+      if (value === undefined || Object.hasOwn(nested!, key)) return undefined;
+      nested![key] = value;
       nestedCount++;
       continue;
     }
     if (Object.hasOwn(result, key)) return undefined;
     if (nestedKey !== undefined && nestedCount === 0) result[nestedKey] = "";
     nestedKey = undefined;
-    if (raw === undefined || (mayEndInWhitespace(raw) && raw.trimEnd() === "")) {
+    if (valueEnd === valueStart) {
       // `key:` alone: an empty string, or the start of a nested block of entries.
       nestedKey = key;
       nested = {};
@@ -88,7 +95,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
       nestedIndent = 0;
       result[nestedKey] = nested;
     } else {
-      const value = simpleScalar(raw, usual, plain);
+      const value = scalarAt(text, valueStart, valueEnd, usual, plain);
       if (value === undefined) return undefined;
       result[key] = value;
     }
@@ -98,27 +105,19 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
   return count > 0 ? result : undefined;
 }
 
-// `key:` then the end of the line, or `key:`, spaces and the raw value (without the spaces); the
-// key is a letter, then letters, digits, `_` and `-`. Undefined when the line is not that.
-function scanEntry(text: string, from: number, lineEnd: number, usual: boolean): { key: string; raw: string | undefined } | undefined {
+// The key at `from`, followed by `:`: a letter, then letters, digits, `_` and `-`. Undefined
+// when the line does not start so.
+function keyAt(text: string, from: number, lineEnd: number): string | undefined {
   const first = text.charCodeAt(from);
   if (!isLetter(first)) return undefined;
-  let key = knownKeyAt(text, from, first);
-  let at: number;
-  if (key !== undefined) at = from + key.length;
-  else {
-    at = from + 1;
-    while (at < lineEnd && isKeyCharacter(text.charCodeAt(at))) at++;
-    if (at === lineEnd || text.charCodeAt(at) !== COLON) return undefined;
-    key = text.slice(from, at);
-    // Plain assignment would set the prototype instead; the YAML parser keeps it as a key.
-    if (key === "__proto__") return undefined;
-  }
-  if (++at === lineEnd) return { key, raw: undefined };
-  if (text.charCodeAt(at) !== SPACE) return undefined;
-  while (at < lineEnd && text.charCodeAt(at) === SPACE) at++;
-  const raw = text.slice(at, lineEnd);
-  return !usual && LINE_BREAK.test(raw) ? undefined : { key, raw };
+  const known = knownKeyAt(text, from, first);
+  if (known !== undefined) return known;
+  let at = from + 1;
+  while (at < lineEnd && isKeyCharacter(text.charCodeAt(at))) at++;
+  if (at === lineEnd || text.charCodeAt(at) !== COLON) return undefined;
+  const key = text.slice(from, at);
+  // Plain assignment would set the prototype instead; the YAML parser keeps it as a key.
+  return key === "__proto__" ? undefined : key;
 }
 
 // The known key written at `from` (whose first letter's code is `first`) and followed by `:`, or undefined.
@@ -145,31 +144,37 @@ function isKeyCharacter(code: number): boolean {
   return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d;
 }
 
-// A plain, single-quoted or escape-free double-quoted scalar on one line; undefined otherwise.
-// `usual`: the text has no UNUSUAL_CHARACTER, so only a tab can make the value unprintable;
-// `plain`: nor a tab or a `#`.
-function simpleScalar(raw: string, usual: boolean, plain: boolean): string | undefined {
-  const value = mayEndInWhitespace(raw) ? raw.trimEnd() : raw;
-  if (value === "") return undefined;
-  if (usual ? !plain && value.includes("\t") : NOT_PRINTABLE.test(value)) return undefined;
-  const first = value.charCodeAt(0);
-  if (first === 0x27 && value.length >= 2 && value.endsWith("'")) {
-    const inner = value.slice(1, -1);
+// The value in `text` from `from` to `to` (trimmed, not empty) when it is a plain,
+// single-quoted or escape-free double-quoted scalar; undefined otherwise. `usual`: the text has
+// no UNUSUAL_CHARACTER, so only a tab can make the value unprintable; `plain`: nor a tab or a `#`.
+function scalarAt(text: string, from: number, to: number, usual: boolean, plain: boolean): string | undefined {
+  if (usual ? !plain && holds(text, "\t", from, to) : NOT_PRINTABLE.test(text.slice(from, to))) return undefined;
+  const first = text.charCodeAt(from);
+  const last = text.charCodeAt(to - 1);
+  if (first === 0x27 && to - from >= 2 && last === 0x27) {
+    const inner = text.slice(from + 1, to - 1);
     return /^(?:[^']|'')*$/.test(inner) ? inner.replaceAll("''", "'") : undefined;
   }
-  if (first === 0x22 && value.length >= 2 && value.endsWith('"')) {
-    const inner = value.slice(1, -1);
-    return inner.includes('"') || inner.includes("\\") ? undefined : inner;
+  if (first === 0x22 && to - from >= 2 && last === 0x22) {
+    return holds(text, '"', from + 1, to - 1) || holds(text, "\\", from + 1, to - 1) ? undefined : text.slice(from + 1, to - 1);
   }
   // A letter is a plain scalar's usual start; the pattern decides the rest. A plain scalar
   // cannot hold `: ` or ` #`, nor end with `:`.
-  if (!isLetter(first) && !PLAIN_START.test(value)) return undefined;
-  return value.charCodeAt(value.length - 1) === COLON || value.includes(": ") || (!plain && value.includes(" #")) ? undefined : value;
+  if (!isLetter(first) && !PLAIN_START.test(text.charAt(from))) return undefined;
+  return last === COLON || holds(text, ": ", from, to) || (!plain && holds(text, " #", from, to)) ? undefined : text.slice(from, to);
 }
 
-// Whether the last character may be one `trimEnd` removes: every such character is at most
-// U+0020 or at least U+00A0 (nearly every value ends in a letter, digit or punctuation).
-function mayEndInWhitespace(text: string): boolean {
-  const last = text.charCodeAt(text.length - 1);
-  return !(last > 0x20 && last < 0xa0);
+// Whether `search` occurs in `text` between `from` and `to`.
+function holds(text: string, search: string, from: number, to: number): boolean {
+  const at = text.indexOf(search, from);
+  return at !== -1 && at + search.length <= to;
+}
+
+// Where the text from `from` to `to` ends once `trimEnd` has removed trailing whitespace. Every
+// such character is at most U+0020 or at least U+00A0, and nearly every value ends in a letter,
+// digit or punctuation.
+function trimmedEnd(text: string, from: number, to: number): number {
+  const last = text.charCodeAt(to - 1);
+  if (from === to || (last > 0x20 && last < 0xa0)) return to;
+  return from + text.slice(from, to).trimEnd().length;
 }

@@ -26,8 +26,9 @@ export interface LocalSkillReader {
    * has neither, so it is no skill folder. A file that cannot be used becomes an entry whose
    * result is an error diagnostic naming it. `realDirectory` is the folder's real path: when
    * the file's real path differs from its path, the skill's `realPath` says where it is.
+   * `name` is the folder's name (by default the last part of `directory`).
    */
-  readSkillAt(directory: string, realDirectory: string): boolean;
+  readSkillAt(directory: string, realDirectory: string, name?: string): boolean;
 }
 
 /**
@@ -38,7 +39,7 @@ export interface LocalSkillReader {
 export function createLocalSkillReader({ previous, usePolling, sourceId, allowedRoots }: LocalSkillReaderOptions): LocalSkillReader {
   const entries = createLocalSkillCache();
 
-  const readSkillAt = (directory: string, realDirectory: string): boolean => {
+  const readSkillAt = (directory: string, realDirectory: string, name = directory.slice(directory.lastIndexOf("/") + 1)): boolean => {
     for (const fileName of SKILL_FILES) {
       const file = `${directory}/${fileName}`;
       // A cold scan has nothing cached: no lookup (it would hash the folder's path).
@@ -62,7 +63,7 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
           entries.add(directory, cached);
           return true;
         }
-        const result = inspectSkill({ text: head.text, file, directoryName: directory.slice(directory.lastIndexOf("/") + 1), source: sourceId });
+        const result = inspectSkill({ text: head.text, file, directoryName: name, source: sourceId });
         if (result.skill && realPath !== file) result.skill.realPath = realPath;
         if (fileName !== "SKILL.md") {
           result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: sourceId });
