@@ -41,37 +41,33 @@ const MAX_LENIENT_NAME_LENGTH = 128;
  */
 export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   const diagnostics: Diagnostic[] = [];
-  const report: Report = (severity, code, message, skill) => {
-    const diagnostic: Diagnostic = { severity, code, file: input.file, message, source: input.source };
-    if (skill) diagnostic.skill = skill;
-    diagnostics.push(diagnostic);
-  };
-
   let text = input.text;
   if (text.charCodeAt(0) === 0xfeff) {
     text = text.slice(1);
-    report("warning", "byte-order-mark", "SKILL.md starts with a byte-order mark; the reference validator rejects it");
+    report(diagnostics, input, "warning", "byte-order-mark", "SKILL.md starts with a byte-order mark; the reference validator rejects it");
   }
   // Nearly every skill's frontmatter is plain `key: value` lines, which need no repairs.
   const simple = parseSimpleSkillDocument(text);
-  const document = simple ?? parseLeniently(text, report);
+  const document = simple ?? parseLeniently(text, diagnostics, input);
   if (!document) return { diagnostics };
   const { frontmatter } = document;
 
   const rawName = frontmatter.name;
   if (typeof rawName !== "string" || pyStrip(rawName) === "") {
-    report("error", "name-missing", "name" in frontmatter ? "Field 'name' must be a non-empty string" : "Missing required field in frontmatter: name");
+    report(diagnostics, input, "error", "name-missing", "name" in frontmatter ? "Field 'name' must be a non-empty string" : "Missing required field in frontmatter: name");
     return { diagnostics };
   }
   const usualName = isUsualSkillName(rawName);
   const name = usualName ? rawName : normalizeSkillName(rawName);
   if (!usualName && (UNSAFE_NAME.test(name) || name.length > MAX_LENIENT_NAME_LENGTH)) {
-    report("error", "name-unsafe", `Skill name ${JSON.stringify(name)} cannot be used: it contains whitespace, markup or control characters, or is too long`);
+    report(diagnostics, input, "error", "name-unsafe", `Skill name ${JSON.stringify(name)} cannot be used: it contains whitespace, markup or control characters, or is too long`);
     return { diagnostics };
   }
   const rawDescription = frontmatter.description;
   if (typeof rawDescription !== "string" || pyStrip(rawDescription) === "") {
     report(
+      diagnostics,
+      input,
       "error",
       "description-missing",
       "description" in frontmatter ? "Field 'description' must be a non-empty string" : "Missing required field in frontmatter: description",
@@ -80,15 +76,14 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     return { diagnostics };
   }
 
-  const validation: FrontmatterValidationOptions = { allowClaudeCodeFields: true };
-  if (input.directoryName !== undefined) validation.directoryName = input.directoryName;
-  for (const message of validateFrontmatter(frontmatter, validation)) report("warning", "spec", message, name);
+  const validation: FrontmatterValidationOptions = { allowClaudeCodeFields: true, directoryName: input.directoryName };
+  for (const message of validateFrontmatter(frontmatter, validation)) report(diagnostics, input, "warning", "spec", message, name);
 
   const stripped = pyStrip(rawDescription);
   // The fast reader takes no value with a control character; only the others need cleaning.
   const description = simple ? stripped : withoutControlCharacters(stripped);
   if (description !== stripped) {
-    report("warning", "control-characters", "The description contains control characters; they were removed", name);
+    report(diagnostics, input, "warning", "control-characters", "The description contains control characters; they were removed", name);
   }
   const skill: SkillMetadata = {
     name,
@@ -98,14 +93,15 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     allowedTools: parseAllowedTools(frontmatter["allowed-tools"]),
     source: input.source,
   };
-  const ignored = (field: string, expected: string) => report("warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, name);
-  readOptionalFields(frontmatter, skill, ignored);
+  readOptionalFields(frontmatter, skill, diagnostics, input);
   return { skill, diagnostics };
 }
 
 // The optional fields present, in the order written, into `skill`: one pass over the few there
-// are rather than a lookup of each field there could be.
-function readOptionalFields(frontmatter: Record<string, unknown>, skill: SkillMetadata, ignored: Ignored): void {
+// are rather than a lookup of each field there could be. (The diagnostics and the input are
+// passed along rather than closed over: discovery inspects thousands of skills, and closures
+// per skill were garbage for every one.)
+function readOptionalFields(frontmatter: Record<string, unknown>, skill: SkillMetadata, diagnostics: Diagnostic[], input: InspectSkillInput): void {
   for (const field in frontmatter) {
     if (!Object.hasOwn(frontmatter, field)) continue;
     const value = frontmatter[field];
@@ -118,13 +114,13 @@ function readOptionalFields(frontmatter: Record<string, unknown>, skill: SkillMe
       case "argument-hint":
         if (typeof value === "string") skill[STRING_FIELDS[field]] = value;
         else if (field === "argument-hint" && Array.isArray(value)) skill.argumentHint = `[${value.join(", ")}]`;
-        else if (value !== undefined) ignored(field, "a string");
+        else if (value !== undefined) ignored(diagnostics, input, skill, field, "a string");
         break;
       case "disable-model-invocation":
       case "user-invocable": {
         const normalized = typeof value === "string" ? value.trim().toLowerCase() : "";
         if (normalized === "true" || normalized === "false") skill[BOOLEAN_FIELDS[field]] = normalized === "true";
-        else if (value !== undefined) ignored(field, "true or false");
+        else if (value !== undefined) ignored(diagnostics, input, skill, field, "true or false");
         break;
       }
       case "hooks":
@@ -133,14 +129,14 @@ function readOptionalFields(frontmatter: Record<string, unknown>, skill: SkillMe
       case "arguments": {
         const names = argumentNames(value);
         if (names) skill.argumentNames = names;
-        else ignored("arguments", "a list of names (letters, digits, '_') or a space-separated string of them");
+        else ignored(diagnostics, input, skill, "arguments", "a list of names (letters, digits, '_') or a space-separated string of them");
         break;
       }
       case "allowed-tools":
-        if (!isToolList(value)) ignored("allowed-tools", "a string or a list of strings");
+        if (!isToolList(value)) ignored(diagnostics, input, skill, "allowed-tools", "a string or a list of strings");
         break;
       case "metadata":
-        readMetadata(value, skill.metadata, ignored);
+        readMetadata(value, skill, diagnostics, input);
         break;
     }
   }
@@ -163,31 +159,38 @@ const BOOLEAN_FIELDS = {
 } as const satisfies Record<string, keyof SkillMetadata>;
 
 // Copies the string entries of `metadata` (a mapping, or "" for `metadata:` alone) into `into`.
-function readMetadata(metadata: unknown, into: Record<string, string>, ignored: Ignored): void {
+function readMetadata(metadata: unknown, skill: SkillMetadata, diagnostics: Diagnostic[], input: InspectSkillInput): void {
   if (metadata === undefined || metadata === "") return;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
-    ignored("metadata", "a mapping");
+    ignored(diagnostics, input, skill, "metadata", "a mapping");
     return;
   }
   // for...in rather than Object.entries: no array per entry, for every skill discovered.
   for (const key in metadata) {
     if (!Object.hasOwn(metadata, key)) continue;
     const value = (metadata as Record<string, unknown>)[key];
-    if (typeof value === "string") setOwn(into, key, value);
-    else ignored(`metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
+    if (typeof value === "string") setOwn(skill.metadata, key, value);
+    else ignored(diagnostics, input, skill, `metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
   }
 }
 
-// Reports a field whose value was ignored, and what it must be.
-type Ignored = (field: string, expected: string) => void;
+// Adds a diagnostic about the file of `input`.
+function report(diagnostics: Diagnostic[], input: InspectSkillInput, severity: Diagnostic["severity"], code: string, message: string, skill?: string): void {
+  const diagnostic: Diagnostic = { severity, code, file: input.file, message, source: input.source };
+  if (skill) diagnostic.skill = skill;
+  diagnostics.push(diagnostic);
+}
 
-type Report = (severity: Diagnostic["severity"], code: string, message: string, skill?: string) => void;
+// Reports a field of `skill` whose value was ignored, and what it must be.
+function ignored(diagnostics: Diagnostic[], input: InspectSkillInput, skill: SkillMetadata, field: string, expected: string): void {
+  report(diagnostics, input, "warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, skill.name);
+}
 
 // Parses with the repairs skills written for laxer readers need: a bracketed `argument-hint`
 // read as the text written, values that are not valid YAML quoted.
-function parseLeniently(original: string, report: Report): SkillDocument | undefined {
+function parseLeniently(original: string, diagnostics: Diagnostic[], input: InspectSkillInput): SkillDocument | undefined {
   const quotedHint = quoteBracketedArgumentHint(original);
-  if (quotedHint) report("warning", "argument-hint-text", quotedHint.message);
+  if (quotedHint) report(diagnostics, input, "warning", "argument-hint-text", quotedHint.message);
   const text = quotedHint?.text ?? original;
   try {
     return parseSkillDocument(text, "lenient");
@@ -199,14 +202,14 @@ function parseLeniently(original: string, report: Report): SkillDocument | undef
       if (repaired !== text) {
         try {
           const document = parseSkillDocument(repaired, "lenient");
-          report("warning", "yaml-repaired", `${error.message}; read after quoting the values that are not valid YAML`);
+          report(diagnostics, input, "warning", "yaml-repaired", `${error.message}; read after quoting the values that are not valid YAML`);
           return document;
         } catch {
           // fall through to the original error
         }
       }
     }
-    report("error", error.code, error.message);
+    report(diagnostics, input, "error", error.code, error.message);
     return undefined;
   }
 }
