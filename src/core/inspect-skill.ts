@@ -6,7 +6,7 @@ import { SkillsetError } from "./errors.js";
 import { pyStrip } from "./python-text.js";
 import { setOwn, withoutControlCharacters } from "./safe-text.js";
 import { yamlBoundsProblem } from "./frontmatter-yaml.js";
-import { parseSimpleSkillDocument, parseSkillDocument, type SkillDocument } from "./skill-document.js";
+import { parseSkillDocument, readSimpleSkillFrontmatter, type SkillDocument } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "./skill-tools.js";
 import { type FrontmatterValidationOptions, isUsualSkillName, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
@@ -47,10 +47,9 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     report(diagnostics, input, "warning", "byte-order-mark", "SKILL.md starts with a byte-order mark; the reference validator rejects it");
   }
   // Nearly every skill's frontmatter is plain `key: value` lines, which need no repairs.
-  const simple = parseSimpleSkillDocument(text);
-  const document = simple ?? parseLeniently(text, diagnostics, input);
-  if (!document) return { diagnostics };
-  const { frontmatter } = document;
+  const simple = readSimpleSkillFrontmatter(text);
+  const frontmatter = simple ?? parseLeniently(text, diagnostics, input)?.frontmatter;
+  if (!frontmatter) return { diagnostics };
 
   const rawName = frontmatter.name;
   if (typeof rawName !== "string" || pyStrip(rawName) === "") {

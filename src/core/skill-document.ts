@@ -34,17 +34,35 @@ function locateFrontmatter(text: string, mode: YamlMode): FrontmatterLocation {
     if (end === -1) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
     return { ok: true, yamlStart: 3, yamlEnd: end, bodyStart: end + 3 };
   }
+  const bodyStart = lenientBodyStart(text);
+  if (bodyStart === NO_OPENING_LINE) return failure("frontmatter-missing", MISSING_FRONTMATTER);
+  if (bodyStart === NO_CLOSING_LINE) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
+  return { ok: true, yamlStart: text.indexOf("\n") + 1, yamlEnd: closingDashesStart(text, bodyStart), bodyStart };
+}
+
+const NO_OPENING_LINE = -1;
+const NO_CLOSING_LINE = -2;
+
+// In `"lenient"` mode: where the body starts (just past the closing `---` line, before its line
+// break), or NO_OPENING_LINE or NO_CLOSING_LINE. A number rather than a location object, for the
+// thousands of skills discovery reads.
+function lenientBodyStart(text: string): number {
+  if (!text.startsWith("---")) return NO_OPENING_LINE;
   const firstBreak = text.indexOf("\n");
   const openingEnd = firstBreak === -1 ? text.length : firstBreak;
-  if (openingEnd > 3 && text.slice(3, openingEnd).trim() !== "") return failure("frontmatter-missing", MISSING_FRONTMATTER);
-  if (firstBreak === -1) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
+  if (openingEnd > 3 && text.slice(3, openingEnd).trim() !== "") return NO_OPENING_LINE;
+  if (firstBreak === -1) return NO_CLOSING_LINE;
   const bodyStart = closingLineEnd(text, firstBreak);
-  if (bodyStart === -1) return failure("frontmatter-unclosed", UNCLOSED_FRONTMATTER);
-  // Back over what the match held after the dashes: an optional `\r`, then spaces and tabs.
+  return bodyStart === -1 ? NO_CLOSING_LINE : bodyStart;
+}
+
+// Where the dashes of the closing line ending at `bodyStart` start: back over what that line held
+// after them (an optional `\r`, then spaces and tabs), then over the dashes.
+function closingDashesStart(text: string, bodyStart: number): number {
   let dashesEnd = bodyStart;
   if (text.charCodeAt(dashesEnd - 1) === 0x0d) dashesEnd--;
   while (text.charCodeAt(dashesEnd - 1) === 0x20 || text.charCodeAt(dashesEnd - 1) === 0x09) dashesEnd--;
-  return { ok: true, yamlStart: firstBreak + 1, yamlEnd: dashesEnd - 3, bodyStart };
+  return dashesEnd - 3;
 }
 
 // Where the first closing line after the line break at `firstBreak` ends (before its own line
@@ -87,16 +105,14 @@ export function parseSkillDocument(text: string, mode: YamlMode, options: SkillD
 }
 
 /**
- * {@link parseSkillDocument} in `"lenient"` mode for the usual `SKILL.md`, whose frontmatter is
- * plain `key: value` lines (see {@link readSimpleFrontmatter}); undefined for any other, which
- * only `parseSkillDocument` reads or rejects.
+ * The frontmatter {@link parseSkillDocument} would read in `"lenient"` mode, for the usual
+ * `SKILL.md`, whose frontmatter is plain `key: value` lines (see {@link readSimpleFrontmatter});
+ * undefined for any other, which only `parseSkillDocument` reads or rejects.
  */
-export function parseSimpleSkillDocument(text: string): SkillDocument | undefined {
+export function readSimpleSkillFrontmatter(text: string): Record<string, unknown> | undefined {
   const normalized = normalizeNewlines(text);
-  const location = locateFrontmatter(normalized, "lenient");
-  if (!location.ok) return undefined;
-  const frontmatter = readSimpleFrontmatter(normalized.slice(location.yamlStart, location.yamlEnd));
-  return frontmatter && { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
+  const bodyStart = lenientBodyStart(normalized);
+  return bodyStart < 0 ? undefined : readSimpleFrontmatter(normalized.slice(normalized.indexOf("\n") + 1, closingDashesStart(normalized, bodyStart)));
 }
 
 /**
