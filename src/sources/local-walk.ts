@@ -107,13 +107,15 @@ function childDirectories(directory: Folder, { allowedRoots, warn, skip }: Local
   const children: Folder[] = [];
   // Usually nothing on the way is a link: then a child's real path is its path, the same string.
   const realIsPath = directory.real === directory.path;
+  // One string for the folder and its `/`, shared by every child's path (each child then adds one piece, not two).
+  const prefix = `${directory.path}/`;
   // An index, not for...of: this loop runs once per scan, mostly before the JIT has compiled it,
   // and the interpreter allocates an iterator result per entry.
   for (let at = 0; at < entries.length; at++) {
     const entry = entries[at]!;
     const name = entry.name;
     if (SKIPPED_FOLDERS.has(name)) continue;
-    const path = `${directory.path}/${name}`;
+    const path = prefix + name;
     // A real folder inside a real folder: its real path costs no system call.
     if (entry.isDirectory()) children.push({ path, real: realIsPath ? path : `${directory.real}/${name}`, name });
     else if (entry.isSymbolicLink()) {

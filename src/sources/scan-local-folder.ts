@@ -1,7 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { collectSkills } from "../core/collect-skills.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { InspectSkillResult } from "../core/inspect-skill.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import { realOrResolved } from "./allowed-roots.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
@@ -63,13 +62,8 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
   // Collecting thousands of skills gets a slice of its own.
   await slice.pause();
   const { directories, entries } = reader.entries;
-  const results: InspectSkillResult[] = [];
-  for (let at = 0; at < entries.length; at++) {
-    folders.push(directories[at]!);
-    results.push(entries[at]!.result);
-  }
-  const skills = collectSkills(results, id, diagnostics);
-  return { skills, diagnostics, entries: reader.entries, folders, unscannable: problem !== undefined };
+  const skills = collectSkills(entries.map((entry) => entry.result), id, diagnostics);
+  return { skills, diagnostics, entries: reader.entries, folders: folders.concat(directories), unscannable: problem !== undefined };
 }
 
 /** Why the source folder cannot be scanned, or undefined when it can. */
