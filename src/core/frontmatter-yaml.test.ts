@@ -36,6 +36,9 @@ describe("parseFrontmatterYaml", () => {
       fc.property(fc.array(fc.oneof(entry, entry, block), { minLength: 1, maxLength: 6 }), (parts) => {
         const source = parts.join("\n");
         const fast = parseSimpleMapping(source);
+        // Read in place inside a whole SKILL.md, the same.
+        const around = `---\n${source}\n---\n# Body\twith: what\r\n`;
+        expect(parseSimpleMapping(around, 4, 4 + source.length)).toEqual(fast);
         if (fast === undefined) return;
         fastPathTaken++;
         // Whatever the fast path accepts, YAML must accept too, with the same result.

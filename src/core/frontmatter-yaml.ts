@@ -106,11 +106,12 @@ export function parseFrontmatterYaml(text: string, mode: YamlMode, options: Fron
 }
 
 /**
- * The frontmatter when it is plain `key: value` lines (and one level of nested ones) that the
- * fast reader is sure of, as {@link parseFrontmatterYaml} would return it; otherwise undefined.
+ * The frontmatter (`text` from `from` to `to`) when it is plain `key: value` lines (and one level
+ * of nested ones) that the fast reader is sure of, as {@link parseFrontmatterYaml} would return
+ * it; otherwise undefined.
  */
-export function readSimpleFrontmatter(text: string): Record<string, unknown> | undefined {
-  return text.length > MAX_FRONTMATTER_CHARS ? undefined : parseSimpleMapping(text);
+export function readSimpleFrontmatter(text: string, from = 0, to = text.length): Record<string, unknown> | undefined {
+  return to - from > MAX_FRONTMATTER_CHARS ? undefined : parseSimpleMapping(text, from, to);
 }
 
 type Document = ReturnType<typeof parseDocument>;

@@ -35,16 +35,19 @@ const SPACE = 0x20;
 const COLON = 0x3a;
 
 /**
- * The frontmatter as a mapping of strings (and one level of nested mappings of strings), or
- * undefined when it is anything this reader is not sure about. Accepts lines
- * `key: value` and `key:` followed by more-indented `key: value` lines, all with one indentation.
+ * The frontmatter in `text` from `from` to `to` as a mapping of strings (and one level of nested
+ * mappings of strings), or undefined when it is anything this reader is not sure about. Accepts
+ * lines `key: value` and `key:` followed by more-indented `key: value` lines, all with one
+ * indentation. (Read in place, the whole `SKILL.md` text being one flat string, its characters
+ * cost less to read than through a slice.)
  * @internal Exported for the equivalence test only.
  */
-export function parseSimpleMapping(text: string): Record<string, unknown> | undefined {
+export function parseSimpleMapping(text: string, from = 0, to = text.length): Record<string, unknown> | undefined {
   // Nearly always the text has no tab, no `#` and nothing unusual: one search says so, and the
   // values then need no search for them. Otherwise the text is read as carefully as before.
-  const plain = PLAIN_ASCII.test(text) || !NOT_PLAIN.test(text);
-  const usual = plain || !UNUSUAL_CHARACTER.test(text);
+  const yaml = from === 0 && to === text.length ? text : text.slice(from, to);
+  const plain = PLAIN_ASCII.test(yaml) || !NOT_PLAIN.test(yaml);
+  const usual = plain || !UNUSUAL_CHARACTER.test(yaml);
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
   let nestedKey: string | undefined;
@@ -52,10 +55,10 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
   let nestedCount = 0;
   let nestedIndent = 0;
   let count = 0;
-  let start = 0;
-  while (start < text.length) {
+  let start = from;
+  while (start < to) {
     let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
+    if (end === -1 || end > to) end = to;
     const lineStart = start;
     // One `\r` before the line break belongs to it.
     const lineEnd = end > lineStart && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
@@ -110,7 +113,7 @@ export function parseSimpleMapping(text: string): Record<string, unknown> | unde
 function keyAt(text: string, from: number, lineEnd: number): string | undefined {
   const first = text.charCodeAt(from);
   if (!isLetter(first)) return undefined;
-  const known = knownKeyAt(text, from, first);
+  const known = knownKeyAt(text, from, lineEnd, first);
   if (known !== undefined) return known;
   let at = from + 1;
   while (at < lineEnd && isKeyCharacter(text.charCodeAt(at))) at++;
@@ -121,10 +124,10 @@ function keyAt(text: string, from: number, lineEnd: number): string | undefined 
 }
 
 // The known key written at `from` (whose first letter's code is `first`) and followed by `:`, or undefined.
-function knownKeyAt(text: string, from: number, first: number): string | undefined {
+function knownKeyAt(text: string, from: number, lineEnd: number, first: number): string | undefined {
   const candidates = KNOWN_KEYS[first];
   if (candidates) {
-    for (const known of candidates) if (text.charCodeAt(from + known.length) === COLON && restMatches(text, from, known)) return known;
+    for (const known of candidates) if (from + known.length < lineEnd && text.charCodeAt(from + known.length) === COLON && restMatches(text, from, known)) return known;
   }
   return undefined;
 }

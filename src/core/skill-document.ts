@@ -112,7 +112,7 @@ export function parseSkillDocument(text: string, mode: YamlMode, options: SkillD
 export function readSimpleSkillFrontmatter(text: string): Record<string, unknown> | undefined {
   const normalized = normalizeNewlines(text);
   const bodyStart = lenientBodyStart(normalized);
-  return bodyStart < 0 ? undefined : readSimpleFrontmatter(normalized.slice(normalized.indexOf("\n") + 1, closingDashesStart(normalized, bodyStart)));
+  return bodyStart < 0 ? undefined : readSimpleFrontmatter(normalized, normalized.indexOf("\n") + 1, closingDashesStart(normalized, bodyStart));
 }
 
 /**

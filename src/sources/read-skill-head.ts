@@ -114,24 +114,15 @@ function readToEnd(fd: number, buffer: Uint8Array, from: number): number {
 const scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
 // Offset just past the line break of the first closing `---` line, or -1. Works on bytes so
-// that only the frontmatter is ever decoded. The first few KB, where nearly every frontmatter
-// ends, are searched in a loop: Buffer.indexOf's fixed cost per call was most of the search.
+// that only the frontmatter is ever decoded.
 function frontmatterEnd(buffer: Buffer): number {
-  const nearEnd = Math.min(buffer.length - 3, NEAR_BYTES);
-  for (let at = 3; at < nearEnd; at++) {
-    if (buffer[at] === 0x0a && buffer[at + 1] === 0x2d && buffer[at + 2] === 0x2d && buffer[at + 3] === 0x2d) {
-      const end = closingLineEnd(buffer, at);
-      if (end !== -1) return end;
-    }
-  }
-  for (let at = buffer.indexOf(CLOSING_DASHES, Math.max(nearEnd, 3)); at !== -1; at = buffer.indexOf(CLOSING_DASHES, at + 1)) {
+  for (let at = buffer.indexOf(CLOSING_DASHES, 3); at !== -1; at = buffer.indexOf(CLOSING_DASHES, at + 1)) {
     const end = closingLineEnd(buffer, at);
     if (end !== -1) return end;
   }
   return -1;
 }
 
-const NEAR_BYTES = 4096;
 const CLOSING_DASHES = Buffer.from("\n---");
 
 // Given `\n---` at `at`: the offset past the line break when only spaces and tabs follow the dashes, else -1.
