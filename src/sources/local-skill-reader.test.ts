@@ -1,10 +1,10 @@
-import { appendFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 import { inspectSkill } from "../core/inspect-skill.js";
 import { statStamp, type LocalSkillCache } from "./local-skill-cache.js";
-import { createLocalSkillReader } from "./local-skill-reader.js";
+import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
 afterEach(() => {
@@ -96,5 +96,16 @@ describe("createLocalSkillReader", () => {
       text: "",
       result: { diagnostics: [{ severity: "error", code: "not-utf8", file, message: `${file} is not valid UTF-8`, source: "test" }] },
     });
+  });
+});
+
+describe("mayHoldSkillFile", () => {
+  it("says true for a SKILL.md, a skill.md or a dangling link named so, and false for a folder with neither", () => {
+    const { tree, root, directory } = folder();
+    tree.write("lower/skill.md", "---\nname: lower\n---\n");
+    tree.write("none/README.md", "no skill");
+    mkdirSync(join(root, "dangling"));
+    symlinkSync(join(root, "gone.md"), join(root, "dangling", "SKILL.md"));
+    expect([directory, join(root, "lower"), join(root, "dangling"), join(root, "none"), join(root, "missing")].map(mayHoldSkillFile)).toEqual([true, true, true, false, false]);
   });
 });

@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
 import { inspectSkill } from "../core/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
@@ -90,4 +91,19 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
   };
 
   return { entries, readSkillAt };
+}
+
+/**
+ * Whether `directory` may hold a `SKILL.md` (or `skill.md`), asked of a folder that usually holds
+ * none (a source's own folder) before reading it: lstat says "missing" without an exception. The
+ * two failed opens per scan made V8 compile the reader against Node's error objects, and each
+ * garbage collection that freed those discarded the compiled reader. True when unsure, so that
+ * reading the folder reports the problem.
+ */
+export function mayHoldSkillFile(directory: string): boolean {
+  try {
+    return SKILL_FILES.some((fileName) => lstatSync(`${directory}/${fileName}`, { throwIfNoEntry: false }) !== undefined);
+  } catch {
+    return true;
+  }
 }

@@ -4,7 +4,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import type { SkillMetadata } from "../core/skill-metadata.js";
 import { realOrResolved } from "./allowed-roots.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
-import { createLocalSkillReader } from "./local-skill-reader.js";
+import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 import type { LocalSourceSettings } from "./local-source-options.js";
 import { walkLocalFolders } from "./local-walk.js";
 import type { TimeSlice } from "./time-slice.js";
@@ -53,7 +53,7 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
   if (problem) warn(root, problem.code, problem.message);
   else if (settings.readable) {
     const realRoot = realOrResolved(root);
-    if (!reader.readSkillAt(root, realRoot)) {
+    if (!(mayHoldSkillFile(root) && reader.readSkillAt(root, realRoot))) {
       const { recursive, maxDepth, maxDirectories } = settings;
       folders = await walkLocalFolders({ root, realRoot, recursive, maxDepth, maxDirectories, allowedRoots, readSkillAt: reader.readSkillAt, warn, skip }, slice);
     }
