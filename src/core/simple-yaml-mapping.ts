@@ -18,8 +18,9 @@ const LINE_BREAK = /[\r\u2028\u2029]/;
 const UNUSUAL_CHARACTER = /\r(?!\n)|[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
 // A tab, a `#`, a `\r` or anything UNUSUAL_CHARACTER finds: what makes a text not plain.
 const NOT_PLAIN = /[^\n\x20-\x22\x24-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
-// The same for a text of ASCII only, asked the other way round: faster for such text, which most is.
-const PLAIN_ASCII = /^[\n\x20-\x22\x24-\x7e]*$/;
+// The same for a text of ASCII only, asked the other way round (how far plain ASCII runs from
+// where it starts): faster for such text, which most is, and no slice of the frontmatter to test.
+const PLAIN_ASCII_RUN = /[\n\x20-\x22\x24-\x7e]*/y;
 const BLANK = /^\s*$/;
 
 // Keys returned as these constants rather than sliced from the text: a constant is interned
@@ -45,9 +46,10 @@ const COLON = 0x3a;
 export function parseSimpleMapping(text: string, from = 0, to = text.length): Record<string, unknown> | undefined {
   // Nearly always the text has no tab, no `#` and nothing unusual: one search says so, and the
   // values then need no search for them. Otherwise the text is read as carefully as before.
-  const yaml = from === 0 && to === text.length ? text : text.slice(from, to);
-  const plain = PLAIN_ASCII.test(yaml) || !NOT_PLAIN.test(yaml);
-  const usual = plain || !UNUSUAL_CHARACTER.test(yaml);
+  PLAIN_ASCII_RUN.lastIndex = from;
+  PLAIN_ASCII_RUN.test(text);
+  const plain = PLAIN_ASCII_RUN.lastIndex >= to || !NOT_PLAIN.test(text.slice(from, to));
+  const usual = plain || !UNUSUAL_CHARACTER.test(text.slice(from, to));
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
   let nestedKey: string | undefined;
