@@ -10,7 +10,7 @@ afterEach(() => {
   trees = [];
 });
 
-const entry = (file: string): CachedSkill => ({ stamp: "", file, text: "", result: { diagnostics: [] } });
+const entry = (file: string): CachedSkill => ({ stamp: "", file, text: "", diagnostics: [] });
 
 describe("statStamp", () => {
   it("is mtime:size:inode, or undefined for a missing file", () => {

@@ -4,14 +4,16 @@ import type { InspectSkillResult } from "../core/inspect-skill.js";
 // What a local source remembers of each skill folder between scans, so that a re-scan reads
 // only the SKILL.md files whose stamp changed.
 
-/** One skill folder's `SKILL.md` as last read. */
-export interface CachedSkill {
+/**
+ * One skill folder's `SKILL.md` as last read: what inspecting it gave, and what from. (One object
+ * rather than one around the result: discovery keeps one per skill.)
+ */
+export interface CachedSkill extends InspectSkillResult {
   /** `mtime:size:inode`, or "" when not known. */
   stamp: string;
   file: string;
-  /** The frontmatter text the result was made from. */
+  /** The frontmatter text the skill and diagnostics were made from. */
   text: string;
-  result: InspectSkillResult;
 }
 
 /** Cached skills by skill folder, in the order the scan found them (a `Map` is one). */

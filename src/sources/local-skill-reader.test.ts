@@ -30,7 +30,7 @@ describe("createLocalSkillReader", () => {
     const cold = reader(root);
     expect(cold.readSkillAt(directory, directory)).toBe(true);
     expect(cold.readSkillAt(join(root, "none"), join(root, "none"))).toBe(false);
-    expect([...cold.entries]).toEqual([[directory, { stamp: "", file, text: head, result: inspectSkill({ text: head, file, directoryName: "one", source: "test" }) }]]);
+    expect([...cold.entries]).toEqual([[directory, { stamp: "", file, text: head, ...inspectSkill({ text: head, file, directoryName: "one", source: "test" }) }]]);
   });
 
   it("on a polling scan, reuses the entry object when the stamp is the same, and records the stamp when it was not known", () => {
@@ -62,7 +62,7 @@ describe("createLocalSkillReader", () => {
     const afterHead = reader(root, afterBody.entries, true);
     afterHead.readSkillAt(directory, directory);
     expect(afterHead.entries.get(directory)).not.toBe(entry);
-    expect(afterHead.entries.get(directory)!.result.skill?.description).toBe("Changed.");
+    expect(afterHead.entries.get(directory)!.skill?.description).toBe("Changed.");
   });
 
   it("says false when a polled SKILL.md is gone", () => {
@@ -80,7 +80,7 @@ describe("createLocalSkillReader", () => {
     const file = tree.write("lower/skill.md", "---\nname: lower\ndescription: Lower.\n---\n");
     const cold = reader(root);
     expect(cold.readSkillAt(join(root, "lower"), join(root, "lower"))).toBe(true);
-    expect(cold.entries.get(join(root, "lower"))!.result.diagnostics).toEqual([
+    expect(cold.entries.get(join(root, "lower"))!.diagnostics).toEqual([
       { severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: "test" },
     ]);
   });
@@ -94,7 +94,7 @@ describe("createLocalSkillReader", () => {
       stamp: statStamp(file),
       file,
       text: "",
-      result: { diagnostics: [{ severity: "error", code: "not-utf8", file, message: `${file} is not valid UTF-8`, source: "test" }] },
+      diagnostics: [{ severity: "error", code: "not-utf8", file, message: `${file} is not valid UTF-8`, source: "test" }],
     });
   });
 });

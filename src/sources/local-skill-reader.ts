@@ -58,7 +58,7 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         const head = readSkillHeadWithinRoots(file, usePolling, allowedRoots);
         if (head === undefined) continue;
         const realPath = head.target ?? (realDirectory === directory ? file : `${realDirectory}/${fileName}`);
-        if (cached && cached.file === file && cached.text === head.text && (cached.result.skill?.realPath ?? file) === realPath) {
+        if (cached && cached.file === file && cached.text === head.text && (cached.skill?.realPath ?? file) === realPath) {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           cached.stamp = head.stamp ?? "";
           entries.add(directory, cached);
@@ -69,12 +69,12 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         if (fileName !== "SKILL.md") {
           result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: sourceId });
         }
-        entries.add(directory, { stamp: head.stamp ?? "", file, text: head.text, result });
+        entries.add(directory, { stamp: head.stamp ?? "", file, text: head.text, skill: result.skill, diagnostics: result.diagnostics });
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
         // The same problem as last time keeps its entry, so an unchanged source stays unchanged.
-        if (cached && cached.text === "" && cached.result.diagnostics[0]?.message === error.message) {
+        if (cached && cached.text === "" && cached.diagnostics[0]?.message === error.message) {
           entries.add(directory, cached);
           return true;
         }
@@ -82,7 +82,7 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
           stamp: statStamp(file) ?? "",
           file,
           text: "",
-          result: { diagnostics: [{ severity: "error", code: error.code, file, message: error.message, source: sourceId }] },
+          diagnostics: [{ severity: "error", code: error.code, file, message: error.message, source: sourceId }],
         });
         return true;
       }

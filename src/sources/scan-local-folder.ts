@@ -62,7 +62,7 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
   // Collecting thousands of skills gets a slice of its own.
   await slice.pause();
   const { directories, entries } = reader.entries;
-  const skills = collectSkills(entries.map((entry) => entry.result), id, diagnostics);
+  const skills = collectSkills(entries, id, diagnostics);
   return { skills, diagnostics, entries: reader.entries, folders: folders.concat(directories), unscannable: problem !== undefined };
 }
 
