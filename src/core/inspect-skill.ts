@@ -9,7 +9,7 @@ import { yamlBoundsProblem } from "./frontmatter-yaml.js";
 import { parseSkillDocument, readSimpleSkillFrontmatter, type SkillDocument } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "./skill-tools.js";
-import { type FrontmatterValidationOptions, isUsualSkillName, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
+import { frontmatterErrors, isUsualSkillName, normalizeSkillName } from "./validate-frontmatter.js";
 
 /** Input of {@link inspectSkill}. */
 export interface InspectSkillInput {
@@ -75,8 +75,8 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
     return { diagnostics };
   }
 
-  const validation: FrontmatterValidationOptions = { allowClaudeCodeFields: true, directoryName: input.directoryName };
-  for (const message of validateFrontmatter(frontmatter, validation)) report(diagnostics, input, "warning", "spec", message, name);
+  const problems = frontmatterErrors(frontmatter, input.directoryName, true);
+  if (problems) for (const message of problems) report(diagnostics, input, "warning", "spec", message, name);
 
   const stripped = pyStrip(rawDescription);
   // The fast reader takes no value with a control character; only the others need cleaning.

@@ -39,8 +39,18 @@ export function validateFrontmatter(
   frontmatter: Record<string, unknown>,
   options: FrontmatterValidationOptions = {},
 ): string[] {
-  const errors: string[] = [];
-  const allowed = options.allowClaudeCodeFields ? SPEC_AND_CLAUDE_CODE : SPEC_ONLY;
+  return frontmatterErrors(frontmatter, options.directoryName, options.allowClaudeCodeFields === true) ?? [];
+}
+
+/**
+ * {@link validateFrontmatter}'s errors, or undefined when there are none: discovery validates
+ * thousands of skills, nearly all valid, and needs neither an options object nor an array for them.
+ * @internal
+ */
+export function frontmatterErrors(frontmatter: Record<string, unknown>, directoryName: string | undefined, allowClaudeCodeFields: boolean): string[] | undefined {
+  const errors = found;
+  errors.length = 0;
+  const allowed = allowClaudeCodeFields ? SPEC_AND_CLAUDE_CODE : SPEC_ONLY;
   let unexpected: string[] | undefined;
   for (const key in frontmatter) if (!allowed.has(key) && Object.hasOwn(frontmatter, key)) (unexpected ??= []).push(key);
   if (unexpected) {
@@ -50,14 +60,18 @@ export function validateFrontmatter(
   }
 
   if (!("name" in frontmatter)) errors.push("Missing required field in frontmatter: name");
-  else nameErrors(frontmatter.name, options.directoryName, errors);
+  else nameErrors(frontmatter.name, directoryName, errors);
 
   if (!("description" in frontmatter)) errors.push("Missing required field in frontmatter: description");
   else descriptionErrors(frontmatter.description, errors);
 
   if ("compatibility" in frontmatter) compatibilityErrors(frontmatter.compatibility, errors);
-  return errors;
+  return errors.length === 0 ? undefined : errors.slice();
 }
+
+// One validation's messages, copied out only when there are any. (The checks call nothing that
+// could validate again before the copy.)
+const found: string[] = [];
 
 // Python's str.isalnum() (letters and numbers of any script) or a hyphen.
 const NAME_CHARACTERS = /^[\p{L}\p{N}-]*$/u;
