@@ -53,12 +53,12 @@ export function createCatalog(sources: readonly SkillSource[]): Catalog {
 function mergeScans(scans: readonly SkillSourceScan[], version: string): CatalogSnapshot {
   // One source whose names are in order already (a local folder's nearly always are) has nothing
   // to merge: no map of names unless someone looks a skill up.
-  const [only] = scans;
-  if (scans.length === 1 && inNameOrder(only!.skills)) {
-    const skills = [...only!.skills];
+  const only = scans.length === 1 ? scans[0] : undefined;
+  if (only && inNameOrder(only.skills)) {
+    const skills = [...only.skills];
     let byName: Map<string, SkillMetadata> | undefined;
     const get = (name: string) => (byName ??= new Map(skills.map((skill) => [skill.name, skill]))).get(name);
-    return { skills, shadowed: [], diagnostics: [...only!.diagnostics], version, get };
+    return { skills, shadowed: [], diagnostics: [...only.diagnostics], version, get };
   }
   const winners = new Map<string, SkillMetadata>();
   const shadowed: SkillMetadata[] = [];

@@ -157,7 +157,7 @@ const BOOLEAN_FIELDS = {
   "user-invocable": "userInvocable",
 } as const satisfies Record<string, keyof SkillMetadata>;
 
-// Copies the string entries of `metadata` (a mapping, or "" for `metadata:` alone) into `into`.
+// Copies the string entries of `metadata` (a mapping, or "" for `metadata:` alone) into `skill.metadata`.
 function readMetadata(metadata: unknown, skill: SkillMetadata, diagnostics: Diagnostic[], input: InspectSkillInput): void {
   if (metadata === undefined || metadata === "") return;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {

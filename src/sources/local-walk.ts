@@ -82,7 +82,7 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
     return true;
   };
 
-  enter({ path: root, real: realRoot, name: "" }, 0);
+  enter({ path: root, real: realRoot, name: root.slice(root.lastIndexOf("/") + 1) }, 0);
   while (!walkSlice()) await slice.pause();
   if (cut.length > 0) {
     const others = cut.length > 1 ? ` and ${cut.length - 1} other ${cut.length === 2 ? "folder" : "folders"}` : "";
