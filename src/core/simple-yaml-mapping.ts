@@ -48,8 +48,13 @@ export function parseSimpleMapping(text: string, from = 0, to = text.length): Re
   // values then need no search for them. Otherwise the text is read as carefully as before.
   PLAIN_ASCII_RUN.lastIndex = from;
   PLAIN_ASCII_RUN.test(text);
-  const plain = PLAIN_ASCII_RUN.lastIndex >= to || !NOT_PLAIN.test(text.slice(from, to));
-  const usual = plain || !UNUSUAL_CHARACTER.test(text.slice(from, to));
+  let plain = PLAIN_ASCII_RUN.lastIndex >= to;
+  let usual = plain;
+  if (!plain) {
+    const yaml = text.slice(from, to);
+    plain = !NOT_PLAIN.test(yaml);
+    usual = plain || !UNUSUAL_CHARACTER.test(yaml);
+  }
   const result: Record<string, unknown> = {};
   // The open `key:` block, if any: its key, its entries so far and their indentation.
   let nestedKey: string | undefined;
