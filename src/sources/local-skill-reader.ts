@@ -1,6 +1,6 @@
 import { lstatSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
-import { inspectSkill } from "../core/inspect-skill.js";
+import { inspectSkill, type InspectSkillInput } from "../core/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
 import { createLocalSkillCache, statStamp, type LocalSkillCache, type LocalSkillCacheBuilder } from "./local-skill-cache.js";
 
@@ -39,9 +39,14 @@ export interface LocalSkillReader {
  */
 export function createLocalSkillReader({ previous, usePolling, sourceId, allowedRoots }: LocalSkillReaderOptions): LocalSkillReader {
   const entries = createLocalSkillCache();
+  // One input for every skill of the scan, refilled per skill (inspectSkill keeps no reference to
+  // it): discovery reads thousands of skills, and an object each was garbage for every one.
+  const input: InspectSkillInput = { text: "", file: "", directoryName: "", source: sourceId };
 
   const readSkillAt = (directory: string, realDirectory: string, name = directory.slice(directory.lastIndexOf("/") + 1)): boolean => {
-    for (const fileName of SKILL_FILES) {
+    // An index, not for...of: the interpreter allocates an iterator and its results per folder.
+    for (let at = 0; at < SKILL_FILES.length; at++) {
+      const fileName = SKILL_FILES[at]!;
       const file = `${directory}/${fileName}`;
       // A cold scan has nothing cached: no lookup (it would hash the folder's path).
       const cached = previous.size === 0 ? undefined : previous.get(directory);
@@ -64,7 +69,10 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
           entries.add(directory, cached);
           return true;
         }
-        const result = inspectSkill({ text: head.text, file, directoryName: name, source: sourceId });
+        input.text = head.text;
+        input.file = file;
+        input.directoryName = name;
+        const result = inspectSkill(input);
         if (result.skill && realPath !== file) result.skill.realPath = realPath;
         if (fileName !== "SKILL.md") {
           result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: sourceId });

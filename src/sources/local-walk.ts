@@ -28,11 +28,15 @@ export interface LocalWalkOptions {
   skip(file: string, code: string, message: string): void;
 }
 
-/** A folder to offer or enter: its path as reached, its real path and its name. */
-interface Folder {
-  path: string;
-  real: string;
-  name: string;
+/**
+ * A folder's child folders to offer or enter: at each index, a child's path as reached, its real
+ * path and its name. (Three arrays rather than an object per child: a walk keeps them all until
+ * it leaves the folder, and a library's folder holds thousands.)
+ */
+interface ChildFolders {
+  paths: string[];
+  reals: string[];
+  names: string[];
 }
 
 /**
@@ -49,40 +53,43 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
   let directoryBudget = maxDirectories;
   // A depth-first walk in sorted order, kept on an explicit stack rather than in recursive
   // async calls, so the work between pauses runs as plain (optimised) synchronous code.
-  const stack: Array<{ children: Folder[]; next: number; depth: number }> = [];
-  const enter = (directory: Folder, depth: number) => {
-    if (visited.has(directory.real)) return;
-    visited.add(directory.real);
-    walked.push(directory.path);
-    stack.push({ children: childDirectories(directory, options), next: 0, depth });
+  const stack: Array<{ children: ChildFolders; next: number; depth: number }> = [];
+  const enter = (directory: string, realDirectory: string, depth: number) => {
+    if (visited.has(realDirectory)) return;
+    visited.add(realDirectory);
+    walked.push(directory);
+    stack.push({ children: childDirectories(directory, realDirectory, options), next: 0, depth });
   };
   // Walks until the slice is used up; true once the walk is complete.
   const walkSlice = (): boolean => {
     while (stack.length > 0) {
       if (slice.due()) return false;
       const folder = stack[stack.length - 1]!;
-      if (folder.next === folder.children.length) {
+      const { children } = folder;
+      if (folder.next === children.paths.length) {
         stack.pop();
         continue;
       }
-      const child = folder.children[folder.next++]!;
-      if (readSkillAt(child.path, child.real, child.name)) continue;
+      const at = folder.next++;
+      const path = children.paths[at]!;
+      const real = children.reals[at]!;
+      if (readSkillAt(path, real, children.names[at]!)) continue;
       if (!recursive) continue;
       if (folder.depth + 1 >= maxDepth) {
         // Only at the depth limit: a folder left out matters when it holds folders.
-        if (holdsFolders(child.path)) cut.push(child.path);
+        if (holdsFolders(path)) cut.push(path);
         continue;
       }
       if (--directoryBudget < 0) {
         if (directoryBudget === -1) warn(root, "scan-limit", `Stopped scanning ${root} after ${maxDirectories} folders; skills below may be missing`);
         continue;
       }
-      enter(child, folder.depth + 1);
+      enter(path, real, folder.depth + 1);
     }
     return true;
   };
 
-  enter({ path: root, real: realRoot, name: root.slice(root.lastIndexOf("/") + 1) }, 0);
+  enter(root, realRoot, 0);
   while (!walkSlice()) await slice.pause();
   if (cut.length > 0) {
     const others = cut.length > 1 ? ` and ${cut.length - 1} other ${cut.length === 2 ? "folder" : "folders"}` : "";
@@ -93,22 +100,27 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
 
 // The folders directly inside `directory`, sorted, without skipped names; symlinks only when
 // their real target is a folder inside the allowed roots (others are reported).
-function childDirectories(directory: Folder, { allowedRoots, warn, skip }: LocalWalkOptions): Folder[] {
+function childDirectories(directory: string, realDirectory: string, { allowedRoots, warn, skip }: LocalWalkOptions): ChildFolders {
+  const children: ChildFolders = { paths: [], reals: [], names: [] };
   let entries: Dirent[];
   try {
-    entries = readdirSync(directory.path, { withFileTypes: true });
+    entries = readdirSync(directory, { withFileTypes: true });
   } catch (error) {
-    warn(directory.path, "unreadable-folder", `Cannot list ${directory.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    return [];
+    warn(directory, "unreadable-folder", `Cannot list ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    return children;
   }
   // Sorted by name, which orders the paths alike (they share the folder's path) but compares
   // short flat strings rather than paths built from two parts.
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const children: Folder[] = [];
+  const add = (path: string, real: string, name: string) => {
+    children.paths.push(path);
+    children.reals.push(real);
+    children.names.push(name);
+  };
   // Usually nothing on the way is a link: then a child's real path is its path, the same string.
-  const realIsPath = directory.real === directory.path;
+  const realIsPath = realDirectory === directory;
   // One string for the folder and its `/`, shared by every child's path (each child then adds one piece, not two).
-  const prefix = `${directory.path}/`;
+  const prefix = `${directory}/`;
   // An index, not for...of: this loop runs once per scan, mostly before the JIT has compiled it,
   // and the interpreter allocates an iterator result per entry.
   for (let at = 0; at < entries.length; at++) {
@@ -117,7 +129,7 @@ function childDirectories(directory: Folder, { allowedRoots, warn, skip }: Local
     if (SKIPPED_FOLDERS.has(name)) continue;
     const path = prefix + name;
     // A real folder inside a real folder: its real path costs no system call.
-    if (entry.isDirectory()) children.push({ path, real: realIsPath ? path : `${directory.real}/${name}`, name });
+    if (entry.isDirectory()) add(path, realIsPath ? path : `${realDirectory}/${name}`, name);
     else if (entry.isSymbolicLink()) {
       let real: string;
       try {
@@ -128,7 +140,7 @@ function childDirectories(directory: Folder, { allowedRoots, warn, skip }: Local
         continue;
       }
       if (!isDirectory(real)) continue;
-      if (isInsideAllowedRoots(real, allowedRoots)) children.push({ path, real, name });
+      if (isInsideAllowedRoots(real, allowedRoots)) add(path, real, name);
       else skip(path, "symlink-escape", `${path} is a symbolic link to ${real}, outside the allowed folders; skipped`);
     }
   }

@@ -43,4 +43,27 @@ describe("readSkillHead", () => {
     const bytes = Buffer.concat([Buffer.from("---\nname: a\n---\n"), Buffer.from([0xff, 0xfe])]);
     expect(() => headOf(bytes)).toThrow(/is not valid UTF-8$/);
   });
+
+  it("judges each file by its own bytes, not by what a longer file read before left in the buffer", () => {
+    // A longer file first: its closing line and a valid two-byte character lie past the next file's end.
+    const longer = `---\nname: a\n${"x".repeat(40)}\n---\nbody é`;
+    expect(headOf(longer)).toBe(`---\nname: a\n${"x".repeat(40)}\n---\n`);
+    // No closing line of its own: the whole file, not up to the stale `---`.
+    expect(headOf("---\nname: b\n")).toBe("---\nname: b\n");
+    // Ends with the first byte of the character whose second byte the longer file left behind.
+    const accent = Buffer.byteLength(longer) - 2;
+    const truncated = Buffer.concat([Buffer.from(`---\nname: c\n---\n${"y".repeat(accent - 16)}`), Buffer.from([0xc3])]);
+    expect(truncated.length).toBe(accent + 1);
+    expect(() => headOf(truncated)).toThrow(/is not valid UTF-8$/);
+  });
+
+  it("reads files whose size is exactly a power of two, with and without a closing line", () => {
+    for (const size of [1024, 2048, 4096, 65_535]) {
+      const open = `---\nname: a\n${"z".repeat(size - 16)}\n---`;
+      expect(Buffer.byteLength(open)).toBe(size);
+      expect(headOf(open)).toBe(open);
+      const closed = `---\nname: a\n${"z".repeat(size - 17)}\n---\n`;
+      expect(headOf(closed)).toBe(closed);
+    }
+  });
 });

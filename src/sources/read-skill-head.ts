@@ -26,7 +26,8 @@ export function readSkillHead(file: string, withStamp: boolean): { text: string;
     } catch {
       // EAGAIN from a FIFO with a writer: the fstat below names the problem.
     }
-    let bytes = scratch.subarray(0, Math.max(length, 0));
+    let size = Math.max(length, 0);
+    let bytes = scratchView(size);
     let end = frontmatterEnd(bytes);
     let stamp: string | undefined;
     // An fstat costs more than the read, so the usual case (a file shorter than the buffer whose
@@ -40,13 +41,14 @@ export function readSkillHead(file: string, withStamp: boolean): { text: string;
       if (length === scratch.length) {
         const whole = Buffer.allocUnsafe(Math.max(stat.size, scratch.length));
         whole.set(scratch);
-        bytes = whole.subarray(0, readToEnd(fd, whole, scratch.length));
+        size = readToEnd(fd, whole, scratch.length);
+        bytes = whole.subarray(0, size);
         end = frontmatterEnd(bytes);
       }
     }
     if (!isUtf8(bytes)) throw new SkillsetError("not-utf8", `${file} is not valid UTF-8`);
     // Valid UTF-8 by now, so the faster non-fatal decoding is exact (and keeps a BOM, as it must).
-    const text = bytes.toString("utf8", 0, end === -1 ? bytes.length : end);
+    const text = bytes.toString("utf8", 0, end === -1 ? size : end);
     return stamp === undefined ? { text } : { text, stamp };
   } finally {
     closeSync(fd);
@@ -112,6 +114,21 @@ function readToEnd(fd: number, buffer: Uint8Array, from: number): number {
 // Skill files are read into one shared buffer (reads are synchronous, so it is never used twice
 // at once); it holds nearly every real SKILL.md, larger ones get their own.
 const scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+// Views of `scratch` from 1 KB to all of it, made once: a view per file was a tenth of what a
+// scan allocated, so each file is checked in the smallest view that holds it instead, with the
+// bytes past its end zeroed. A NUL byte keeps valid UTF-8 valid and leaves an incomplete sequence
+// at the end incomplete, and forms no closing line, so the view answers as the file's bytes would.
+const scratchViews = Array.from({ length: 7 }, (_, at) => scratch.subarray(0, 1024 << at));
+
+// The smallest view of `scratch` holding its first `size` bytes, zeroed past them.
+function scratchView(size: number): Buffer {
+  let at = 0;
+  while (scratchViews[at]!.length < size) at++;
+  const view = scratchViews[at]!;
+  view.fill(0, size);
+  return view;
+}
 
 // Offset just past the line break of the first closing `---` line, or -1. Works on bytes so
 // that only the frontmatter is ever decoded.
