@@ -57,8 +57,8 @@ describe("readSkillHead", () => {
     expect(() => headOf(truncated)).toThrow(/is not valid UTF-8$/);
   });
 
-  it("reads files whose size is exactly a power of two, with and without a closing line", () => {
-    for (const size of [1024, 2048, 4096, 65_535]) {
+  it("reads files the size of a view of the read buffer, just under the buffer, and beyond it, with and without a closing line", () => {
+    for (const size of [1024, 2048, 4096, 65_535, 65_536, 100_000]) {
       const open = `---\nname: a\n${"z".repeat(size - 16)}\n---`;
       expect(Buffer.byteLength(open)).toBe(size);
       expect(headOf(open)).toBe(open);
