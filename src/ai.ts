@@ -3,5 +3,5 @@ export { type Skills, createSkills } from "./ai/create-skills.js";
 export type { SkillsOptions } from "./ai/skills-options.js";
 export type { PrepareStepOptions, SkillsInstructions, SkillsThread } from "./ai/skills-thread.js";
 export type { SkillStateStore, StoredSkillState } from "./ai/skill-state-store.js";
-export type { InvocableSkill } from "./core/skill-command.js";
+export type { InvocableSkill } from "./core/instructions/skill-command.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";

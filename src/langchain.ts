@@ -6,5 +6,5 @@ export type { SkillToolsOption, SkillToolsResolver } from "./langchain/skill-too
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
 export type { SkillModels } from "./langchain/skill-model.js";
 export type { CompiledForkAgent, ForkAgentSpec, ForkAgents } from "./langchain/skill-fork.js";
-export { RESTORE_LIMITS } from "./core/restore-dropped-skills.js";
+export { RESTORE_LIMITS } from "./core/loaded/restore-dropped-skills.js";
 export { type ChatModelLike, createChatModelComplete } from "./langchain/text-protocol-complete.js";

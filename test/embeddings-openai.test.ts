@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEmbeddingRanker } from "../src/core/embedding-ranker.js";
-import { createSkillEngine } from "../src/core/skill-engine.js";
-import type { SkillMetadata } from "../src/core/skill-metadata.js";
-import { createLexicalRanker } from "../src/core/skill-search.js";
+import { createEmbeddingRanker } from "../src/core/search/embedding-ranker.js";
+import { createSkillEngine } from "../src/core/engine/skill-engine.js";
+import type { SkillMetadata } from "../src/core/skill-file/skill-metadata.js";
+import { createLexicalRanker } from "../src/core/search/skill-search.js";
 import { createEmbeddingCache } from "../src/node/embedding-cache.js";
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from "./helpers/fake-openai-embeddings-server.js";
 

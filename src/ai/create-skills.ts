@@ -1,8 +1,8 @@
-import { createCatalog, type Catalog } from "../core/catalog.js";
-import { listInvocableSkills, type InvocableSkill } from "../core/skill-command.js";
-import { createSkillEngine } from "../core/skill-engine.js";
+import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
+import { listInvocableSkills, type InvocableSkill } from "../core/instructions/skill-command.js";
+import { createSkillEngine } from "../core/engine/skill-engine.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillsOptions, type SkillsOptions } from "./skills-options.js";
 import { createSkillsThread, type CatalogNow, type SkillsHost, type SkillsThread } from "./skills-thread.js";

@@ -1,4 +1,4 @@
-import type { SkillResource } from "../core/skill-resources.js";
+import type { SkillResource } from "../core/resources/skill-resources.js";
 
 /** A thread's loaded skills, as a {@link SkillStateStore} keeps them. */
 export interface StoredSkillState {

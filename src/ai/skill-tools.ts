@@ -1,12 +1,12 @@
 import type { Tool, ToolSet } from "ai";
 import { z } from "zod";
 import { SkillsetError } from "../core/errors.js";
-import type { SkillCall } from "../core/plan-skill-calls.js";
-import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
-import { applySkillOperations, type SkillEngine, type SkillReply, type SkillRequest, type SkillStep } from "../core/skill-engine.js";
-import type { SkillOperation } from "../core/skill-operations.js";
-import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/skill-tools.js";
-import { LOAD_SKILL_DESCRIPTION, READ_RESOURCE_DESCRIPTION, RUN_SCRIPT_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
+import type { SkillCall } from "../core/loaded/plan-skill-calls.js";
+import { DEFAULT_RESOURCE_LINES } from "../core/resources/read-resource.js";
+import { applySkillOperations, type SkillEngine, type SkillReply, type SkillRequest, type SkillStep } from "../core/engine/skill-engine.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
+import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/tools/included-tools.js";
+import { LOAD_SKILL_DESCRIPTION, READ_RESOURCE_DESCRIPTION, RUN_SCRIPT_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/tools/skill-tool-messages.js";
 
 /**
  * One model step of one thread, as the tools see it. The AI SDK hands every tool call of a step

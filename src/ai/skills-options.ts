@@ -1,9 +1,9 @@
 import type { Tool } from "ai";
 import { z } from "zod";
 import { SkillsetError } from "../core/errors.js";
-import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/prompt-markdown.js";
-import { DEFAULT_CATALOG_BUDGET } from "../core/render-catalog.js";
-import type { SkillRanker } from "../core/skill-search.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
+import { DEFAULT_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
+import type { SkillRanker } from "../core/search/skill-search.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";

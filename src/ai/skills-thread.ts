@@ -1,8 +1,8 @@
 import type { ModelMessage, PrepareStepFunction, SystemModelMessage, ToolSet } from "ai";
 import { SkillsetError } from "../core/errors.js";
-import { disclosedTools } from "../core/skill-tools.js";
-import { applySkillOperations, type SkillEngine, type SkillRequest } from "../core/skill-engine.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import { disclosedTools } from "../core/tools/included-tools.js";
+import { applySkillOperations, type SkillEngine, type SkillRequest } from "../core/engine/skill-engine.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { SkillStateStore, StoredSkillState } from "./skill-state-store.js";
 import { createSkillTools, type SkillsStep, type SkillToolsIncluded } from "./skill-tools.js";

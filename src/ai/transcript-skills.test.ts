@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { skillsInTranscript, visibleTexts } from "./transcript-skills.js";
 
 const skill = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description: `Skill ${name}.`, path: `/skills/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });

@@ -1,9 +1,9 @@
-import { getOwn } from "../core/safe-text.js";
-import { applySkillOperations, type SkillThreadState } from "../core/skill-engine.js";
-import { isUserInvocable } from "../core/skill-command.js";
-import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
-import type { SkillOperation } from "../core/skill-operations.js";
-import type { ResourceType, SkillResource } from "../core/skill-resources.js";
+import { getOwn } from "../core/text/safe-text.js";
+import { applySkillOperations, type SkillThreadState } from "../core/engine/skill-engine.js";
+import { isUserInvocable } from "../core/instructions/skill-command.js";
+import { skillDirectory, type SkillMetadata } from "../core/skill-file/skill-metadata.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
+import type { ResourceType, SkillResource } from "../core/resources/skill-resources.js";
 
 /** The loaded skills of a thread, as the engine reads them. */
 export type LoadedSkillsState = Pick<SkillThreadState, "loaded" | "resources">;

@@ -1,4 +1,4 @@
-import type { RenderedCatalog } from "../core/render-catalog.js";
+import type { RenderedCatalog } from "../core/catalog/render-catalog.js";
 
 /** One line on where a catalog over its budget put the skills, for `prompt --tokens` and `list`. */
 export function budgetSummary(catalog: RenderedCatalog, budget: number): string {

@@ -1,5 +1,5 @@
 import { formatDiagnostic } from "../core/diagnostic.js";
-import type { EmbeddingsLike } from "../core/embedding-ranker.js";
+import type { EmbeddingsLike } from "../core/search/embedding-ranker.js";
 import { createEmbeddingCache, type EmbeddingFileCache } from "../node/embedding-cache.js";
 import { importOptional } from "./chat/optional-package.js";
 import { CliError } from "./cli-error.js";

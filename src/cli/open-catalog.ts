@@ -1,8 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { createCatalog, type CatalogSnapshot } from "../core/catalog.js";
+import { createCatalog, type CatalogSnapshot } from "../core/catalog/catalog.js";
 import { formatDiagnostic, type Diagnostic } from "../core/diagnostic.js";
-import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/render-catalog.js";
+import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
 import { namesFolder } from "../sources/string-source-kind.js";

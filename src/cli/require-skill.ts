@@ -1,6 +1,6 @@
-import type { CatalogSnapshot } from "../core/catalog.js";
+import type { CatalogSnapshot } from "../core/catalog/catalog.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { CliError } from "./cli-error.js";
 import { rowName, skillRows } from "./skill-rows.js";
 

@@ -1,5 +1,5 @@
-import { createEmbeddingRanker } from "../core/embedding-ranker.js";
-import { createLexicalRanker, type SkillRanker } from "../core/skill-search.js";
+import { createEmbeddingRanker } from "../core/search/embedding-ranker.js";
+import { createLexicalRanker, type SkillRanker } from "../core/search/skill-search.js";
 import { CliError } from "./cli-error.js";
 import { firstLine, openEmbeddings } from "./embeddings-option.js";
 import type { Terminal } from "./terminal.js";

@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, relative, sep } from "node:path";
-import type { CatalogSnapshot } from "../core/catalog.js";
+import type { CatalogSnapshot } from "../core/catalog/catalog.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { printable } from "../core/safe-text.js";
+import { printable } from "../core/text/safe-text.js";
 
 /** How `list` reports a skill: loaded cleanly, loaded with warnings, hidden by another, or skipped. */
 export type SkillStatus = "ok" | "warning" | "shadowed" | "skipped";

@@ -1,4 +1,4 @@
-import { printable } from "./safe-text.js";
+import { printable } from "./text/safe-text.js";
 
 /** How serious a diagnostic is: `error` means the skill was skipped, `warning` that it loaded anyway. */
 export type DiagnosticSeverity = "error" | "warning" | "info";

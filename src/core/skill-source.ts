@@ -1,5 +1,5 @@
 import type { Diagnostic } from "./diagnostic.js";
-import type { SkillMetadata } from "./skill-metadata.js";
+import type { SkillMetadata } from "./skill-file/skill-metadata.js";
 
 /** Largest `SKILL.md` skillset reads: 10 MiB, far beyond any real skill, so a huge file cannot exhaust memory. */
 export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024;

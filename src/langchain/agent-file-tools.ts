@@ -1,5 +1,5 @@
-import type { SkillFileTools } from "../core/skill-engine.js";
-import { READ_SKILL_RESOURCE_TOOL } from "../core/skill-tool-messages.js";
+import type { SkillFileTools } from "../core/engine/skill-engine.js";
+import { READ_SKILL_RESOURCE_TOOL } from "../core/tools/skill-tool-messages.js";
 import { namesFolder } from "../sources/string-source-kind.js";
 import type { ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";
 

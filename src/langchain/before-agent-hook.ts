@@ -1,6 +1,6 @@
 import { HumanMessage, type BaseMessage, type BeforeAgentHook } from "langchain";
-import { applySkillOperations } from "../core/skill-engine.js";
-import type { SkillOperation } from "../core/skill-operations.js";
+import { applySkillOperations } from "../core/engine/skill-engine.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
 import { stateForBackend } from "./graph-context.js";
 import { messageTexts } from "./message-text.js";
 import type { MiddlewareContext, SkillsStateSchema } from "./middleware-context.js";

@@ -1,6 +1,6 @@
 import type { BeforeModelHook } from "langchain";
-import { applySkillOperations } from "../core/skill-engine.js";
-import type { SkillOperation } from "../core/skill-operations.js";
+import { applySkillOperations } from "../core/engine/skill-engine.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
 import { catchUpCatalog } from "./catalog-catch-up.js";
 import type { MiddlewareContext, SkillsStateSchema } from "./middleware-context.js";
 import { invokePinned } from "./skill-invocations.js";

@@ -1,4 +1,4 @@
-import type { CatalogRefresh, SkillRequest } from "../core/skill-engine.js";
+import type { CatalogRefresh, SkillRequest } from "../core/engine/skill-engine.js";
 import { stateForBackend } from "./graph-context.js";
 import type { MiddlewareContext } from "./middleware-context.js";
 import type { SkillsStateView } from "./skills-state.js";

@@ -1,7 +1,7 @@
 import { Command, getConfig } from "@langchain/langgraph";
 import { ToolMessage } from "langchain";
-import type { SkillCall } from "../core/plan-skill-calls.js";
-import type { SkillStep, SkillThreadState } from "../core/skill-engine.js";
+import type { SkillCall } from "../core/loaded/plan-skill-calls.js";
+import type { SkillStep, SkillThreadState } from "../core/engine/skill-engine.js";
 import { LOAD_SKILL_TOOL, UNLOAD_SKILL_TOOL } from "./middleware-tool-names.js";
 import type { SkillsStateView } from "./skills-state.js";
 

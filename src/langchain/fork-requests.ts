@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "langchain";
-import type { SkillFork } from "../core/skill-engine.js";
-import type { SkillOperation } from "../core/skill-operations.js";
+import type { SkillFork } from "../core/engine/skill-engine.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
 import { LOAD_SKILL_TOOL } from "./middleware-tool-names.js";
 import type { ForkParent } from "./skill-fork.js";
 

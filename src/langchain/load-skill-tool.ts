@@ -1,6 +1,6 @@
 import { tool, ToolMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
-import { LOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
+import { LOAD_SKILL_DESCRIPTION } from "../core/tools/skill-tool-messages.js";
 import { errorMessage, siblingSkillCalls, toolResult } from "./engine-translation.js";
 import { withSkillTools } from "./loaded-skill-tools.js";
 import type { MiddlewareContext } from "./middleware-context.js";

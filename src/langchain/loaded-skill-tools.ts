@@ -1,8 +1,8 @@
 import type { ClientTool } from "@langchain/core/tools";
 import { SkillsetError } from "../core/errors.js";
-import { applySkillOperations, type SkillRequest, type SkillStep } from "../core/skill-engine.js";
+import { applySkillOperations, type SkillRequest, type SkillStep } from "../core/engine/skill-engine.js";
 import { emitSkillsEvent } from "../core/skill-events.js";
-import { disclosedTools, includedTools, skillToolsNote } from "../core/skill-tools.js";
+import { disclosedTools, includedTools, skillToolsNote } from "../core/tools/included-tools.js";
 import { threadId } from "./engine-translation.js";
 import type { MiddlewareContext } from "./middleware-context.js";
 

@@ -1,9 +1,9 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import type { AgentMiddleware } from "langchain";
-import { createCatalog, type Catalog } from "../core/catalog.js";
-import { createSkillEngine, type SkillEngine, type SkillFileTools, type SkillRequest } from "../core/skill-engine.js";
+import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
+import { createSkillEngine, type SkillEngine, type SkillFileTools, type SkillRequest } from "../core/engine/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";

@@ -1,8 +1,8 @@
 import { tool, ToolMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
-import { DEFAULT_RESOURCE_LINES } from "../core/read-resource.js";
-import type { SkillEngine, SkillReply, SkillRequest } from "../core/skill-engine.js";
-import { READ_RESOURCE_DESCRIPTION, RUN_SCRIPT_DESCRIPTION } from "../core/skill-tool-messages.js";
+import { DEFAULT_RESOURCE_LINES } from "../core/resources/read-resource.js";
+import type { SkillEngine, SkillReply, SkillRequest } from "../core/engine/skill-engine.js";
+import { READ_RESOURCE_DESCRIPTION, RUN_SCRIPT_DESCRIPTION } from "../core/tools/skill-tool-messages.js";
 import type { SkillsStateView } from "./skills-state.js";
 
 type RequestFor = (state: SkillsStateView, runtime: object) => SkillRequest;

@@ -1,5 +1,5 @@
-import type { SkillFork, SkillRequest } from "../core/skill-engine.js";
-import type { SkillOperation } from "../core/skill-operations.js";
+import type { SkillFork, SkillRequest } from "../core/engine/skill-engine.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
 import type { MiddlewareContext } from "./middleware-context.js";
 import type { ForkOutcome, ForkParent } from "./skill-fork.js";
 import type { SkillsStateView } from "./skills-state.js";

@@ -1,6 +1,6 @@
 import { tool, type ToolRuntime } from "langchain";
 import { z } from "zod";
-import { SEARCH_SKILLS_DESCRIPTION } from "../core/skill-tool-messages.js";
+import { SEARCH_SKILLS_DESCRIPTION } from "../core/tools/skill-tool-messages.js";
 import { errorMessage } from "./engine-translation.js";
 import type { MiddlewareContext } from "./middleware-context.js";
 import { SEARCH_SKILLS_TOOL } from "./middleware-tool-names.js";

@@ -1,10 +1,10 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import type { ClientTool, ServerTool } from "@langchain/core/tools";
 import { AIMessage, createAgent, createMiddleware, HumanMessage, type AgentMiddleware } from "langchain";
-import type { SkillFork } from "../core/skill-engine.js";
+import type { SkillFork } from "../core/engine/skill-engine.js";
 import { emitSkillsEvent, type SkillsLogger } from "../core/skill-events.js";
-import type { SkillOperation } from "../core/skill-operations.js";
-import { allowedToolUnion, isToolAllowed } from "../core/tool-policy.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
+import { allowedToolUnion, isToolAllowed } from "../core/tools/tool-policy.js";
 
 /**
  * An agent type forked skills may run in (a deepagents `SubAgent` spec fits). What it leaves

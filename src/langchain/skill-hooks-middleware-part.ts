@@ -1,8 +1,8 @@
 import { Command, isCommand } from "@langchain/langgraph";
 import { HumanMessage, ToolMessage, type BaseMessage } from "langchain";
-import type { SkillEngine, SkillRequest } from "../core/skill-engine.js";
-import { matchingHooks, runSkillHooks, type SkillHookRun } from "../core/skill-hooks.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillEngine, SkillRequest } from "../core/engine/skill-engine.js";
+import { matchingHooks, runSkillHooks, type SkillHookRun } from "../core/tools/skill-hooks.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import type { SkillsStateView } from "./skills-state.js";

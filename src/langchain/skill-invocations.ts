@@ -1,8 +1,8 @@
 import { HumanMessage, type BaseMessage } from "langchain";
-import { applySkillOperations, type SkillRequest, type SkillStep } from "../core/skill-engine.js";
+import { applySkillOperations, type SkillRequest, type SkillStep } from "../core/engine/skill-engine.js";
 import { emitSkillsEvent } from "../core/skill-events.js";
-import type { SkillOperation } from "../core/skill-operations.js";
-import type { SkillCommand } from "../core/skill-command.js";
+import type { SkillOperation } from "../core/loaded/skill-operations.js";
+import type { SkillCommand } from "../core/instructions/skill-command.js";
 import { withSkillTools } from "./loaded-skill-tools.js";
 import { firstText, replaceFirstText } from "./message-text.js";
 import type { MiddlewareContext } from "./middleware-context.js";

@@ -1,6 +1,6 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import { emitSkillsEvent, type SkillsLogger } from "../core/skill-events.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 
 /**
  * The chat models skills may name in `model:`: a record by name, or a function returning the

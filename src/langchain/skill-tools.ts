@@ -1,8 +1,8 @@
 import type { ClientTool } from "@langchain/core/tools";
 import { SkillsetError } from "../core/errors.js";
 import type { SkillsLogger } from "../core/skill-events.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
-import { includedTools } from "../core/skill-tools.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
+import { includedTools } from "../core/tools/included-tools.js";
 
 /**
  * Gives the tools a skill brings (those it names in `metadata.include_tools`), for one skill and

@@ -1,7 +1,7 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { applyToLoaded, applyToResources, type SkillOperationUpdate } from "../core/skill-operations.js";
-import type { SkillResource } from "../core/skill-resources.js";
+import { applyToLoaded, applyToResources, type SkillOperationUpdate } from "../core/loaded/skill-operations.js";
+import type { SkillResource } from "../core/resources/skill-resources.js";
 
 const resourceEntry = z.object({
   path: z.string(),

@@ -1,5 +1,5 @@
 import { getConfig } from "@langchain/langgraph";
-import type { InheritedSkills } from "../core/inherit-skills.js";
+import type { InheritedSkills } from "../core/loaded/inherit-skills.js";
 
 // LangGraph's separator between the segments of a checkpoint namespace.
 const NAMESPACE_SEPARATOR = "|";

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, type BaseMessage, type SystemMessage } from "langchain";
-import { createCatalog, type Catalog } from "../core/catalog.js";
-import { catalogView } from "../core/catalog-view.js";
-import type { SkillEngine, SkillRequest } from "../core/skill-engine.js";
+import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
+import { catalogView } from "../core/catalog/catalog-view.js";
+import type { SkillEngine, SkillRequest } from "../core/engine/skill-engine.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillInstructions } from "../core/text-protocol/parse-instructions.js";
 import { runSkillInstructions } from "../core/text-protocol/run-instructions.js";

@@ -1,6 +1,6 @@
 import { tool, type ToolRuntime } from "langchain";
 import { z } from "zod";
-import { UNLOAD_SKILL_DESCRIPTION } from "../core/skill-tool-messages.js";
+import { UNLOAD_SKILL_DESCRIPTION } from "../core/tools/skill-tool-messages.js";
 import { siblingSkillCalls, toolResult } from "./engine-translation.js";
 import type { MiddlewareContext } from "./middleware-context.js";
 import { UNLOAD_SKILL_TOOL } from "./middleware-tool-names.js";

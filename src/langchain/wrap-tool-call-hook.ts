@@ -1,5 +1,5 @@
 import type { WrapToolCallHook } from "langchain";
-import { undisclosedToolMessage } from "../core/skill-tools.js";
+import { undisclosedToolMessage } from "../core/tools/included-tools.js";
 import { errorMessage } from "./engine-translation.js";
 import { disclosedSkillTools } from "./loaded-skill-tools.js";
 import { messageTexts } from "./message-text.js";

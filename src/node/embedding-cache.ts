@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { EmbeddingCache, EmbeddingVector } from "../core/text-vectors.js";
+import type { EmbeddingCache, EmbeddingVector } from "../core/search/text-vectors.js";
 import { cacheFolder } from "../sources/cache-folder.js";
 
 /** Options of {@link createEmbeddingCache}. */

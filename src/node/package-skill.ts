@@ -2,8 +2,8 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stat
 import { basename, relative, resolve, sep } from "node:path";
 import { zipSync, type Zippable } from "fflate";
 import { SkillsetError } from "../core/errors.js";
-import { compareCodePoints } from "../core/python-text.js";
-import type { SkillValidationOptions } from "../core/validate-skill.js";
+import { compareCodePoints } from "../core/text/python-text.js";
+import type { SkillValidationOptions } from "../core/skill-file/validate-skill.js";
 import { validateSkillDirectory } from "./validate-skill-directory.js";
 
 /** A skill packed for upload (Claude.ai, the Claude API): a zip whose one top-level folder is the skill's. */

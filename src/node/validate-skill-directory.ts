@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
-import { validateSkillText, type SkillValidationOptions, type ValidationReport } from "../core/validate-skill.js";
+import { validateSkillText, type SkillValidationOptions, type ValidationReport } from "../core/skill-file/validate-skill.js";
 import { linkTarget } from "../sources/allowed-roots.js";
 import { decodeUtf8, readSkillFile } from "../sources/read-skill-head.js";
 import { expandHome } from "../sources/expand-home.js";

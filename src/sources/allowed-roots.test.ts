@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { allowedLinkTarget, allowedSkillFolder, isInsideAllowedRoots, linkTarget, readSkillFileWithinRoots, readSkillHeadWithinRoots, realOrResolved } from "./allowed-roots.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];

@@ -1,7 +1,7 @@
 import { readlinkSync, realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { SkillsetError } from "../core/errors.js";
-import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import { skillDirectory, type SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { readSkillFile, readSkillHead } from "./read-skill-head.js";
 
 // Symlink confinement of a local source (decision 11): a link is followed only while its real

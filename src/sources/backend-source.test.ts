@@ -2,7 +2,7 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { FilesystemBackend, StateBackend, StoreBackend } from "deepagents";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
-import { discoverResources } from "../core/skill-resources.js";
+import { discoverResources } from "../core/resources/skill-resources.js";
 import { createBackendSource, type SkillsBackend } from "./backend-source.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];

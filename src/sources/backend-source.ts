@@ -1,9 +1,9 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../core/errors.js";
-import { collectSkills, inspectSkillFile } from "../core/collect-skills.js";
-import type { InspectSkillResult } from "../core/inspect-skill.js";
-import { pathSeparator } from "../core/path-separator.js";
-import { skillDirectory } from "../core/skill-metadata.js";
+import { collectSkills, inspectSkillFile } from "../core/catalog/collect-skills.js";
+import type { InspectSkillResult } from "../core/skill-file/inspect-skill.js";
+import { pathSeparator } from "../core/text/path-separator.js";
+import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 
 /** A file entry as deepagents backends list them: `path` absolute, or a name relative to the folder listed. */

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import type { InspectSkillResult } from "../core/inspect-skill.js";
+import type { InspectSkillResult } from "../core/skill-file/inspect-skill.js";
 
 // What a local source remembers of each skill folder between scans, so that a re-scan reads
 // only the SKILL.md files whose stamp changed.

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, realpathSync, rmSync, symlinkSync, utimesSyn
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
-import { inspectSkill } from "../core/inspect-skill.js";
+import { inspectSkill } from "../core/skill-file/inspect-skill.js";
 import { statStamp, type LocalSkillCache } from "./local-skill-cache.js";
 import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 

@@ -1,6 +1,6 @@
 import { lstatSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
-import { inspectSkill, type InspectSkillInput } from "../core/inspect-skill.js";
+import { inspectSkill, type InspectSkillInput } from "../core/skill-file/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
 import { createLocalSkillCache, statStamp, type LocalSkillCache, type LocalSkillCacheBuilder } from "./local-skill-cache.js";
 

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../core/diagnostic.js";
-import { baseName } from "../core/path-separator.js";
-import { skillDirectory } from "../core/skill-metadata.js";
+import { baseName } from "../core/text/path-separator.js";
+import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { allowedSkillFolder, readSkillFileWithinRoots } from "./allowed-roots.js";
 import { createLocalSkillCache, sameEntries, type LocalSkillCache } from "./local-skill-cache.js";

@@ -1,6 +1,6 @@
 import { SkillsetError } from "../core/errors.js";
-import { collectSkills, inspectSkillFile } from "../core/collect-skills.js";
-import { skillDirectory } from "../core/skill-metadata.js";
+import { collectSkills, inspectSkillFile } from "../core/catalog/collect-skills.js";
+import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 

@@ -1,8 +1,8 @@
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../core/errors.js";
-import { baseName } from "../core/path-separator.js";
-import { skillDirectory, type SkillMetadata } from "../core/skill-metadata.js";
+import { baseName } from "../core/text/path-separator.js";
+import { skillDirectory, type SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { realOrResolved } from "./allowed-roots.js";
 import { expandHome } from "./expand-home.js";

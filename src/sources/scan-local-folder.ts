@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
-import { collectSkills } from "../core/collect-skills.js";
+import { collectSkills } from "../core/catalog/collect-skills.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { SkillMetadata } from "../core/skill-metadata.js";
+import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { realOrResolved } from "./allowed-roots.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
 import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";

@@ -2,7 +2,7 @@
 // process: the model from createChatModel, the agent from createChatAgent (createAgent with the
 // skills middleware), and the chat's output captured as the terminal would show it.
 import { MemorySaver } from "@langchain/langgraph";
-import { createCatalog } from "../../src/core/catalog.js";
+import { createCatalog } from "../../src/core/catalog/catalog.js";
 import { createLocalSource } from "../../src/sources/local-source.js";
 import { createChatAgent, type ChatAgent } from "../../src/cli/chat/chat-agent.js";
 import { createChatModel, type ChatModel } from "../../src/cli/chat/chat-model.js";

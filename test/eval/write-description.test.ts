@@ -1,7 +1,7 @@
 // Writing a tuned description into SKILL.md: only the description's text changes.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseSkillDocument } from "../../src/core/skill-document.js";
+import { parseSkillDocument } from "../../src/core/skill-file/skill-document.js";
 import { replaceDescription } from "../../src/cli/eval/write-description.js";
 
 const FOLDED = "---\n# The CSV skill\nname: csv-tool\ndescription: >-\n  Profiles CSV\n  files.\nmetadata:\n  owner: data-team   # who to ask\n---\n\n# csv-tool\n";

@@ -5,8 +5,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { renderInstructions } from "../../src/core/render-instructions.js";
-import { splitArguments } from "../../src/core/skill-arguments.js";
+import { renderInstructions } from "../../src/core/instructions/render-instructions.js";
+import { splitArguments } from "../../src/core/instructions/skill-arguments.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../../src/exec/command-allow-list.js";
 import { createLocalExecutor, type LocalExecutorOptions } from "../../src/exec/local-executor.js";
 import { createSkillCommandRunner } from "../../src/exec/run-skill-command.js";

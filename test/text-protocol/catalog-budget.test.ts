@@ -2,7 +2,7 @@
 // catalogBudget, <search_skills> offered while it is over budget, and a small library's prompt
 // unchanged.
 import { describe, expect, it } from "vitest";
-import { countTokens } from "../../src/core/count-tokens.js";
+import { countTokens } from "../../src/core/text/count-tokens.js";
 import { textProtocolInstructions } from "../../src/core/text-protocol/text-protocol-prompt.js";
 import { createMemorySource, createSkillRunner, parseSkillInstructions, renderTextProtocolPrompt, type SkillRunnerOptions } from "../../src/index.js";
 import { lastUserMessage, scriptedComplete, type ScriptedReply } from "./helpers.js";

@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createAgent, modelCallLimitMiddleware } from "langchain";
-import type { SkillRanker } from "../../core/skill-search.js";
+import type { SkillRanker } from "../../core/search/skill-search.js";
 import type { SkillSource } from "../../core/skill-source.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createSkillsMiddleware } from "../../langchain/skills-middleware.js";

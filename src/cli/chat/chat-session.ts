@@ -1,7 +1,7 @@
 import { HumanMessage } from "langchain";
-import type { Catalog } from "../../core/catalog.js";
-import { listInvocableSkills, parseSkillCommand } from "../../core/skill-command.js";
-import type { SkillOperation } from "../../core/skill-operations.js";
+import type { Catalog } from "../../core/catalog/catalog.js";
+import { listInvocableSkills, parseSkillCommand } from "../../core/instructions/skill-command.js";
+import type { SkillOperation } from "../../core/loaded/skill-operations.js";
 import { plural } from "../plural.js";
 import { describeSkillEvent, describeToolActivity } from "./activity.js";
 import type { ChatAgent } from "./chat-agent.js";

@@ -1,7 +1,7 @@
 import { tool, ToolMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { SkillsetError } from "../../core/errors.js";
-import { DEFAULT_RESOURCE_LINES, renderResourcePage } from "../../core/read-resource.js";
+import { DEFAULT_RESOURCE_LINES, renderResourcePage } from "../../core/resources/read-resource.js";
 import { openWorkingFolder, type InsidePath, type WorkingFolder } from "./working-folder.js";
 
 /** The names of the read-only file tools, as deepagents names its own. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createCatalog } from "../../core/catalog.js";
+import { createCatalog } from "../../core/catalog/catalog.js";
 import { createChatAgent } from "../chat/chat-agent.js";
 import { runChatLoop } from "../chat/chat-loop.js";
 import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";

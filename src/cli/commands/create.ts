@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { PLACEHOLDER_BODY_LINES, placeholderDescription } from "../../core/skill-placeholders.js";
-import { validateFrontmatter } from "../../core/validate-frontmatter.js";
-import { validateSkillText } from "../../core/validate-skill.js";
+import { PLACEHOLDER_BODY_LINES, placeholderDescription } from "../../core/skill-file/skill-placeholders.js";
+import { validateFrontmatter } from "../../core/skill-file/validate-frontmatter.js";
+import { validateSkillText } from "../../core/skill-file/validate-skill.js";
 import { CliError } from "../cli-error.js";
 import { createFolders, foldersToCreate } from "../create-folders.js";
 import { homePath } from "../home-path.js";

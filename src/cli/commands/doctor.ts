@@ -1,8 +1,8 @@
 import { diagnoseLibrary, type DiagnoseLibraryOptions, type DoctorReport } from "../../core/doctor/diagnose-library.js";
 import { DOCTOR_SEVERITIES, type DoctorFinding, type DoctorSeverity } from "../../core/doctor/doctor-finding.js";
-import { printable } from "../../core/safe-text.js";
+import { printable } from "../../core/text/safe-text.js";
 import { readRecordedThreads, type RecordedThreads } from "../chat/recorded-threads.js";
-import { createTextVectors } from "../../core/text-vectors.js";
+import { createTextVectors } from "../../core/search/text-vectors.js";
 import { CliError } from "../cli-error.js";
 import { firstLine, openEmbeddings } from "../embeddings-option.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { MemorySaver } from "@langchain/langgraph";
-import { createCatalog } from "../../core/catalog.js";
+import { createCatalog } from "../../core/catalog/catalog.js";
 import { createChatAgent } from "../chat/chat-agent.js";
 import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";
 import { describeTurnError } from "../chat/turn-error.js";

@@ -1,8 +1,8 @@
 import { formatDiagnostic } from "../../core/diagnostic.js";
-import { printable } from "../../core/safe-text.js";
-import { discoverResources, type ResourceType } from "../../core/skill-resources.js";
+import { printable } from "../../core/text/safe-text.js";
+import { discoverResources, type ResourceType } from "../../core/resources/skill-resources.js";
 import { createLocalSource } from "../../sources/local-source.js";
-import { skillDirectory } from "../../core/skill-metadata.js";
+import { skillDirectory } from "../../core/skill-file/skill-metadata.js";
 import { allowedRoots, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { requireSkill } from "../require-skill.js";
 import type { Terminal } from "../terminal.js";

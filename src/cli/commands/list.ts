@@ -1,6 +1,6 @@
 import { formatDiagnostic } from "../../core/diagnostic.js";
 import { catalogPlaces } from "../../core/doctor/catalog-cost.js";
-import { createSkillEngine } from "../../core/skill-engine.js";
+import { createSkillEngine } from "../../core/engine/skill-engine.js";
 import { budgetSummary } from "../budget-summary.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";

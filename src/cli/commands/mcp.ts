@@ -1,6 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
-import { createSkillsMcpServer, type SkillsMcpServer } from "../../mcp/skills-mcp-server.js";
+import { createSkillsMcpServer, type SkillsMcpServer } from "../../mcp/server/skills-mcp-server.js";
 import { CliError } from "../cli-error.js";
 import { lockfileOption } from "../lock-option.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";

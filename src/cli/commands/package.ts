@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { SkillsetError } from "../../core/errors.js";
-import { printable } from "../../core/safe-text.js";
+import { printable } from "../../core/text/safe-text.js";
 import { packageSkill } from "../../node/package-skill.js";
 import { CliError } from "../cli-error.js";
 import { homePath } from "../home-path.js";

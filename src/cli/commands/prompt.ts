@@ -1,8 +1,8 @@
-import type { CatalogSnapshot } from "../../core/catalog.js";
-import { countTokens } from "../../core/count-tokens.js";
-import { renderCatalogXml } from "../../core/prompt-xml.js";
-import { renderCatalog } from "../../core/render-catalog.js";
-import { createSkillEngine } from "../../core/skill-engine.js";
+import type { CatalogSnapshot } from "../../core/catalog/catalog.js";
+import { countTokens } from "../../core/text/count-tokens.js";
+import { renderCatalogXml } from "../../core/catalog/prompt-xml.js";
+import { renderCatalog } from "../../core/catalog/render-catalog.js";
+import { createSkillEngine } from "../../core/engine/skill-engine.js";
 import { renderTextProtocolPrompt, textProtocolInstructions } from "../../core/text-protocol/text-protocol-prompt.js";
 import { CliError } from "../cli-error.js";
 import { budgetSummary } from "../budget-summary.js";

@@ -1,7 +1,7 @@
-import { createCatalog } from "../../core/catalog.js";
-import { DYNAMIC_CONTEXT_OFF } from "../../core/dynamic-context.js";
-import { createSkillEngine } from "../../core/skill-engine.js";
-import { skillDirectory } from "../../core/skill-metadata.js";
+import { createCatalog } from "../../core/catalog/catalog.js";
+import { DYNAMIC_CONTEXT_OFF } from "../../core/instructions/dynamic-context.js";
+import { createSkillEngine } from "../../core/engine/skill-engine.js";
+import { skillDirectory } from "../../core/skill-file/skill-metadata.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createLocalSource } from "../../sources/local-source.js";
 import { lockfileVerifier } from "../../node/skills-lock/lockfile-verifier.js";

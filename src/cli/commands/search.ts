@@ -1,5 +1,5 @@
-import type { SkillSearchResult } from "../../core/skill-engine-types.js";
-import { createSkillEngine } from "../../core/skill-engine.js";
+import type { SkillSearchResult } from "../../core/engine/skill-engine-types.js";
+import { createSkillEngine } from "../../core/engine/skill-engine.js";
 import { CliError } from "../cli-error.js";
 import { scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { searchRankers } from "../search-rankers.js";

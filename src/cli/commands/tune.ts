@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createCatalog } from "../../core/catalog.js";
-import { splitAtBody } from "../../core/skill-document.js";
-import { skillDirectory } from "../../core/skill-metadata.js";
-import { validateFrontmatter } from "../../core/validate-frontmatter.js";
+import { createCatalog } from "../../core/catalog/catalog.js";
+import { splitAtBody } from "../../core/skill-file/skill-document.js";
+import { skillDirectory } from "../../core/skill-file/skill-metadata.js";
+import { validateFrontmatter } from "../../core/skill-file/validate-frontmatter.js";
 import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";
 import type { TokenUsage } from "../chat/run-turn.js";
 import { describeTurnError } from "../chat/turn-error.js";

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { printable } from "../../core/safe-text.js";
+import { printable } from "../../core/text/safe-text.js";
 import { findSkillDirectories } from "../../node/find-skill-directories.js";
 import { validateSkillDirectory, type DirectoryValidationReport } from "../../node/validate-skill-directory.js";
 import { homePath } from "../home-path.js";

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { SkillsetError } from "../../core/errors.js";
-import { printable } from "../../core/safe-text.js";
+import { printable } from "../../core/text/safe-text.js";
 import { findProjectRoot } from "../../sources/project-root.js";
 import { verifySkillsLock, type LockedSkillCheck, type SkillsLockReport } from "../../node/skills-lock/verify-skills-lock.js";
 import { CliError } from "../cli-error.js";

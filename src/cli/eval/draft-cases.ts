@@ -1,6 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { stringify } from "yaml";
-import type { SkillMetadata } from "../../core/skill-metadata.js";
+import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { TokenUsage } from "../chat/run-turn.js";
 
 /** Requests drafted per skill, and requests drafted that no skill should handle. */

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { skillDirectory, type SkillMetadata } from "../../core/skill-metadata.js";
+import { skillDirectory, type SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import { CliError } from "../cli-error.js";
 import { TRIGGER_EVALS_FILE } from "./trigger-evals.js";
 

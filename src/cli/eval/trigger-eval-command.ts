@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import type { SkillMetadata } from "../../core/skill-metadata.js";
+import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../../core/skill-source.js";
 import { plural } from "../plural.js";
 import { readCasesFile } from "./eval-cases.js";

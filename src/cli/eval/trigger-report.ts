@@ -1,4 +1,4 @@
-import { printable } from "../../core/safe-text.js";
+import { printable } from "../../core/text/safe-text.js";
 import type { Colors } from "../terminal.js";
 import type { PassCount, SkillTriggerReport, TriggerResult } from "./trigger-score.js";
 

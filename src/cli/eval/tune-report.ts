@@ -1,4 +1,4 @@
-import { printable } from "../../core/safe-text.js";
+import { printable } from "../../core/text/safe-text.js";
 import { plural } from "../plural.js";
 import type { TriggerSplit } from "./trigger-split.js";
 import { passLine } from "./trigger-report.js";

@@ -1,5 +1,5 @@
 import { isMap, isScalar, parseDocument, stringify } from "yaml";
-import { parseSkillDocument, splitAtBody } from "../../core/skill-document.js";
+import { parseSkillDocument, splitAtBody } from "../../core/skill-file/skill-document.js";
 import { CliError } from "../cli-error.js";
 
 /**

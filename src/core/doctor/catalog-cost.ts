@@ -1,7 +1,7 @@
-import type { TokenCounter } from "../count-tokens.js";
-import { markdownLayout } from "../prompt-markdown.js";
-import type { RenderedCatalog } from "../render-catalog.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { TokenCounter } from "../text/count-tokens.js";
+import { markdownLayout } from "../catalog/prompt-markdown.js";
+import type { RenderedCatalog } from "../catalog/render-catalog.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { DoctorFinding } from "./doctor-finding.js";
 
 /** Where the model's catalog shows a skill under the budget; `user only` skills are not in it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { lintSkill } from "./lint-skill.js";
 
 // Counting words stands in for the tokenizer: these checks do not depend on how tokens are counted.

@@ -1,7 +1,7 @@
-import type { TokenCounter } from "../count-tokens.js";
-import { splitAtBody } from "../skill-document.js";
-import type { SkillMetadata } from "../skill-metadata.js";
-import { PLACEHOLDER_BODY_LINES, placeholderDescription } from "../skill-placeholders.js";
+import type { TokenCounter } from "../text/count-tokens.js";
+import { splitAtBody } from "../skill-file/skill-document.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { PLACEHOLDER_BODY_LINES, placeholderDescription } from "../skill-file/skill-placeholders.js";
 import type { SkillFile } from "../skill-source.js";
 import type { DoctorFinding } from "./doctor-finding.js";
 

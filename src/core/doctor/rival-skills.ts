@@ -1,8 +1,8 @@
-import { createLexicalIndex } from "../lexical-index.js";
-import type { SkillMetadata } from "../skill-metadata.js";
-import { skillText } from "../embedding-ranker.js";
-import type { EmbedTexts } from "../skill-search.js";
-import { dotProduct, unitVector } from "../text-vectors.js";
+import { createLexicalIndex } from "../search/lexical-index.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { skillText } from "../search/embedding-ranker.js";
+import type { EmbedTexts } from "../search/skill-search.js";
+import { dotProduct, unitVector } from "../search/text-vectors.js";
 import type { DoctorFinding } from "./doctor-finding.js";
 
 /** Default of `DiagnoseLibraryOptions.rivalOverlap`. */

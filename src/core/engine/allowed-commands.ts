@@ -1,4 +1,4 @@
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
 /**
  * A skill's `allowed-tools` read as a command allow-list, for its scripts and its dynamic context

@@ -1,6 +1,6 @@
-import type { SkillThreadState } from "../skill-engine-types.js";
-import { applyToLoaded, applyToResources, type SkillOperation } from "../skill-operations.js";
-import type { SkillResource } from "../skill-resources.js";
+import type { SkillThreadState } from "./skill-engine-types.js";
+import { applyToLoaded, applyToResources, type SkillOperation } from "../loaded/skill-operations.js";
+import type { SkillResource } from "../resources/skill-resources.js";
 
 /** A thread's state after `operations`, for hosts that keep the state themselves. */
 export function applySkillOperations(state: SkillThreadState, operations: readonly SkillOperation[]): SkillThreadState {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { SkillCall } from "../plan-skill-calls.js";
+import type { SkillCall } from "../loaded/plan-skill-calls.js";
 import type { SkillsLogEntry } from "../skill-events.js";
-import type { SkillEngineOptions, SkillRequest, SkillThreadState } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { SkillEngineOptions, SkillRequest, SkillThreadState } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { rendering } from "./catalog-cache.js";
 import { planCall, refuse, refuseLoad } from "./call-planner.js";
 import { createEngineContext } from "./engine-context.js";

@@ -1,6 +1,6 @@
-import { planSkillCalls, type SkillCall, type SkillCallDecision } from "../plan-skill-calls.js";
-import type { SkillRequest, SkillStep, SkillThreadState } from "../skill-engine-types.js";
-import { refusalMessage } from "../skill-tool-messages.js";
+import { planSkillCalls, type SkillCall, type SkillCallDecision } from "../loaded/plan-skill-calls.js";
+import type { SkillRequest, SkillStep, SkillThreadState } from "./skill-engine-types.js";
+import { refusalMessage } from "../tools/skill-tool-messages.js";
 import { searchableSkills, type Rendering } from "./catalog-cache.js";
 import { SEARCH_TOOL, type EngineContext } from "./engine-context.js";
 import { offersSearch, searchSkills } from "./engine-search.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createMemorySource } from "../../sources/memory-source.js";
-import { createCatalog } from "../catalog.js";
-import { catalogView } from "../catalog-view.js";
-import type { SkillRequest } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import { createCatalog } from "../catalog/catalog.js";
+import { catalogView } from "../catalog/catalog-view.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createCatalogCache, loadedSkillsOf, rendering, searchableSkills } from "./catalog-cache.js";
 
 const meta = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description: `Use ${name}.`, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });

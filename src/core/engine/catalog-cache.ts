@@ -1,8 +1,8 @@
-import { createCatalog } from "../catalog.js";
-import { catalogView } from "../catalog-view.js";
-import type { RenderedCatalog } from "../render-catalog.js";
-import type { SkillRequest, SkillThreadState } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import { createCatalog } from "../catalog/catalog.js";
+import { catalogView } from "../catalog/catalog-view.js";
+import type { RenderedCatalog } from "../catalog/render-catalog.js";
+import type { SkillRequest, SkillThreadState } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
 /** Threads' catalogs kept in memory, by version. */
 export const MAX_CACHED_CATALOGS = 64;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SkillsLogEntry } from "../skill-events.js";
-import type { SkillEngineOptions, SkillRequest } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { SkillEngineOptions, SkillRequest } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { rendering } from "./catalog-cache.js";
 import { catalogSection, overBudget } from "./catalog-section.js";
 import { createEngineContext } from "./engine-context.js";

@@ -1,7 +1,7 @@
-import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../prompt-markdown.js";
-import { renderCatalog, type RenderedCatalog } from "../render-catalog.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../catalog/prompt-markdown.js";
+import { renderCatalog, type RenderedCatalog } from "../catalog/render-catalog.js";
 import { emitSkillsEvent, type SkillsLogEntry } from "../skill-events.js";
-import type { SkillRequest } from "../skill-engine-types.js";
+import type { SkillRequest } from "./skill-engine-types.js";
 import type { Rendering } from "./catalog-cache.js";
 import { SEARCH_TOOL, type EngineContext } from "./engine-context.js";
 

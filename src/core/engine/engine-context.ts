@@ -1,8 +1,8 @@
-import { DEFAULT_CATALOG_BUDGET } from "../render-catalog.js";
+import { DEFAULT_CATALOG_BUDGET } from "../catalog/render-catalog.js";
 import { emitSkillsEvent, type SkillsLogEntry, type SkillsLogger } from "../skill-events.js";
-import type { SkillEngineOptions, SkillRequest } from "../skill-engine-types.js";
-import { createLexicalRanker, type SkillRanker } from "../skill-search.js";
-import type { AllowedToolsPolicy } from "../tool-policy.js";
+import type { SkillEngineOptions, SkillRequest } from "./skill-engine-types.js";
+import { createLexicalRanker, type SkillRanker } from "../search/skill-search.js";
+import type { AllowedToolsPolicy } from "../tools/tool-policy.js";
 import { createCatalogCache, type CatalogCache } from "./catalog-cache.js";
 
 /** The tool hosts offer for skills the catalog leaves out; the catalog and refusals point to it. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SkillsLogEntry } from "../skill-events.js";
-import type { SkillEngineOptions, SkillRequest } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
-import type { SkillRanker } from "../skill-search.js";
+import type { SkillEngineOptions, SkillRequest } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import type { SkillRanker } from "../search/skill-search.js";
 import { rendering } from "./catalog-cache.js";
 import { createEngineContext } from "./engine-context.js";
 import { offersSearch, searchReply, searchResultText, searchSkills } from "./engine-search.js";

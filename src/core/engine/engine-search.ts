@@ -1,6 +1,6 @@
-import type { SkillRequest, SkillSearchReply, SkillSearchResult } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
-import { fuseRankings, type RankedSkill } from "../skill-search.js";
+import type { SkillRequest, SkillSearchReply, SkillSearchResult } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { fuseRankings, type RankedSkill } from "../search/skill-search.js";
 import { searchableSkills, type Rendering } from "./catalog-cache.js";
 import { catalogSection, overBudget } from "./catalog-section.js";
 import type { EngineContext } from "./engine-context.js";

@@ -1,6 +1,6 @@
-import type { SkillFork, SkillStep } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
-import { forkTaskText } from "../skill-tool-messages.js";
+import type { SkillFork, SkillStep } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { forkTaskText } from "../tools/skill-tool-messages.js";
 import type { EngineContext } from "./engine-context.js";
 import type { PreparedSkill } from "./prepare-skill.js";
 

@@ -1,6 +1,6 @@
-import { planInheritance, type InheritedSkills } from "../inherit-skills.js";
-import type { SkillRequest } from "../skill-engine-types.js";
-import type { SkillOperation } from "../skill-operations.js";
+import { planInheritance, type InheritedSkills } from "../loaded/inherit-skills.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import type { SkillOperation } from "../loaded/skill-operations.js";
 import type { EngineContext } from "./engine-context.js";
 
 /**

@@ -1,7 +1,7 @@
-import { isUserInvocable, parseSkillCommand, type SkillCommand } from "../skill-command.js";
-import type { SkillInvocation, SkillRequest, SkillStep, SkillThreadState } from "../skill-engine-types.js";
-import type { SkillOperation } from "../skill-operations.js";
-import { invocationResultText } from "../skill-tool-messages.js";
+import { isUserInvocable, parseSkillCommand, type SkillCommand } from "../instructions/skill-command.js";
+import type { SkillInvocation, SkillRequest, SkillStep, SkillThreadState } from "./skill-engine-types.js";
+import type { SkillOperation } from "../loaded/skill-operations.js";
+import { invocationResultText } from "../tools/skill-tool-messages.js";
 import { applySkillOperations } from "./apply-skill-operations.js";
 import type { EngineContext } from "./engine-context.js";
 import { forkStep, forks } from "./fork-step.js";

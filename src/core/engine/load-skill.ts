@@ -1,7 +1,7 @@
-import { createCatalog } from "../catalog.js";
-import { catalogView } from "../catalog-view.js";
-import type { SkillCall } from "../plan-skill-calls.js";
-import type { SkillRequest, SkillStep } from "../skill-engine-types.js";
+import { createCatalog } from "../catalog/catalog.js";
+import { catalogView } from "../catalog/catalog-view.js";
+import type { SkillCall } from "../loaded/plan-skill-calls.js";
+import type { SkillRequest, SkillStep } from "./skill-engine-types.js";
 import type { Rendering } from "./catalog-cache.js";
 import { planCall, refuseLoad } from "./call-planner.js";
 import type { EngineContext } from "./engine-context.js";

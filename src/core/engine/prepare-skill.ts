@@ -1,11 +1,11 @@
-import { renderInstructions, type DynamicCommandRunner } from "../render-instructions.js";
-import { splitAtBody } from "../skill-document.js";
-import type { SkillRequest } from "../skill-engine-types.js";
-import { skillDirectory, type SkillMetadata } from "../skill-metadata.js";
-import type { SkillOperation } from "../skill-operations.js";
-import { DEFAULT_RESOURCE_LIMITS, discoverResources } from "../skill-resources.js";
+import { renderInstructions, type DynamicCommandRunner } from "../instructions/render-instructions.js";
+import { splitAtBody } from "../skill-file/skill-document.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import { skillDirectory, type SkillMetadata } from "../skill-file/skill-metadata.js";
+import type { SkillOperation } from "../loaded/skill-operations.js";
+import { DEFAULT_RESOURCE_LIMITS, discoverResources } from "../resources/skill-resources.js";
 import type { SkillSource } from "../skill-source.js";
-import { loadResultText } from "../skill-tool-messages.js";
+import { loadResultText } from "../tools/skill-tool-messages.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../../exec/command-allow-list.js";
 import { createSkillCommandRunner } from "../../exec/run-skill-command.js";
 import { allowedCommandsOf } from "./allowed-commands.js";

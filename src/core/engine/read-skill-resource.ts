@@ -1,7 +1,7 @@
 import { SkillsetError } from "../errors.js";
-import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "../read-resource.js";
-import { checkResourcePath } from "../resource-path.js";
-import type { SkillReply, SkillRequest } from "../skill-engine-types.js";
+import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "../resources/read-resource.js";
+import { checkResourcePath } from "../resources/resource-path.js";
+import type { SkillReply, SkillRequest } from "./skill-engine-types.js";
 import type { EngineContext } from "./engine-context.js";
 import { loadedSkillSource } from "./skill-reader.js";
 import { verificationRefusal } from "./verify-skill.js";

@@ -1,7 +1,7 @@
-import type { Catalog } from "../catalog.js";
-import { catalogView } from "../catalog-view.js";
+import type { Catalog } from "../catalog/catalog.js";
+import { catalogView } from "../catalog/catalog-view.js";
 import { emitSkillsEvent } from "../skill-events.js";
-import type { CatalogRefresh, SkillRequest, SkillThreadState } from "../skill-engine-types.js";
+import type { CatalogRefresh, SkillRequest, SkillThreadState } from "./skill-engine-types.js";
 import type { EngineContext } from "./engine-context.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { SkillReply, SkillRequest } from "../skill-engine-types.js";
-import { skillDirectory } from "../skill-metadata.js";
+import type { SkillReply, SkillRequest } from "./skill-engine-types.js";
+import { skillDirectory } from "../skill-file/skill-metadata.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../../exec/command-allow-list.js";
 import { runSkillCommand } from "../../exec/run-skill-command.js";
 import { formatScriptResult } from "../../exec/script-executor.js";

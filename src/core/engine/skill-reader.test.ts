@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createMemorySource } from "../../sources/memory-source.js";
 import { SkillsetError } from "../errors.js";
-import type { SkillRequest } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createEngineContext } from "./engine-context.js";
 import { loadedSkillSource, readFailureMessage, readSkillText, sourceOf } from "./skill-reader.js";
 

@@ -1,6 +1,6 @@
 import { SkillsetError } from "../errors.js";
-import type { SkillRequest } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillSource } from "../skill-source.js";
 import type { EngineContext } from "./engine-context.js";
 

@@ -1,8 +1,8 @@
-import { renderLoadedSkills } from "../prompt-loaded.js";
-import { droppedSkills, restoreDroppedSkills } from "../restore-dropped-skills.js";
-import type { SkillRequest } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
-import { allowedToolUnion } from "../tool-policy.js";
+import { renderLoadedSkills } from "../loaded/prompt-loaded.js";
+import { droppedSkills, restoreDroppedSkills } from "../loaded/restore-dropped-skills.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { allowedToolUnion } from "../tools/tool-policy.js";
 import { loadedSkillsOf } from "./catalog-cache.js";
 import { catalogSection } from "./catalog-section.js";
 import type { EngineContext } from "./engine-context.js";

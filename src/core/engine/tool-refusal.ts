@@ -1,6 +1,6 @@
-import type { SkillRequest } from "../skill-engine-types.js";
-import { disclosedTools } from "../skill-tools.js";
-import { allowedToolUnion, isToolAllowed, restrictedToolMessage } from "../tool-policy.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import { disclosedTools } from "../tools/included-tools.js";
+import { allowedToolUnion, isToolAllowed, restrictedToolMessage } from "../tools/tool-policy.js";
 import { loadedSkillsOf } from "./catalog-cache.js";
 import type { EngineContext } from "./engine-context.js";
 

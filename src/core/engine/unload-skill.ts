@@ -1,6 +1,6 @@
-import type { SkillCall } from "../plan-skill-calls.js";
-import type { SkillRequest, SkillStep } from "../skill-engine-types.js";
-import { unloadResultText } from "../skill-tool-messages.js";
+import type { SkillCall } from "../loaded/plan-skill-calls.js";
+import type { SkillRequest, SkillStep } from "./skill-engine-types.js";
+import { unloadResultText } from "../tools/skill-tool-messages.js";
 import { planCall, refuse } from "./call-planner.js";
 import type { EngineContext } from "./engine-context.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMemorySource } from "../../sources/memory-source.js";
-import { createCatalog } from "../catalog.js";
-import { createSkillEngine, type SkillEngineOptions, type SkillRequest } from "../skill-engine.js";
+import { createCatalog } from "../catalog/catalog.js";
+import { createSkillEngine, type SkillEngineOptions, type SkillRequest } from "./skill-engine.js";
 import type { SkillsLogEntry } from "../skill-events.js";
 
 // The engine's verifySkill hook, before anything of a skill is read: loads and /name invocations.

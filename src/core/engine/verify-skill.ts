@@ -1,5 +1,5 @@
-import type { SkillRequest } from "../skill-engine-types.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import type { SkillRequest } from "./skill-engine-types.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { EngineContext } from "./engine-context.js";
 
 /**

@@ -1,4 +1,4 @@
-import { quoteForPrompt } from "../safe-text.js";
+import { quoteForPrompt } from "../text/safe-text.js";
 import { neutralizeTags, type InstructionTag, type ResultTag } from "./protocol-tags.js";
 
 /**

@@ -1,7 +1,7 @@
-import { applySkillOperations, type SkillEngine, type SkillRequest, type SkillThreadState } from "../skill-engine.js";
+import { applySkillOperations, type SkillEngine, type SkillRequest, type SkillThreadState } from "../engine/skill-engine.js";
 import type { SkillsLogEntry } from "../skill-events.js";
-import { skillDirectory } from "../skill-metadata.js";
-import type { SkillOperation } from "../skill-operations.js";
+import { skillDirectory } from "../skill-file/skill-metadata.js";
+import type { SkillOperation } from "../loaded/skill-operations.js";
 import { engineResult, errorTagOf, INSTRUCTION_FORMS, resultTag, resultsMessage } from "./format-results.js";
 import type { ParsedReply, SkillInstruction } from "./parse-instructions.js";
 

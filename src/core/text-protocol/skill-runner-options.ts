@@ -1,10 +1,10 @@
 // The options of `createSkillRunner`, and their checks: every problem is named at once, up front,
 // instead of failing in the middle of a turn.
 import { SkillsetError } from "../errors.js";
-import type { SkillEngineOptions } from "../skill-engine-types.js";
+import type { SkillEngineOptions } from "../engine/skill-engine-types.js";
 import type { SkillsLogger } from "../skill-events.js";
-import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../prompt-markdown.js";
-import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../render-catalog.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../catalog/prompt-markdown.js";
+import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../catalog/render-catalog.js";
 import type { SkillSource } from "../skill-source.js";
 import type { ScriptExecutor } from "../../exec/script-executor.js";
 import type { TextCompletion } from "./text-conversation.js";

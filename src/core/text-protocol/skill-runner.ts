@@ -1,8 +1,8 @@
-import { createCatalog, type Catalog } from "../catalog.js";
+import { createCatalog, type Catalog } from "../catalog/catalog.js";
 import { SkillsetError } from "../errors.js";
-import { applySkillOperations, createSkillEngine, type SkillEngine, type SkillRequest, type SkillThreadState } from "../skill-engine.js";
-import type { SkillMetadata } from "../skill-metadata.js";
-import type { SkillOperation } from "../skill-operations.js";
+import { applySkillOperations, createSkillEngine, type SkillEngine, type SkillRequest, type SkillThreadState } from "../engine/skill-engine.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import type { SkillOperation } from "../loaded/skill-operations.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../../exec/command-allow-list.js";
 import { resultTag } from "./format-results.js";
 import { parseSkillInstructions } from "./parse-instructions.js";

@@ -1,6 +1,6 @@
-import { DEFAULT_MAX_DESCRIPTION_LENGTH, shortenText } from "../prompt-markdown.js";
-import { DEFAULT_CATALOG_BUDGET, renderCatalog, type RenderedCatalog } from "../render-catalog.js";
-import type { SkillMetadata } from "../skill-metadata.js";
+import { DEFAULT_MAX_DESCRIPTION_LENGTH, shortenText } from "../catalog/prompt-markdown.js";
+import { DEFAULT_CATALOG_BUDGET, renderCatalog, type RenderedCatalog } from "../catalog/render-catalog.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
 /** Options of {@link renderTextProtocolPrompt}. */
 export interface TextProtocolPromptOptions {

@@ -1,4 +1,4 @@
-import type { SkillEngineOptions } from "../../core/skill-engine-types.js";
+import type { SkillEngineOptions } from "../../core/engine/skill-engine-types.js";
 import type { LockfileOption } from "./lockfile-verifier.js";
 import { parseSkillsLockFile } from "./parse-skills-lock.js";
 

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { SkillsetError } from "../../core/errors.js";
-import type { SkillVerification } from "../../core/skill-engine-types.js";
-import { skillDirectory, type SkillMetadata } from "../../core/skill-metadata.js";
+import type { SkillVerification } from "../../core/engine/skill-engine-types.js";
+import { skillDirectory, type SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import { compareWithLock } from "./compare-with-lock.js";
 import { installFolderName } from "./installed-skill-folders.js";
 import { readSkillsLock, type SkillsLock, type SkillsLockEntry } from "./read-skills-lock.js";

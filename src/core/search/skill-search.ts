@@ -1,0 +1,75 @@
+import { createLexicalIndex } from "./lexical-index.js";
+import type { RankedSkill } from "./ranked-skill.js";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+
+export type { RankedSkill };
+
+/**
+ * Ranks the catalog's skills for a query, best first, at most `limit`. Called with the same
+ * `skills` array while the catalog is unchanged, so a ranker may keep an index keyed by it.
+ */
+export type SkillRanker = (query: string, skills: readonly SkillMetadata[], limit: number) => Promise<readonly RankedSkill[]> | readonly RankedSkill[];
+
+/** Texts to vectors, one per text, e.g. `(texts) => embeddings.embedDocuments(texts)`. */
+export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
+
+/**
+ * Where the lexical ranker's weak matches start: a match is weak when its BM25 score is under
+ * `score` and it covers under `coverage` of the query's informative words (so a short request
+ * fully matched is not weak, nor a long one matched in many words). Chosen on bench/search-eval
+ * (tuned set plus requests no skill fits); see docs/large-libraries.md for the figures.
+ */
+export const DEFAULT_RELEVANCE_FLOOR: Readonly<RelevanceFloor> = { score: 8, coverage: 0.5 };
+
+/** A relevance floor of {@link createLexicalRanker}: see {@link DEFAULT_RELEVANCE_FLOOR}. */
+export interface RelevanceFloor {
+  /** BM25 score (name weighted twice, as the ranker scores) from which a match is not weak. */
+  score: number;
+  /** Share of the query's informative words, 0 to 1, from which a match is not weak. */
+  coverage: number;
+}
+
+/** Options of {@link createLexicalRanker}. */
+export interface LexicalRankerOptions {
+  /** Where weak matches start; default {@link DEFAULT_RELEVANCE_FLOOR}; `false` marks none weak. */
+  relevanceFloor?: Partial<RelevanceFloor> | false;
+}
+
+/**
+ * The default ranker: BM25 over the name, split at hyphens and weighted twice, and the
+ * description, with Porter2 stemming, prefix matches for longer words (at a lower weight), for
+ * words no skill uses typo tolerance (one edit), and in queries the aliases of file types and
+ * products ("PowerPoint" finds `pptx`) and a lower weight for verbs like "make". Matches under
+ * the relevance floor are marked `weak`. The index follows the catalog: when it changes,
+ * only added, removed or changed skills are indexed again.
+ */
+export function createLexicalRanker(options: LexicalRankerOptions = {}): SkillRanker {
+  const floor = options.relevanceFloor === false ? { score: 0, coverage: 0 } : { ...DEFAULT_RELEVANCE_FLOOR, ...options.relevanceFloor };
+  const index = createLexicalIndex();
+  let current: readonly SkillMetadata[] | undefined;
+  return (query, skills, limit) => {
+    if (skills !== current) {
+      index.follow(skills);
+      current = skills;
+    }
+    return index.search(query, limit).map(({ name, score, coverage }) => ({ name, score, weak: score < floor.score && coverage < floor.coverage }));
+  };
+}
+
+/**
+ * Reciprocal rank fusion: each ranking gives a skill `1 / (60 + rank)`; the sums decide. Robust
+ * to rankers whose scores are on different scales, which is why it fuses lexical and vector search.
+ * A skill is weak when a ranking judged it weak and none judged it a match.
+ */
+export function fuseRankings(rankings: ReadonlyArray<readonly RankedSkill[]>, limit: number): RankedSkill[] {
+  const fused = new Map<string, RankedSkill>();
+  for (const ranking of rankings) {
+    ranking.forEach((entry, rank) => {
+      const sum = fused.get(entry.name) ?? { name: entry.name, score: 0 };
+      sum.score += 1 / (60 + rank + 1);
+      if (entry.weak !== undefined) sum.weak = (sum.weak ?? true) && entry.weak;
+      fused.set(entry.name, sum);
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)).slice(0, limit);
+}
