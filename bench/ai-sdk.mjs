@@ -24,7 +24,10 @@ const CALLS = { iterations: 2_000, warmup: 200 };
 const HISTORY = { short: 15, long: 195 };
 const BASE_PROMPT = "You are a helpful agent.";
 const TARGET_MICROS = 100;
-const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const USAGE = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
 
 /** The AI SDK table with its notes, as run.mjs prints it. */
 export async function aiSdkTable() {
@@ -34,7 +37,10 @@ export async function aiSdkTable() {
     const skills = createSkills({ sources: [root] });
     const store = new Map();
     const stored = createSkills({ sources: [root], store }).thread("bench");
-    const names = (await skills.invocableSkills()).map((skill) => skill.name).filter((name) => existsSync(join(root, name, "scripts"))).slice(0, 2);
+    const names = (await skills.invocableSkills())
+      .map((skill) => skill.name)
+      .filter((name) => existsSync(join(root, name, "scripts")))
+      .slice(0, 2);
     const short = await conversation(skills, names, HISTORY.short);
     const long = await conversation(skills, names, HISTORY.long);
     // The engine's own view of the same thread, for the reference rows and the store.
@@ -49,10 +55,18 @@ export async function aiSdkTable() {
       stepContender("prepareStep, state from the messages (200 messages)", skills, long),
       stepContender("prepareStep, state in a Map store", stored, short),
       await middlewareContender(root, loaded, short),
-      engineContender(engine, { state: { skills: metadata, catalogVersion: version, ...loaded }, sources: async () => catalog.sources }),
+      engineContender(engine, {
+        state: { skills: metadata, catalogVersion: version, ...loaded },
+        sources: async () => catalog.sources,
+      }),
     ];
     const results = await measureInterleaved(contenders, { ...CALLS, gc: false });
-    const micros = new Map(contenders.map((contender) => [contender.label, summarize(results.get(contender.label).samples.map((ms) => ms * 1000))]));
+    const micros = new Map(
+      contenders.map((contender) => [
+        contender.label,
+        summarize(results.get(contender.label).samples.map((ms) => ms * 1000)),
+      ]),
+    );
     catalog.close();
     await skills.close();
     return { title: "AI SDK", rows: rowsFor(micros), notes: notesFor(micros, names, short.length, long.length) };
@@ -64,13 +78,38 @@ export async function aiSdkTable() {
 // A real generateText turn over `history` earlier messages that loads `names` in one step.
 async function conversation(skills, names, history) {
   const responses = [
-    { content: names.map((name, index) => ({ type: "tool-call", toolCallId: `load-${index}`, toolName: "load_skill", input: JSON.stringify({ skill_name: name }) })), finishReason: { unified: "tool-calls", raw: "tool_use" }, usage: USAGE, warnings: [] },
-    { content: [{ type: "text", text: "Done." }], finishReason: { unified: "stop", raw: "stop" }, usage: USAGE, warnings: [] },
+    {
+      content: names.map((name, index) => ({
+        type: "tool-call",
+        toolCallId: `load-${index}`,
+        toolName: "load_skill",
+        input: JSON.stringify({ skill_name: name }),
+      })),
+      finishReason: { unified: "tool-calls", raw: "tool_use" },
+      usage: USAGE,
+      warnings: [],
+    },
+    {
+      content: [{ type: "text", text: "Done." }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage: USAGE,
+      warnings: [],
+    },
   ];
   const model = new MockLanguageModelV3({ doGenerate: async () => responses.shift() });
-  const earlier = Array.from({ length: history }, (_, at) => (at % 2 === 0 ? { role: "user", content: `Question ${at / 2 + 1}: what does the report say?` } : { role: "assistant", content: `Answer ${(at + 1) / 2}: the report lists ${at * 7} open items, mostly minor.` }));
+  const earlier = Array.from({ length: history }, (_, at) =>
+    at % 2 === 0
+      ? { role: "user", content: `Question ${at / 2 + 1}: what does the report say?` }
+      : { role: "assistant", content: `Answer ${(at + 1) / 2}: the report lists ${at * 7} open items, mostly minor.` },
+  );
   const messages = [...earlier, { role: "user", content: "Use the skills." }];
-  const result = await generateText({ model, messages, tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE_PROMPT }), stopWhen: stepCountIs(5) });
+  const result = await generateText({
+    model,
+    messages,
+    tools: skills.tools,
+    prepareStep: skills.prepareStep({ instructions: BASE_PROMPT }),
+    stopWhen: stepCountIs(5),
+  });
   return [...messages, ...result.response.messages];
 }
 
@@ -93,7 +132,10 @@ function stepContender(label, skills, messages) {
 async function middlewareContender(root, loaded, messages) {
   const middleware = createSkillsMiddleware({ sources: [root] });
   const { _skillsCatalogVersion } = await hookOf(middleware, "beforeAgent")({ messages: [] }, {});
-  const request = modelRequest({ _skillsCatalogVersion, skillsLoaded: loaded.loaded, skillResources: loaded.resources }, messages.flatMap(toLangChain));
+  const request = modelRequest(
+    { _skillsCatalogVersion, skillsLoaded: loaded.loaded, skillResources: loaded.resources },
+    messages.flatMap(toLangChain),
+  );
   const response = new AIMessage("ok");
   return {
     label: "skillset/langchain wrapModelCall (reference)",
@@ -119,10 +161,18 @@ function engineContender(engine, request) {
 
 function toLangChain(message) {
   if (message.role === "user") return [new HumanMessage(message.content)];
-  if (message.role === "tool") return message.content.map((part) => new ToolMessage({ content: part.output.value, tool_call_id: part.toolCallId, name: part.toolName }));
+  if (message.role === "tool")
+    return message.content.map(
+      (part) => new ToolMessage({ content: part.output.value, tool_call_id: part.toolCallId, name: part.toolName }),
+    );
   if (typeof message.content === "string") return [new AIMessage(message.content)];
-  const text = message.content.filter((part) => part.type === "text").map((part) => part.text).join("");
-  const toolCalls = message.content.filter((part) => part.type === "tool-call").map((part) => ({ id: part.toolCallId, name: part.toolName, args: part.input }));
+  const text = message.content
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+  const toolCalls = message.content
+    .filter((part) => part.type === "tool-call")
+    .map((part) => ({ id: part.toolCallId, name: part.toolName, args: part.input }));
   return [new AIMessage({ content: text, tool_calls: toolCalls })];
 }
 
@@ -140,7 +190,8 @@ function rowsFor(micros) {
 }
 
 function notesFor(micros, names, shortLength, longLength) {
-  const own = micros.get("prepareStep, state from the messages").median - micros.get("engine.systemPrompt alone (floor)").median;
+  const own =
+    micros.get("prepareStep, state from the messages").median - micros.get("engine.systemPrompt alone (floor)").median;
   return [
     "",
     `Node ${process.version}, ${process.platform}, AI SDK 6 (\`ai\` of the repository); generated library of ${LIBRARY_SIZE.toLocaleString("en-US")} skills (bench/generate-library.mjs).`,

@@ -90,7 +90,10 @@ export function deepagentsCold(root, skillParents) {
     const restore = silenceWarnings();
     try {
       const start = performance.now();
-      const middleware = createSkillsMiddleware({ backend: new FilesystemBackend({ rootDir: root, virtualMode: false }), sources });
+      const middleware = createSkillsMiddleware({
+        backend: new FilesystemBackend({ rootDir: root, virtualMode: false }),
+        sources,
+      });
       const update = await discoveryHook(middleware)({ messages: [] }, MINIMAL_RUNTIME);
       const ms = performance.now() - start;
       const skills = update?.skillsMetadata ?? [];

@@ -2,7 +2,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { CORPUS_ROOT, deepagentsCold, findSkillParents, hasCorpus, rawFloor, skillsetCold, skillsetRescan } from "./contenders.mjs";
+import {
+  CORPUS_ROOT,
+  deepagentsCold,
+  findSkillParents,
+  hasCorpus,
+  rawFloor,
+  skillsetCold,
+  skillsetRescan,
+} from "./contenders.mjs";
 import { skillsetColdBlock } from "./event-loop-block.mjs";
 import { firstScanInNewProcess } from "./first-scan.mjs";
 import { ensureLibrary } from "./generate-library.mjs";
@@ -73,7 +81,9 @@ async function measureTree(tree) {
         : []),
     ];
     const results = await measureInterleaved(contenders, { iterations: tree.iterations.main });
-    return Object.fromEntries([...results].map(([label, result]) => [label, { ...result, stats: summarize(result.samples) }]));
+    return Object.fromEntries(
+      [...results].map(([label, result]) => [label, { ...result, stats: summarize(result.samples) }]),
+    );
   } finally {
     watched.close();
     polling.close();
@@ -90,19 +100,23 @@ function treeRows(tree, measured) {
     polling: `${formatRatio(m("cold") / m("polling"))} faster than cold`,
     deepagents: `skillset ${formatRatio(m("deepagents") / m("cold"))} faster`,
     floor: "baseline",
-    firstCold: measured.firstCold && `${formatRatio(m("firstCold") / m("firstFloor"))} of its raw floor; in CPU time ${formatRatio(cpu(measured, "firstCold") / cpu(measured, "firstFloor"))}`,
+    firstCold:
+      measured.firstCold &&
+      `${formatRatio(m("firstCold") / m("firstFloor"))} of its raw floor; in CPU time ${formatRatio(cpu(measured, "firstCold") / cpu(measured, "firstFloor"))}`,
     firstFloor: "baseline of the row above",
   };
-  return Object.keys(LABELS).filter((label) => measured[label]).map((label) => ({
-    tree: tree.name,
-    implementation: LABELS[label],
-    "skills found": [...measured[label].found].join(" / "),
-    runs: measured[label].stats.runs,
-    "median ms": formatMs(m(label)),
-    "p90 ms": formatMs(measured[label].stats.p90),
-    "min ms": formatMs(measured[label].stats.min),
-    ratio: ratios[label],
-  }));
+  return Object.keys(LABELS)
+    .filter((label) => measured[label])
+    .map((label) => ({
+      tree: tree.name,
+      implementation: LABELS[label],
+      "skills found": [...measured[label].found].join(" / "),
+      runs: measured[label].stats.runs,
+      "median ms": formatMs(m(label)),
+      "p90 ms": formatMs(measured[label].stats.p90),
+      "min ms": formatMs(measured[label].stats.min),
+      ratio: ratios[label],
+    }));
 }
 
 /** Whether skillset and deepagents found the very same skill names. */
@@ -119,14 +133,22 @@ function targetNotes(tree, measured) {
   if (tree.name.startsWith("generated")) {
     const vsDeepagents = m("deepagents") / m("cold");
     const vsFloor = m("cold") / m("floor");
-    notes.push(`- ${tree.name}: cold ≥${TARGETS.vsDeepagents}x faster than deepagents: ${check(vsDeepagents, vsDeepagents >= TARGETS.vsDeepagents)}`);
-    notes.push(`- ${tree.name}: cold within ${TARGETS.vsFloor}x of the raw floor: ${check(vsFloor, vsFloor <= TARGETS.vsFloor)}; in CPU time ${cpuRatio(measured)}`);
-    notes.push(`- ${tree.name}: longest event-loop block during a cold scan ≤ ${TARGETS.blockMs} ms: ${formatMs(m("block"))} ms (${m("block") <= TARGETS.blockMs ? "met" : "MISSED"})`);
+    notes.push(
+      `- ${tree.name}: cold ≥${TARGETS.vsDeepagents}x faster than deepagents: ${check(vsDeepagents, vsDeepagents >= TARGETS.vsDeepagents)}`,
+    );
+    notes.push(
+      `- ${tree.name}: cold within ${TARGETS.vsFloor}x of the raw floor: ${check(vsFloor, vsFloor <= TARGETS.vsFloor)}; in CPU time ${cpuRatio(measured)}`,
+    );
+    notes.push(
+      `- ${tree.name}: longest event-loop block during a cold scan ≤ ${TARGETS.blockMs} ms: ${formatMs(m("block"))} ms (${m("block") <= TARGETS.blockMs ? "met" : "MISSED"})`,
+    );
   }
   const watched = m("cold") / m("watched");
   const polling = m("cold") / m("polling");
   // The target is for the default (watched) mode; polling stats every SKILL.md by design and is shown for reference.
-  notes.push(`- ${tree.name}: unchanged re-scan ≥${TARGETS.rescan}x faster than cold: watched (default) ${check(watched, watched >= TARGETS.rescan)}; polling (\`watch: false\`, one stat per skill, no target) ${formatRatio(polling)}`);
+  notes.push(
+    `- ${tree.name}: unchanged re-scan ≥${TARGETS.rescan}x faster than cold: watched (default) ${check(watched, watched >= TARGETS.rescan)}; polling (\`watch: false\`, one stat per skill, no target) ${formatRatio(polling)}`,
+  );
   return notes;
 }
 

@@ -19,21 +19,41 @@ const COLD_ITERATIONS = 15;
 export async function forkTable() {
   const root = mkdtempSync(join(tmpdir(), "skillset-bench-fork-"));
   try {
-    for (const [name, extra] of [["inline", ""], ["forked", "context: fork\n"]]) {
+    for (const [name, extra] of [
+      ["inline", ""],
+      ["forked", "context: fork\n"],
+    ]) {
       mkdirSync(join(root, name));
-      writeFileSync(join(root, name, "SKILL.md"), `---\nname: ${name}\ndescription: Use ${name} for the benchmark.\n${extra}---\n\n# ${name}\n\nDo the ${name} steps.\n`);
+      writeFileSync(
+        join(root, name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: Use ${name} for the benchmark.\n${extra}---\n\n# ${name}\n\nDo the ${name} steps.\n`,
+      );
     }
-    const warm = await measureInterleaved([warmContender(root, "inline"), warmContender(root, "forked")], { iterations: ITERATIONS, warmup: 3 });
-    const cold = await measureInterleaved([coldContender(root, "inline"), coldContender(root, "forked")], { iterations: COLD_ITERATIONS, warmup: 2 });
+    const warm = await measureInterleaved([warmContender(root, "inline"), warmContender(root, "forked")], {
+      iterations: ITERATIONS,
+      warmup: 3,
+    });
+    const cold = await measureInterleaved([coldContender(root, "inline"), coldContender(root, "forked")], {
+      iterations: COLD_ITERATIONS,
+      warmup: 2,
+    });
     const modelCall = await fakeModelCallMs();
     const row = (label, results) => {
       const inline = summarize(results.get("inline").samples).median;
       const forked = summarize(results.get("forked").samples).median;
-      return { case: label, "load into the conversation (ms)": formatMs(inline), "forked (ms)": formatMs(forked), "fork overhead (ms)": formatMs(forked - inline - modelCall) };
+      return {
+        case: label,
+        "load into the conversation (ms)": formatMs(inline),
+        "forked (ms)": formatMs(forked),
+        "fork overhead (ms)": formatMs(forked - inline - modelCall),
+      };
     };
     return {
       title: "Forked skills",
-      rows: [row("same agent, fork agent built already", warm), row("new agent each time (the fork agent is built)", cold)],
+      rows: [
+        row("same agent, fork agent built already", warm),
+        row("new agent each time (the fork agent is built)", cold),
+      ],
       notes: [
         "",
         `Medians of ${ITERATIONS} (warm) and ${COLD_ITERATIONS} (cold) interleaved invokes, each: the model calls load_skill, then answers; for the forked skill a fork agent makes one model call in between. The overhead is the forked invoke minus the inline one, minus one fake model call (${formatMs(modelCall)} ms median), so it excludes model time: building the fork's task, starting a LangGraph run with the skills middleware, its catalog refresh and prompt, and streaming its progress. The fork agent is compiled once per model, agent type and tool set, then reused.`,
@@ -63,7 +83,11 @@ function coldContender(root, skill) {
     run: () => {
       let model = fakeModel().respondWithTools([{ name: "load_skill", args: { skill_name: skill }, id: "load-1" }]);
       if (skill === "forked") model = model.respond(new AIMessage("fork answer"));
-      const agent = createAgent({ model: model.respond(new AIMessage("done")), tools: [], middleware: [createSkillsMiddleware({ sources: [root] })] });
+      const agent = createAgent({
+        model: model.respond(new AIMessage("done")),
+        tools: [],
+        middleware: [createSkillsMiddleware({ sources: [root] })],
+      });
       return timeInvoke(agent, skill);
     },
   };
@@ -75,7 +99,8 @@ async function timeInvoke(agent, skill) {
   const ms = performance.now() - start;
   const loadResult = result.messages.find((message) => message.type === "tool")?.text ?? "";
   const expected = skill === "forked" ? loadResult === "fork answer" : loadResult.startsWith('<skill name="inline"');
-  if (!expected) throw new Error(`bench/fork.mjs: unexpected load_skill result for '${skill}': ${loadResult.slice(0, 200)}`);
+  if (!expected)
+    throw new Error(`bench/fork.mjs: unexpected load_skill result for '${skill}': ${loadResult.slice(0, 200)}`);
   return { ms, found: "ok" };
 }
 

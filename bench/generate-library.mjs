@@ -7,13 +7,58 @@ import { join } from "node:path";
 const FORMAT_VERSION = 2;
 const MARKER = ".bench-library.json";
 
-const VERBS = ["Analyze", "Generate", "Validate", "Convert", "Summarize", "Review", "Refactor", "Deploy", "Audit", "Benchmark", "Migrate", "Document"];
-const OBJECTS = ["CSV exports", "API schemas", "release notes", "Terraform plans", "SQL migrations", "PDF invoices", "log archives", "React components", "Kubernetes manifests", "survey results", "test reports", "design tokens"];
-const CONTEXTS = ["for finance teams", "in monorepos", "before a release", "across microservices", "for compliance reviews", "in CI pipelines", "for data scientists", "during incident response"];
-const TRIGGERS = ["the user asks to clean up", "a task mentions", "working with", "the user uploads", "someone needs a report on", "a pull request touches"];
+const VERBS = [
+  "Analyze",
+  "Generate",
+  "Validate",
+  "Convert",
+  "Summarize",
+  "Review",
+  "Refactor",
+  "Deploy",
+  "Audit",
+  "Benchmark",
+  "Migrate",
+  "Document",
+];
+const OBJECTS = [
+  "CSV exports",
+  "API schemas",
+  "release notes",
+  "Terraform plans",
+  "SQL migrations",
+  "PDF invoices",
+  "log archives",
+  "React components",
+  "Kubernetes manifests",
+  "survey results",
+  "test reports",
+  "design tokens",
+];
+const CONTEXTS = [
+  "for finance teams",
+  "in monorepos",
+  "before a release",
+  "across microservices",
+  "for compliance reviews",
+  "in CI pipelines",
+  "for data scientists",
+  "during incident response",
+];
+const TRIGGERS = [
+  "the user asks to clean up",
+  "a task mentions",
+  "working with",
+  "the user uploads",
+  "someone needs a report on",
+  "a pull request touches",
+];
 const LICENSES = ["MIT", "Apache-2.0", "Proprietary. LICENSE.txt has complete terms", "BSD-3-Clause"];
 const AUTHORS = ["acme-platform", "data-tools-team", "jane.doe", "infra-guild", "docs-bot"];
-const WORDS = "the a skill file input output step check value report table field option error result user data source target format rule version config record batch query schema record summary detail before after when each".split(" ");
+const WORDS =
+  "the a skill file input output step check value report table field option error result user data source target format rule version config record batch query schema record summary detail before after when each".split(
+    " ",
+  );
 
 /** Path of the library with `count` skills, generating it first when missing or incomplete. */
 export function ensureLibrary(count = 10_000) {
@@ -37,7 +82,10 @@ export function ensureLibrary(count = 10_000) {
  */
 export function generatedSkillMetadata(count, seed = 42) {
   const random = seededRandom(seed);
-  return Array.from({ length: count }, (_, index) => ({ name: `generated-${String(index).padStart(5, "0")}`, description: description(random) }));
+  return Array.from({ length: count }, (_, index) => ({
+    name: `generated-${String(index).padStart(5, "0")}`,
+    description: description(random),
+  }));
 }
 
 function isComplete(root, count) {
@@ -60,7 +108,10 @@ function writeSkill(libraryRoot, index, random) {
   if (random() < 0.1) {
     mkdirSync(join(folder, "scripts"));
     mkdirSync(join(folder, "references"));
-    writeFileSync(join(folder, "scripts", "run.py"), `#!/usr/bin/env python3\n"""Helper for ${name}."""\nimport sys\n\nprint("ok", sys.argv[1:])\n`);
+    writeFileSync(
+      join(folder, "scripts", "run.py"),
+      `#!/usr/bin/env python3\n"""Helper for ${name}."""\nimport sys\n\nprint("ok", sys.argv[1:])\n`,
+    );
     writeFileSync(join(folder, "references", "REFERENCE.md"), `# ${name} reference\n\n${paragraph(random, 60)}\n`);
   }
 }
@@ -86,7 +137,8 @@ function description(random) {
   let text = `${pick(random, VERBS)} ${pick(random, OBJECTS)} ${pick(random, CONTEXTS)}. Use when ${pick(random, TRIGGERS)} ${pick(random, OBJECTS).toLowerCase()}`;
   while (text.length < 100) text += ` or ${pick(random, OBJECTS).toLowerCase()}`;
   if (random() < 0.6) text += `, including ${pick(random, OBJECTS).toLowerCase()} ${pick(random, CONTEXTS)}`;
-  if (random() < 0.4) text += `. Also covers ${pick(random, OBJECTS).toLowerCase()} and ${pick(random, OBJECTS).toLowerCase()} ${pick(random, CONTEXTS)}`;
+  if (random() < 0.4)
+    text += `. Also covers ${pick(random, OBJECTS).toLowerCase()} and ${pick(random, OBJECTS).toLowerCase()} ${pick(random, CONTEXTS)}`;
   return (text.length > 249 ? text.slice(0, 249).trimEnd() : text) + ".";
 }
 
@@ -94,8 +146,10 @@ function body(name, random, targetBytes) {
   const parts = [`# ${name}\n`, `## When to use\n\n${list(random, 4)}\n`, `## Workflow\n\n${steps(random, 6)}\n`];
   const sections = [
     () => `## Details\n\n${paragraph(random, 90)}\n`,
-    () => `## Example\n\n\`\`\`bash\npython scripts/run.py --input data.csv --format json --strict\n\`\`\`\n\n${paragraph(random, 40)}\n`,
-    () => `## Options\n\n| Option | Default | Meaning |\n| --- | --- | --- |\n| \`--strict\` | off | ${paragraph(random, 8)} |\n| \`--limit\` | 100 | ${paragraph(random, 8)} |\n`,
+    () =>
+      `## Example\n\n\`\`\`bash\npython scripts/run.py --input data.csv --format json --strict\n\`\`\`\n\n${paragraph(random, 40)}\n`,
+    () =>
+      `## Options\n\n| Option | Default | Meaning |\n| --- | --- | --- |\n| \`--strict\` | off | ${paragraph(random, 8)} |\n| \`--limit\` | 100 | ${paragraph(random, 8)} |\n`,
     () => `## Troubleshooting\n\n${list(random, 3)}\n\n${paragraph(random, 50)}\n`,
   ];
   let size = parts.join("\n").length;

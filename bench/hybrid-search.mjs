@@ -36,8 +36,11 @@ export async function hybridSearchTable() {
 }
 
 async function qualityRows() {
-  const folders = readdirSync(CORPUS_ROOT, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(CORPUS_ROOT, entry.name));
-  const skills = (await createCatalog(folders.map((path) => createLocalSource({ path, recursive: true }))).refresh()).skills;
+  const folders = readdirSync(CORPUS_ROOT, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(CORPUS_ROOT, entry.name));
+  const skills = (await createCatalog(folders.map((path) => createLocalSource({ path, recursive: true }))).refresh())
+    .skills;
   const requests = loadRequests(skills.map((skill) => skill.name));
   const lexical = createLexicalRanker();
   const embedding = createEmbeddingRanker(localEmbedder(512));
@@ -45,11 +48,21 @@ async function qualityRows() {
   const reports = {
     lexical: await evaluateRanker(async (query) => names(await lexical(query, skills, 10)), requests),
     embedding: await evaluateRanker(async (query) => names(await embedding(query, skills, 10)), requests),
-    hybrid: await evaluateRanker(async (query) => names(fuseRankings([await lexical(query, skills, FUSION_DEPTH), await embedding(query, skills, FUSION_DEPTH)], 10)), requests),
+    hybrid: await evaluateRanker(
+      async (query) =>
+        names(
+          fuseRankings([await lexical(query, skills, FUSION_DEPTH), await embedding(query, skills, FUSION_DEPTH)], 10),
+        ),
+      requests,
+    ),
   };
-  const format = (report) => `${report.recallAt1.toFixed(3)} / ${report.recallAt5.toFixed(3)} / ${report.mrr.toFixed(3)}`;
+  const format = (report) =>
+    `${report.recallAt1.toFixed(3)} / ${report.recallAt5.toFixed(3)} / ${report.mrr.toFixed(3)}`;
   return [
-    { Metric: `R@1 / R@5 / MRR, ${requests.length} requests, ${skills.length} skills: lexical ranker`, Value: format(reports.lexical) },
+    {
+      Metric: `R@1 / R@5 / MRR, ${requests.length} requests, ${skills.length} skills: lexical ranker`,
+      Value: format(reports.lexical),
+    },
     { Metric: "… local embedder alone", Value: format(reports.embedding) },
     { Metric: "… hybrid (lexical + local embedder, reciprocal rank fusion)", Value: format(reports.hybrid) },
   ];
@@ -74,8 +87,14 @@ async function cacheRows() {
     const next = await process();
     const bytes = readdirSync(folder).reduce((sum, file) => sum + statSync(join(folder, file)).size, 0);
     return [
-      { Metric: `skill texts embedded, first process / next process (${CACHE_SKILLS.toLocaleString("en-US")} skills)`, Value: `${first.texts.toLocaleString("en-US")} / ${next.texts.toLocaleString("en-US")}` },
-      { Metric: "first search, embedding included (ms): first process / next process", Value: `${formatMs(first.ms)} / ${formatMs(next.ms)}` },
+      {
+        Metric: `skill texts embedded, first process / next process (${CACHE_SKILLS.toLocaleString("en-US")} skills)`,
+        Value: `${first.texts.toLocaleString("en-US")} / ${next.texts.toLocaleString("en-US")}`,
+      },
+      {
+        Metric: "first search, embedding included (ms): first process / next process",
+        Value: `${formatMs(first.ms)} / ${formatMs(next.ms)}`,
+      },
       { Metric: "cache file (MB)", Value: (bytes / 2 ** 20).toFixed(1) },
     ];
   } finally {

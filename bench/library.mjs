@@ -27,7 +27,11 @@ const TARGETS = { searchP50Ms: 1, buildShare: 0.5, unchangedTurnBytes: 1024 };
 export async function libraryTable() {
   const restore = silenceWarnings();
   try {
-    const libraries = SIZES.map((size) => ({ label: `${size.toLocaleString("en-US")} generated`, folders: [ensureLibrary(size)], recursive: false }));
+    const libraries = SIZES.map((size) => ({
+      label: `${size.toLocaleString("en-US")} generated`,
+      folders: [ensureLibrary(size)],
+      recursive: false,
+    }));
     if (hasCorpus()) libraries.push({ label: "shared corpus", folders: corpusFolders(), recursive: true });
     const measured = [];
     for (const library of libraries) measured.push({ label: library.label, ...(await measureLibrary(library)) });
@@ -67,7 +71,11 @@ async function measureLibrary({ folders, recursive }) {
     search.push(performance.now() - start);
   }
   const unbudgeted = await renderCatalog(skills);
-  const budgeted = await renderCatalog(skills, { budget: DEFAULT_CATALOG_BUDGET, searchTool: "search_skills", sourceOrder: [] });
+  const budgeted = await renderCatalog(skills, {
+    budget: DEFAULT_CATALOG_BUDGET,
+    searchTool: "search_skills",
+    sourceOrder: [],
+  });
   return {
     skills: skills.length,
     discoveryMs: median(discovery),
@@ -75,7 +83,14 @@ async function measureLibrary({ folders, recursive }) {
     searchP50: median(search),
     searchP99: quantile(search, 0.99),
     memoryMb: memory / 2 ** 20,
-    tokens: { without: unbudgeted.tokens, with: budgeted.tokens, full: budgeted.full.length, short: budgeted.short.length, named: budgeted.named.length, hidden: budgeted.hidden.length },
+    tokens: {
+      without: unbudgeted.tokens,
+      with: budgeted.tokens,
+      full: budgeted.full.length,
+      short: budgeted.short.length,
+      named: budgeted.named.length,
+      hidden: budgeted.hidden.length,
+    },
     callMicros: await measureCall(folders, recursive),
     stateBytes: await measureUnchangedTurn(folders, recursive, skills[0].name),
   };
@@ -84,15 +99,22 @@ async function measureLibrary({ folders, recursive }) {
 // Queries made of words from the skills' own descriptions, two to five words each, seeded.
 function queriesFor(skills) {
   let seed = 7;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const words = skills.flatMap((skill) => skill.description.toLowerCase().match(/[a-z]{4,}/g) ?? []);
-  return Array.from({ length: QUERIES }, () => Array.from({ length: 2 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]).join(" "));
+  return Array.from({ length: QUERIES }, () =>
+    Array.from({ length: 2 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]).join(" "),
+  );
 }
 
 // wrapModelCall with the default budget on: the middleware's own time per model call, in µs.
 async function measureCall(folders, recursive) {
   const middleware = createSkillsMiddleware({ sources: folders, recursive });
-  const state = { messages: [new HumanMessage("Hello")], skillsLoaded: [], skillResources: {}, ...(await hookOf(middleware, "beforeAgent")({ messages: [] }, {})) };
+  const state = {
+    messages: [new HumanMessage("Hello")],
+    skillsLoaded: [],
+    skillResources: {},
+    ...(await hookOf(middleware, "beforeAgent")({ messages: [] }, {})),
+  };
   const request = modelRequest(state, state.messages);
   const handler = async () => new AIMessage("ok");
   const samples = [];
@@ -108,8 +130,17 @@ async function measureCall(folders, recursive) {
 // (turn 2, after turn 1 loaded one).
 async function measureUnchangedTurn(folders, recursive, skill) {
   const saver = new RecordingSaver(STATE_KEYS);
-  const model = fakeModel().respondWithTools([toolCall("load_skill", { skill_name: skill })]).respond(new AIMessage("Loaded.")).respondWithTools([toolCall("echo", { text: "hi" })]).respond(new AIMessage("Done."));
-  const agent = createAgent({ model, tools: [echoTool()], middleware: [createSkillsMiddleware({ sources: folders, recursive })], checkpointer: saver });
+  const model = fakeModel()
+    .respondWithTools([toolCall("load_skill", { skill_name: skill })])
+    .respond(new AIMessage("Loaded."))
+    .respondWithTools([toolCall("echo", { text: "hi" })])
+    .respond(new AIMessage("Done."));
+  const agent = createAgent({
+    model,
+    tools: [echoTool()],
+    middleware: [createSkillsMiddleware({ sources: folders, recursive })],
+    checkpointer: saver,
+  });
   const config = { configurable: { thread_id: "library-bench" } };
   const turns = [];
   for (const text of ["Use the skill.", "Echo hi."]) {
@@ -132,14 +163,41 @@ function rowsFor(measured) {
   const count = (value) => value.toLocaleString("en-US");
   rows.push({ Metric: "skills", ...column((entry) => count(entry.skills)), Target: "" });
   rows.push({ Metric: "catalog tokens, no budget", ...column((entry) => count(entry.tokens.without)), Target: "" });
-  rows.push({ Metric: `catalog tokens, budget ${count(DEFAULT_CATALOG_BUDGET)}`, ...column((entry) => count(entry.tokens.with)), Target: `≤ ${count(DEFAULT_CATALOG_BUDGET)}` });
-  rows.push({ Metric: "… whole / shortened / named / search only", ...column(({ tokens }) => `${count(tokens.full)} / ${count(tokens.short)} / ${count(tokens.named)} / ${count(tokens.hidden)}`), Target: "" });
-  rows.push({ Metric: "search p50 / p99 (ms)", ...column((entry) => `${formatMs(entry.searchP50)} / ${formatMs(entry.searchP99)}`), Target: `p50 ≤ ${TARGETS.searchP50Ms} ms` });
-  rows.push({ Metric: "index build (ms) / share of cold discovery", ...column((entry) => `${formatMs(entry.buildMs)} / ${Math.round((entry.buildMs / entry.discoveryMs) * 100)}%`), Target: `≤ ${TARGETS.buildShare * 100}%` });
+  rows.push({
+    Metric: `catalog tokens, budget ${count(DEFAULT_CATALOG_BUDGET)}`,
+    ...column((entry) => count(entry.tokens.with)),
+    Target: `≤ ${count(DEFAULT_CATALOG_BUDGET)}`,
+  });
+  rows.push({
+    Metric: "… whole / shortened / named / search only",
+    ...column(
+      ({ tokens }) =>
+        `${count(tokens.full)} / ${count(tokens.short)} / ${count(tokens.named)} / ${count(tokens.hidden)}`,
+    ),
+    Target: "",
+  });
+  rows.push({
+    Metric: "search p50 / p99 (ms)",
+    ...column((entry) => `${formatMs(entry.searchP50)} / ${formatMs(entry.searchP99)}`),
+    Target: `p50 ≤ ${TARGETS.searchP50Ms} ms`,
+  });
+  rows.push({
+    Metric: "index build (ms) / share of cold discovery",
+    ...column((entry) => `${formatMs(entry.buildMs)} / ${Math.round((entry.buildMs / entry.discoveryMs) * 100)}%`),
+    Target: `≤ ${TARGETS.buildShare * 100}%`,
+  });
   rows.push({ Metric: "cold discovery (ms)", ...column((entry) => formatMs(entry.discoveryMs)), Target: "" });
   rows.push({ Metric: "heap of catalog + index (MB)", ...column((entry) => entry.memoryMb.toFixed(1)), Target: "" });
-  rows.push({ Metric: "skills-state bytes: load turn / unchanged turn", ...column((entry) => `${count(entry.stateBytes.loadTurn)} / ${count(entry.stateBytes.unchangedTurn)}`), Target: `unchanged ≤ ${count(TARGETS.unchangedTurnBytes)}` });
-  rows.push({ Metric: "wrapModelCall, budget on (µs, median)", ...column((entry) => entry.callMicros.toFixed(0)), Target: "" });
+  rows.push({
+    Metric: "skills-state bytes: load turn / unchanged turn",
+    ...column((entry) => `${count(entry.stateBytes.loadTurn)} / ${count(entry.stateBytes.unchangedTurn)}`),
+    Target: `unchanged ≤ ${count(TARGETS.unchangedTurnBytes)}`,
+  });
+  rows.push({
+    Metric: "wrapModelCall, budget on (µs, median)",
+    ...column((entry) => entry.callMicros.toFixed(0)),
+    Target: "",
+  });
   return rows;
 }
 

@@ -19,10 +19,20 @@ export async function lockfileTable() {
   try {
     const folder = join(base, ".agents/skills/big-skill");
     mkdirSync(join(folder, "references"), { recursive: true });
-    writeFileSync(join(folder, "SKILL.md"), "---\nname: big-skill\ndescription: A skill with many files.\n---\n\nBody.\n");
-    for (let index = 0; index < FILES; index++) writeFileSync(join(folder, `references/file-${index}.md`), "x".repeat(FILE_BYTES));
+    writeFileSync(
+      join(folder, "SKILL.md"),
+      "---\nname: big-skill\ndescription: A skill with many files.\n---\n\nBody.\n",
+    );
+    for (let index = 0; index < FILES; index++)
+      writeFileSync(join(folder, `references/file-${index}.md`), "x".repeat(FILE_BYTES));
     const lockfile = join(base, "skills-lock.json");
-    writeFileSync(lockfile, JSON.stringify({ version: 1, skills: { "big-skill": { source: "x", sourceType: "local", computedHash: digestSkillFolder(folder).hash } } }));
+    writeFileSync(
+      lockfile,
+      JSON.stringify({
+        version: 1,
+        skills: { "big-skill": { source: "x", sourceType: "local", computedHash: digestSkillFolder(folder).hash } },
+      }),
+    );
     // A folder changed in the last two seconds is hashed at every load (file times move in clock ticks).
     await sleep(2_100);
     const verify = lockfileVerifier(lockfile);
@@ -30,8 +40,14 @@ export async function lockfileTable() {
     if (verify(skill) !== undefined) throw new Error("the bench skill does not match its lockfile");
     const results = await measureInterleaved(
       [
-        { label: "load check, folder unchanged (stamps only)", run: async () => ({ ...(await time(() => verify(skill))), found: "ok" }) },
-        { label: "hash of the folder (first load, or after a change)", run: async () => ({ ...(await time(() => digestSkillFolder(folder))), found: "ok" }) },
+        {
+          label: "load check, folder unchanged (stamps only)",
+          run: async () => ({ ...(await time(() => verify(skill))), found: "ok" }),
+        },
+        {
+          label: "hash of the folder (first load, or after a change)",
+          run: async () => ({ ...(await time(() => digestSkillFolder(folder))), found: "ok" }),
+        },
       ],
       CALLS,
     );
@@ -39,7 +55,12 @@ export async function lockfileTable() {
     const baseline = stats[0].median;
     return {
       title: "Lockfile",
-      rows: stats.map((row) => ({ case: row.label, "median ms": formatMs(row.median), "p90 ms": formatMs(row.p90), "vs stamps": formatRatio(row.median / baseline) })),
+      rows: stats.map((row) => ({
+        case: row.label,
+        "median ms": formatMs(row.median),
+        "p90 ms": formatMs(row.p90),
+        "vs stamps": formatRatio(row.median / baseline),
+      })),
       notes: [
         "",
         `One skill folder of ${FILES + 1} files (${FILES} × ${FILE_BYTES / 1024} KiB), ${CALLS.iterations} runs of each, interleaved. The check runs at every load_skill and /name;`,

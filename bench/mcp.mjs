@@ -20,7 +20,9 @@ const anyResult = z.record(z.string(), z.unknown());
 export async function mcpTable() {
   const root = ensureLibrary(LIBRARY_SIZE);
   const client = new Client({ name: "skillset-bench", version: "1" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", root], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", root], stderr: "ignore" }),
+  );
   const catalog = createCatalog([createLocalSource({ path: root })]);
   try {
     const engine = createSkillEngine();
@@ -41,9 +43,31 @@ export async function mcpTable() {
       [
         { label: "ping", run: async () => ({ ...(await time(() => client.ping())), found: "pong" }) },
         { label: "load_skill", run: loadOverMcp },
-        { label: "engine.load (in process, no MCP)", run: async () => ({ ...(await time(() => engine.load({ state, sources: async () => catalog.sources }, { skill: nextSkill(), id: "bench" }))), found: "loaded" }) },
-        { label: "resources/read SKILL.md", run: async () => ({ ...(await time(() => client.readResource({ uri: `skill://${nextSkill()}/SKILL.md` }))), found: "read" }) },
-        { label: "skills/get", run: async () => ({ ...(await time(() => client.request({ method: "skills/get", params: { uri: `skill://${nextSkill()}/SKILL.md` } }, anyResult))), found: "entry" }) },
+        {
+          label: "engine.load (in process, no MCP)",
+          run: async () => ({
+            ...(await time(() =>
+              engine.load({ state, sources: async () => catalog.sources }, { skill: nextSkill(), id: "bench" }),
+            )),
+            found: "loaded",
+          }),
+        },
+        {
+          label: "resources/read SKILL.md",
+          run: async () => ({
+            ...(await time(() => client.readResource({ uri: `skill://${nextSkill()}/SKILL.md` }))),
+            found: "read",
+          }),
+        },
+        {
+          label: "skills/get",
+          run: async () => ({
+            ...(await time(() =>
+              client.request({ method: "skills/get", params: { uri: `skill://${nextSkill()}/SKILL.md` } }, anyResult),
+            )),
+            found: "entry",
+          }),
+        },
       ],
       { ...CALLS, gc: false },
     );

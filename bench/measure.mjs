@@ -33,7 +33,12 @@ export async function time(work) {
  * every distinct `found` value seen and the last `names`.
  */
 export async function measureInterleaved(contenders, { iterations, warmup = 1, gc = true }) {
-  const results = new Map(contenders.map((contender) => [contender.label, { samples: [], cpuSamples: [], found: new Set(), names: undefined }]));
+  const results = new Map(
+    contenders.map((contender) => [
+      contender.label,
+      { samples: [], cpuSamples: [], found: new Set(), names: undefined },
+    ]),
+  );
   for (let round = -warmup; round < iterations; round++) {
     for (const contender of rotate(contenders, round + warmup)) {
       if (round >= (contender.iterations ?? iterations)) continue;

@@ -42,8 +42,15 @@ export async function middlewareTable() {
     const corpus = await corpusMiddlewares();
     const tokens = await measureTokens(corpus);
     const cache = await measureCache(corpus);
-    const checkpoints = { skillset: await measureCheckpoints("skillset"), deepagents: await measureCheckpoints("deepagents") };
-    return { title: "Middleware", rows: rowsFor(calls, tokens, cache, checkpoints), notes: notesFor(calls, tokens, cache, checkpoints) };
+    const checkpoints = {
+      skillset: await measureCheckpoints("skillset"),
+      deepagents: await measureCheckpoints("deepagents"),
+    };
+    return {
+      title: "Middleware",
+      rows: rowsFor(calls, tokens, cache, checkpoints),
+      notes: notesFor(calls, tokens, cache, checkpoints),
+    };
   } finally {
     restore();
   }
@@ -60,8 +67,13 @@ async function measureCalls() {
     .filter((name) => existsSync(join(root, name, "scripts")))
     .slice(0, 2);
   const state = await agentState(skillset, { history: CONVERSATION_MESSAGES - 5, turns: [loadNames] });
-  const deepagents = createDeepagentsSkills({ backend: new FilesystemBackend({ rootDir: root, virtualMode: true }), sources: ["/"] });
-  const deepagentsState = { skillsMetadata: (await hookOf(deepagents, "beforeModel")({ messages: [] }, {})).skillsMetadata };
+  const deepagents = createDeepagentsSkills({
+    backend: new FilesystemBackend({ rootDir: root, virtualMode: true }),
+    sources: ["/"],
+  });
+  const deepagentsState = {
+    skillsMetadata: (await hookOf(deepagents, "beforeModel")({ messages: [] }, {})).skillsMetadata,
+  };
   const requests = {
     skillset: modelRequest(state, state.messages),
     deepagents: modelRequest(deepagentsState, state.messages),
@@ -76,7 +88,10 @@ async function measureCalls() {
       return { ms: performance.now() - start, found: "ok" };
     },
   });
-  const results = await measureInterleaved([contender("skillset", skillset), contender("deepagents", deepagents)], { ...CALLS, gc: false });
+  const results = await measureInterleaved([contender("skillset", skillset), contender("deepagents", deepagents)], {
+    ...CALLS,
+    gc: false,
+  });
   return {
     skillset: summarize(results.get("skillset").samples.map(toMicros)),
     deepagents: summarize(results.get("deepagents").samples.map(toMicros)),
@@ -106,8 +121,16 @@ export function modelRequest(state, messages) {
 async function corpusMiddlewares() {
   const skillset = createSkillsMiddleware({ sources: [CORPUS], recursive: true });
   const deepagents = createDeepagentsSkills({ backend: corpusBackend(), sources: deepagentsSources() });
-  const deepagentsState = { skillsMetadata: (await hookOf(deepagents, "beforeModel")({ messages: [] }, {})).skillsMetadata };
-  return { skillset, deepagents, skillsetState: await catalogState(skillset), skillsetNames: await catalogNames([CORPUS], true), deepagentsState };
+  const deepagentsState = {
+    skillsMetadata: (await hookOf(deepagents, "beforeModel")({ messages: [] }, {})).skillsMetadata,
+  };
+  return {
+    skillset,
+    deepagents,
+    skillsetState: await catalogState(skillset),
+    skillsetNames: await catalogNames([CORPUS], true),
+    deepagentsState,
+  };
 }
 
 async function measureTokens(corpus) {
@@ -119,14 +142,19 @@ async function measureTokens(corpus) {
     return { total, preamble: total - list, perSkill: list / countOf(skillLines), skills: countOf(skillLines) };
   };
   const skillsetNames = corpus.skillsetNames;
-  const skillsetSection = sectionOf(await systemPrompt(corpus.skillset, { ...corpus.skillsetState, skillsLoaded: [], skillResources: {} }, []));
+  const skillsetSection = sectionOf(
+    await systemPrompt(corpus.skillset, { ...corpus.skillsetState, skillsLoaded: [], skillResources: {} }, []),
+  );
   const deepagentsNames = corpus.deepagentsState.skillsMetadata.map((skill) => skill.name);
   const deepagentsSection = sectionOf(await systemPrompt(corpus.deepagents, corpus.deepagentsState, []));
   return {
     // skillset: one `- name: description` line a skill.
     skillset: await measure(skillsetSection, (line) => skillsetNames.some((name) => line.startsWith(`- ${name}: `))),
     // deepagents: `- **name**: description (License: …)`, then `  → …` lines (tools, path).
-    deepagents: await measure(deepagentsSection, (line) => line.startsWith("  → ") || deepagentsNames.some((name) => line.startsWith(`- **${name}**: `))),
+    deepagents: await measure(
+      deepagentsSection,
+      (line) => line.startsWith("  → ") || deepagentsNames.some((name) => line.startsWith(`- **${name}**: `)),
+    ),
     tools: await countTokens(corpus.skillset.tools.map((entry) => `${entry.name}: ${entry.description}`).join("\n")),
   };
 }
@@ -139,7 +167,10 @@ function countOf(skillLines) {
 async function measureCache(corpus) {
   const [first, second] = CORPUS_SKILLS;
   // One thread: load the first skill; then load the second; then unload the first.
-  const [none, one, both, afterUnload] = await agentStates(corpus.skillset, { history: 0, turns: [[], [first], [second], [`-${first}`]] });
+  const [none, one, both, afterUnload] = await agentStates(corpus.skillset, {
+    history: 0,
+    turns: [[], [first], [second], [`-${first}`]],
+  });
   const prompt = (state) => systemPrompt(corpus.skillset, state, state.messages);
   const share = async (before, after) => commonPrefixShare(await prompt(before), await prompt(after));
   // deepagents has no loading: reading a SKILL.md changes nothing it puts in the prompt.
@@ -160,7 +191,11 @@ function commonPrefixShare(a, b) {
   const length = Math.min(left.length, right.length);
   let same = 0;
   while (same < length && left[same] === right[same]) same++;
-  return { share: same / Math.max(left.length, right.length), prefix: same, longer: Math.max(left.length, right.length) };
+  return {
+    share: same / Math.max(left.length, right.length),
+    prefix: same,
+    longer: Math.max(left.length, right.length),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,12 +207,22 @@ async function measureCheckpoints(implementation) {
   const skill = CORPUS_SKILLS[0];
   const skillset = implementation === "skillset";
   // deepagents "loads" a skill by reading its SKILL.md; a plain read_file stands in for its filesystem tool.
-  const load = skillset ? toolCall("load_skill", { skill_name: skill }) : toolCall("read_file", { file_path: `/skills/${skill}/SKILL.md` });
-  const model = fakeModel().respondWithTools([load]).respond(new AIMessage("Loaded.")).respondWithTools([toolCall("echo", { text: "hi" })]).respond(new AIMessage("Done."));
+  const load = skillset
+    ? toolCall("load_skill", { skill_name: skill })
+    : toolCall("read_file", { file_path: `/skills/${skill}/SKILL.md` });
+  const model = fakeModel()
+    .respondWithTools([load])
+    .respond(new AIMessage("Loaded."))
+    .respondWithTools([toolCall("echo", { text: "hi" })])
+    .respond(new AIMessage("Done."));
   const agent = createAgent({
     model,
     tools: skillset ? [echoTool()] : [echoTool(), readFileTool()],
-    middleware: [skillset ? createSkillsMiddleware({ sources: [CORPUS], recursive: true }) : createDeepagentsSkills({ backend: corpusBackend(), sources: deepagentsSources() })],
+    middleware: [
+      skillset
+        ? createSkillsMiddleware({ sources: [CORPUS], recursive: true })
+        : createDeepagentsSkills({ backend: corpusBackend(), sources: deepagentsSources() }),
+    ],
     checkpointer: saver,
   });
   const config = { configurable: { thread_id: `bench-${implementation}` } };
@@ -248,7 +293,11 @@ function jsonBytes(value) {
 }
 
 export function echoTool() {
-  return tool(async ({ text }) => text, { name: "echo", description: "Echo the text back.", schema: z.object({ text: z.string() }) });
+  return tool(async ({ text }) => text, {
+    name: "echo",
+    description: "Echo the text back.",
+    schema: z.object({ text: z.string() }),
+  });
 }
 
 function readFileTool() {
@@ -281,13 +330,21 @@ async function catalogNames(folders, recursive) {
 async function agentStates(middleware, { history, turns }) {
   let responses = fakeModel();
   for (const skills of turns) {
-    const calls = skills.map((skill) => (skill.startsWith("-") ? toolCall("unload_skill", { skill_name: skill.slice(1) }) : toolCall("load_skill", { skill_name: skill })));
+    const calls = skills.map((skill) =>
+      skill.startsWith("-")
+        ? toolCall("unload_skill", { skill_name: skill.slice(1) })
+        : toolCall("load_skill", { skill_name: skill }),
+    );
     if (calls.length > 0) responses = responses.respondWithTools(calls);
     responses = responses.respond(new AIMessage("Done."));
   }
   const agent = createAgent({ model: responses, tools: [], middleware: [middleware], checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: "states" }, streamMode: "values" };
-  const earlier = Array.from({ length: history }, (_, at) => (at % 2 === 0 ? new HumanMessage(`Question ${at / 2 + 1}: what does the report say?`) : new AIMessage(`Answer ${(at + 1) / 2}: the report lists ${at * 7} open items, mostly minor.`)));
+  const earlier = Array.from({ length: history }, (_, at) =>
+    at % 2 === 0
+      ? new HumanMessage(`Question ${at / 2 + 1}: what does the report say?`)
+      : new AIMessage(`Answer ${(at + 1) / 2}: the report lists ${at * 7} open items, mostly minor.`),
+  );
   const states = [];
   for (const [at] of turns.entries()) {
     let last;
@@ -322,7 +379,6 @@ function sectionOf(prompt) {
   if (!prompt.startsWith(BASE_PROMPT)) throw new Error("the skills section does not follow the base prompt");
   return prompt.slice(BASE_PROMPT.length).replace(/^\n+/, "");
 }
-
 
 function toMicros(ms) {
   return ms * 1000;
@@ -412,7 +468,10 @@ function rowsFor(calls, tokens, cache, checkpoints) {
 
 // Bytes not written by the turn's input step (`__start__`): the middleware's own nodes and tools.
 function ownBytes(turn) {
-  return Object.entries(turn.byWriter).reduce((sum, [writer, bytes]) => (writer === "__start__" ? sum : sum + bytes), 0);
+  return Object.entries(turn.byWriter).reduce(
+    (sum, [writer, bytes]) => (writer === "__start__" ? sum : sum + bytes),
+    0,
+  );
 }
 
 // langchain's ReactAgent.invoke/stream starts each turn from `{ ...getState().values, ...input }`,
@@ -427,7 +486,10 @@ function refeedNote(checkpoints) {
 
 function notesFor(calls, tokens, cache, checkpoints) {
   const kb = (value) => `${(value / 1024).toFixed(1)} KB`;
-  const list = (entries) => Object.entries(entries).map(([name, bytes]) => `${name} ${bytes.toLocaleString("en-US")}`).join(", ") || "nothing";
+  const list = (entries) =>
+    Object.entries(entries)
+      .map(([name, bytes]) => `${name} ${bytes.toLocaleString("en-US")}`)
+      .join(", ") || "nothing";
   const byKey = (turn) => `${list(turn.byKey)} (by writer: ${list(turn.byWriter)})`;
   return [
     "",

@@ -19,12 +19,28 @@ import { textProtocolTable } from "./text-protocol.mjs";
 // shared corpus (a user's clone), Discovery runs on the generated library only, and Middleware,
 // which measures tokens, prompt caching and checkpoints on the corpus, and Search quality are skipped.
 const corpus = hasCorpus();
-const TABLES = corpus ? [discoveryTable, middlewareTable, aiSdkTable, libraryTable, searchQualityTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable] : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
+const TABLES = corpus
+  ? [
+      discoveryTable,
+      middlewareTable,
+      aiSdkTable,
+      libraryTable,
+      searchQualityTable,
+      mcpTable,
+      textProtocolTable,
+      skillToolsTable,
+      forkTable,
+      lockfileTable,
+    ]
+  : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
 // Search by meaning measures the vector cache everywhere, and quality only on the corpus;
 // Catalog over budget needs the corpus's requests.
 TABLES.push(hybridSearchTable);
 if (corpus) TABLES.push(catalogCoverageTable);
-if (!corpus) console.log(`Skipped: the Discovery rows on the real-skills corpus and the Middleware, Search quality and Catalog over budget tables, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`);
+if (!corpus)
+  console.log(
+    `Skipped: the Discovery rows on the real-skills corpus and the Middleware, Search quality and Catalog over budget tables, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`,
+  );
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);
 else console.log("Skipped: the Load table, because no PostgreSQL server answers (set SKILLSET_TEST_PG_URL).\n");

@@ -20,12 +20,20 @@ export async function skillToolsTable() {
   const root = mkdtempSync(join(tmpdir(), "skillset-bench-tools-"));
   try {
     mkdirSync(join(root, "github"));
-    writeFileSync(join(root, "github", "SKILL.md"), `---\nname: github\ndescription: Works with GitHub issues.\nmetadata:\n  include_tools: ${SKILL_TOOLS.join(" ")}\n---\n\nUse the issue tools.\n`);
+    writeFileSync(
+      join(root, "github", "SKILL.md"),
+      `---\nname: github\ndescription: Works with GitHub issues.\nmetadata:\n  include_tools: ${SKILL_TOOLS.join(" ")}\n---\n\nUse the issue tools.\n`,
+    );
     const lists = await toolLists(root);
     const labels = ["before load", "after load_skill", "after unload_skill"];
     const rows = lists.slice(0, 3).map((list, index) => {
       const prefix = index === 0 ? list.length : commonPrefix(lists[index - 1], list);
-      return { call: labels[index], "tools list (bytes)": fmt(list.length), "prefix kept from the call before (bytes)": index === 0 ? "n/a" : fmt(prefix), share: index === 0 ? "n/a" : `${((prefix / Math.max(list.length, lists[index - 1].length)) * 100).toFixed(1)}%` };
+      return {
+        call: labels[index],
+        "tools list (bytes)": fmt(list.length),
+        "prefix kept from the call before (bytes)": index === 0 ? "n/a" : fmt(prefix),
+        share: index === 0 ? "n/a" : `${((prefix / Math.max(list.length, lists[index - 1].length)) * 100).toFixed(1)}%`,
+      };
     });
     const always = lists[1].length;
     return {
@@ -43,7 +51,12 @@ export async function skillToolsTable() {
 
 // The tools JSON of each model call: load, unload, then an answer.
 async function toolLists(root) {
-  const make = (name) => tool(async () => name, { name, description: `The ${name} tool: does ${name.replace(/_/g, " ")} for the user.`, schema: z.object({ query: z.string().describe("What to act on."), limit: z.number().int().optional() }) });
+  const make = (name) =>
+    tool(async () => name, {
+      name,
+      description: `The ${name} tool: does ${name.replace(/_/g, " ")} for the user.`,
+      schema: z.object({ query: z.string().describe("What to act on."), limit: z.number().int().optional() }),
+    });
   let model = fakeModel()
     .respondWithTools([{ name: "load_skill", args: { skill_name: "github" }, id: "l1" }])
     .respondWithTools([{ name: "unload_skill", args: { skill_name: "github" }, id: "u1" }])

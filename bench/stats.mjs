@@ -51,7 +51,9 @@ export function formatTable(rows) {
   const headers = Object.keys(rows[0]);
   const cells = rows.map((row) => headers.map((header) => String(row[header] ?? "")));
   const numeric = headers.map((_, column) => cells.every((line) => /^[\d.,]+(x|%)?$|^n\/a$/.test(line[column])));
-  const widths = headers.map((header, column) => Math.max(header.length, 3, ...cells.map((line) => line[column].length)));
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, 3, ...cells.map((line) => line[column].length)),
+  );
   const pad = (text, column) => (numeric[column] ? text.padStart(widths[column]) : text.padEnd(widths[column]));
   const line = (values) => `| ${values.map(pad).join(" | ")} |`;
   const rule = `| ${widths.map((width, column) => (numeric[column] ? "-".repeat(width - 1) + ":" : "-".repeat(width))).join(" | ")} |`;

@@ -16,7 +16,12 @@ const RUNS = { iterations: 1_000, warmup: 100 };
 export async function textProtocolTable() {
   const parser = measureParser();
   const runner = await measureRunner();
-  const row = (measure, samples, note) => ({ measure, p50: formatMicros(quantile(samples, 0.5)), p99: formatMicros(quantile(samples, 0.99)), note });
+  const row = (measure, samples, note) => ({
+    measure,
+    p50: formatMicros(quantile(samples, 0.5)),
+    p99: formatMicros(quantile(samples, 0.99)),
+    note,
+  });
   return {
     title: "Text protocol",
     rows: [
@@ -26,7 +31,11 @@ export async function textProtocolTable() {
       row("runner: a step that answers", runner.answer, "catalog refresh, prompt, parse; the model excluded"),
       row("runner: a <use_skill> step", runner.load, "reads, renders and lists the skill"),
       row("runner: a <read_resource> step", runner.read, "reads one file"),
-      row("runner: an <execute_script> step", runner.script, "allow-list and executor call (an executor that returns at once)"),
+      row(
+        "runner: an <execute_script> step",
+        runner.script,
+        "allow-list and executor call (an executor that returns at once)",
+      ),
     ],
     notes: [
       "",
@@ -46,7 +55,7 @@ const SMALL_REPLY = [
   "```",
   "",
   'While that loads: I will also check <read_resource skill="pdf-processing">assets/config.json</read_resource> so I know which pages are extracted.',
-  "I could call `<execute_script skill=\"pdf-processing\">scripts/extract.sh</execute_script>` right away, but the instructions may ask for flags first.",
+  'I could call `<execute_script skill="pdf-processing">scripts/extract.sh</execute_script>` right away, but the instructions may ask for flags first.',
   "",
   "Once the results are in, I will summarise the report in three bullet points: the headline numbers, what changed since the last quarter, and anything the",
   "reader should double-check. If the file turns out to be scanned images rather than text, I will say so and suggest running OCR first; guessing at text",
@@ -54,7 +63,8 @@ const SMALL_REPLY = [
 ].join("\n");
 
 function largeReply() {
-  const block = "## Section\n\nSome **Markdown** prose with `inline code`, a <b>bold</b> tag, an &amp; entity and a [link](https://example.com).\n\n```js\nconst x = a < b && c > d;\n```\n\n";
+  const block =
+    "## Section\n\nSome **Markdown** prose with `inline code`, a <b>bold</b> tag, an &amp; entity and a [link](https://example.com).\n\n```js\nconst x = a < b && c > d;\n```\n\n";
   const prose = block.repeat(Math.ceil(1_000_000 / block.length));
   return `<use_skill>pdf-processing</use_skill>\n${prose}\n<read_resource skill="pdf-processing">assets/config.json</read_resource>\n${prose.slice(0, 1000)}<execute_script skill="pdf-processing">scripts/extract.sh a.pdf</execute_script>`;
 }
@@ -69,7 +79,11 @@ function measureParser() {
   check(SMALL_REPLY, 2);
   check(large, 3);
   check(tags, 10_000);
-  return { small: timeEach(() => parseSkillInstructions(SMALL_REPLY), 20_000, 2_000), large: timeEach(() => parseSkillInstructions(large), 200, 20), tags: timeEach(() => parseSkillInstructions(tags), 200, 20) };
+  return {
+    small: timeEach(() => parseSkillInstructions(SMALL_REPLY), 20_000, 2_000),
+    large: timeEach(() => parseSkillInstructions(large), 200, 20),
+    tags: timeEach(() => parseSkillInstructions(tags), 200, 20),
+  };
 }
 
 /** Microseconds of each of `runs` calls of `work`, after `warmup` calls. */
@@ -90,8 +104,21 @@ function timeEach(work, runs, warmup) {
 async function measureRunner() {
   const root = ensureLibrary(LIBRARY_SIZE);
   // About one generated skill in ten has a script and a reference.
-  const skill = Array.from({ length: LIBRARY_SIZE }, (_, index) => `skill-${String(index).padStart(5, "0")}`).find((name) => existsSync(join(root, name, "scripts")));
-  const executor = { specificationVersion: "v1", run: async () => ({ exitCode: 0, stdout: "ok\n", stderr: "", stdoutTruncated: false, stderrTruncated: false, timedOut: false, durationMs: 0 }) };
+  const skill = Array.from({ length: LIBRARY_SIZE }, (_, index) => `skill-${String(index).padStart(5, "0")}`).find(
+    (name) => existsSync(join(root, name, "scripts")),
+  );
+  const executor = {
+    specificationVersion: "v1",
+    run: async () => ({
+      exitCode: 0,
+      stdout: "ok\n",
+      stderr: "",
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      timedOut: false,
+      durationMs: 0,
+    }),
+  };
   let replies = [];
   let modelMs = 0;
   const complete = async () => {
@@ -123,7 +150,10 @@ async function measureRunner() {
       turn("answer", "Hello", ["Hi."]),
       turn("load", "Go.", [`<use_skill>${skill}</use_skill>`, "Done."]),
       turn("read", loaded, [`<read_resource skill="${skill}">references/REFERENCE.md</read_resource>`, "Done."]),
-      turn("script", loaded, [`<execute_script skill="${skill}">scripts/run.py --input data.csv</execute_script>`, "Done."]),
+      turn("script", loaded, [
+        `<execute_script skill="${skill}">scripts/run.py --input data.csv</execute_script>`,
+        "Done.",
+      ]),
     ],
     { ...RUNS, gc: false },
   );

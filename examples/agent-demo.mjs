@@ -10,20 +10,40 @@ import { createLocalExecutor } from "../dist/node.js";
 const skills = new URL("./skills", import.meta.url).pathname;
 const model = fakeModel()
   .respondWithTools([{ name: "load_skill", args: { skill_name: "csv-insights" }, id: "call-1" }])
-  .respondWithTools([{ name: "read_skill_resource", args: { skill_name: "csv-insights", path: "references/interpreting-profiles.md", limit: 6 }, id: "call-2" }])
-  .respondWithTools([{ name: "run_skill_script", args: { skill_name: "csv-insights", command: "python3 scripts/profile_csv.py assets/sample.csv" }, id: "call-3" }])
+  .respondWithTools([
+    {
+      name: "read_skill_resource",
+      args: { skill_name: "csv-insights", path: "references/interpreting-profiles.md", limit: 6 },
+      id: "call-2",
+    },
+  ])
+  .respondWithTools([
+    {
+      name: "run_skill_script",
+      args: { skill_name: "csv-insights", command: "python3 scripts/profile_csv.py assets/sample.csv" },
+      id: "call-3",
+    },
+  ])
   .respond((messages) => new AIMessage(answerFrom(scriptResult(messages))));
 
 const agent = createAgent({
   model,
   tools: [],
-  middleware: [createSkillsMiddleware({ sources: [skills], readResourceTool: true, runScripts: { executor: createLocalExecutor({ timeoutMs: 30_000 }) } })],
+  middleware: [
+    createSkillsMiddleware({
+      sources: [skills],
+      readResourceTool: true,
+      runScripts: { executor: createLocalExecutor({ timeoutMs: 30_000 }) },
+    }),
+  ],
 });
 const result = await agent.invoke({ messages: [{ role: "user", content: "What is in sample.csv?" }] });
 
 const clip = (text, lines) => {
   const all = String(text).split("\n");
-  return all.length > lines ? [...all.slice(0, lines), `  … (${all.length - lines} more lines)`].join("\n") : all.join("\n");
+  return all.length > lines
+    ? [...all.slice(0, lines), `  … (${all.length - lines} more lines)`].join("\n")
+    : all.join("\n");
 };
 console.log("\n=== Agent run over examples/skills (scripted model) ===");
 for (const message of result.messages) {
@@ -33,11 +53,15 @@ for (const message of result.messages) {
   if (message.content && !calls) console.log(clip(message.content, 12));
 }
 console.log(`\nskillsLoaded: ${JSON.stringify(result.skillsLoaded)}`);
-console.log(`\nSystem prompt tail on the last model call:\n${clip(model.calls.at(-1).messages[0].content.split("\n").slice(-3).join("\n"), 5)}`);
+console.log(
+  `\nSystem prompt tail on the last model call:\n${clip(model.calls.at(-1).messages[0].content.split("\n").slice(-3).join("\n"), 5)}`,
+);
 
 const script = scriptResult(result.messages);
 if (!script.ok) {
-  console.error(`\nThe demo is incomplete: the csv-insights script did not run successfully (${script.problem}). It needs python3 (Python 3.8+) on the PATH.`);
+  console.error(
+    `\nThe demo is incomplete: the csv-insights script did not run successfully (${script.problem}). It needs python3 (Python 3.8+) on the PATH.`,
+  );
   process.exitCode = 1;
 }
 
@@ -60,8 +84,11 @@ function answerFrom(script) {
   const overview = (property) => new RegExp(`^\\| ${property} \\| (\\d+) \\|$`, "m").exec(script.stdout)?.[1];
   const rows = overview("Rows");
   const columns = overview("Columns");
-  if (!rows || !columns) return "The csv-insights script ran, but its report has no row or column count, so I cannot summarise sample.csv.";
+  if (!rows || !columns)
+    return "The csv-insights script ran, but its report has no row or column count, so I cannot summarise sample.csv.";
   // Column table rows: | # | Column | Type | Missing | Distinct | Top values |
-  const missing = [...script.stdout.matchAll(/^\| \d+ \| ([^|]+) \| [^|]+ \| (\d+) \(/gm)].filter((match) => match[2] !== "0").map((match) => `${match[1].trim()} ${match[2]}`);
+  const missing = [...script.stdout.matchAll(/^\| \d+ \| ([^|]+) \| [^|]+ \| (\d+) \(/gm)]
+    .filter((match) => match[2] !== "0")
+    .map((match) => `${match[1].trim()} ${match[2]}`);
   return `sample.csv has ${rows} rows and ${columns} columns; missing values: ${missing.length > 0 ? missing.join(", ") : "none"}.`;
 }

@@ -1,6 +1,16 @@
 // LangChain.js v1 / deepagents adapter.
-export { ALWAYS_ALLOWED_TOOLS, SKILLS_MIDDLEWARE_NAME, type SkillsMiddlewareOptions, createSkillsMiddleware } from "./langchain/skills-middleware.js";
-export { type DeepAgentSkillParams, type WithSkillset, type WithSkillsetOptions, withSkillset } from "./langchain/with-skillset.js";
+export {
+  ALWAYS_ALLOWED_TOOLS,
+  SKILLS_MIDDLEWARE_NAME,
+  type SkillsMiddlewareOptions,
+  createSkillsMiddleware,
+} from "./langchain/skills-middleware.js";
+export {
+  type DeepAgentSkillParams,
+  type WithSkillset,
+  type WithSkillsetOptions,
+  withSkillset,
+} from "./langchain/with-skillset.js";
 export { type PinnedSkill, skillsStateSchema } from "./langchain/skills-state.js";
 export type { SkillToolsOption, SkillToolsResolver } from "./langchain/skill-tools.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";

@@ -22,7 +22,9 @@ function sourceFiles(folder: string): string[] {
 }
 
 const files = sourceFiles(SRC);
-const parsed = new Map(files.map((file) => [file, ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)]));
+const parsed = new Map(
+  files.map((file) => [file, ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)]),
+);
 const display = (file: string) => relative(SRC, file);
 const layerOf = (file: string) => display(file).split("/")[0]!;
 
@@ -30,9 +32,14 @@ function relativeImports(source: ts.SourceFile): string[] {
   const targets: string[] = [];
   const visit = (node: ts.Node) => {
     const specifier =
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
         ? node.moduleSpecifier.text
-        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])
+        : ts.isCallExpression(node) &&
+            node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+            node.arguments[0] &&
+            ts.isStringLiteral(node.arguments[0])
           ? node.arguments[0].text
           : undefined;
     if (specifier?.startsWith(".")) targets.push(resolve(dirname(source.fileName), specifier.replace(/\.js$/, ".ts")));
@@ -42,7 +49,9 @@ function relativeImports(source: ts.SourceFile): string[] {
   return targets;
 }
 
-const imports = new Map([...parsed].map(([file, source]) => [file, relativeImports(source).filter((target) => parsed.has(target))]));
+const imports = new Map(
+  [...parsed].map(([file, source]) => [file, relativeImports(source).filter((target) => parsed.has(target))]),
+);
 
 describe("architecture", () => {
   it("arrows between folders point down the layers (exec, core, sources, node, hosts, cli)", () => {
@@ -92,7 +101,12 @@ describe("architecture", () => {
   });
 
   it(`no source file over ${MAX_FILE_LINES} lines`, () => {
-    const long = files.map((file) => ({ file: display(file), lines: parsed.get(file)!.getLineAndCharacterOfPosition(parsed.get(file)!.end).line })).filter(({ lines }) => lines > MAX_FILE_LINES);
+    const long = files
+      .map((file) => ({
+        file: display(file),
+        lines: parsed.get(file)!.getLineAndCharacterOfPosition(parsed.get(file)!.end).line,
+      }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES);
     expect(long).toEqual([]);
   });
 
@@ -103,7 +117,8 @@ describe("architecture", () => {
         if (ts.isFunctionLike(node) && "body" in node && node.body) {
           const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
           const end = source.getLineAndCharacterOfPosition(node.end).line;
-          if (end - start + 1 > MAX_FUNCTION_LINES) long.push(`${display(file)}:${start + 1} ${functionName(node)} (${end - start + 1} lines)`);
+          if (end - start + 1 > MAX_FUNCTION_LINES)
+            long.push(`${display(file)}:${start + 1} ${functionName(node)} (${end - start + 1} lines)`);
         }
         ts.forEachChild(node, visit);
       };
@@ -116,6 +131,7 @@ describe("architecture", () => {
 function functionName(node: ts.Node): string {
   if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name) return node.name.getText();
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name) return parent.name.getText();
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name)
+    return parent.name.getText();
   return "(anonymous)";
 }

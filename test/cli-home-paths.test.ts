@@ -50,13 +50,18 @@ describe("skillset with ~ in its arguments (HOME is a temp folder)", () => {
 
     const listed = await cli(["list", "--json", "~/skills"], home, cwd);
     expect(listed.code).toBe(0);
-    expect((JSON.parse(listed.stdout) as { skills: Array<{ name: string; path: string }> }).skills.map((row) => [row.name, row.path])).toEqual([
-      ["mine", join(home, "skills", "mine", "SKILL.md")],
-    ]);
+    expect(
+      (JSON.parse(listed.stdout) as { skills: Array<{ name: string; path: string }> }).skills.map((row) => [
+        row.name,
+        row.path,
+      ]),
+    ).toEqual([["mine", join(home, "skills", "mine", "SKILL.md")]]);
 
     const validated = await cli(["validate", "--json", "--recursive", "~/skills"], home, cwd);
     expect(validated.code).toBe(0);
-    expect((JSON.parse(validated.stdout) as { skills: Array<{ path: string }> }).skills.map((report) => report.path)).toEqual([join(home, "skills", "mine")]);
+    expect(
+      (JSON.parse(validated.stdout) as { skills: Array<{ path: string }> }).skills.map((report) => report.path),
+    ).toEqual([join(home, "skills", "mine")]);
 
     const created = await cli(["create", "fresh", "--dir=~/made"], home, cwd);
     expect(created.code).toBe(0);
@@ -72,7 +77,8 @@ describe("skillset with ~ in its arguments (HOME is a temp folder)", () => {
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: "skillset: Cannot use ~other/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path\n",
+      stderr:
+        "skillset: Cannot use ~other/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path\n",
     });
   });
 });

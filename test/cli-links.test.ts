@@ -101,7 +101,9 @@ describe("skillset over an installer's links", () => {
         ["other", "ok", join(project, ".agents/skills/other/SKILL.md")],
         ["pkg-helper", "ok", join(project, ".agents/skills/pkg-helper/SKILL.md")],
       ]);
-      expect(listing.diagnostics.map(({ severity, code, file, message }) => ({ severity, code, file, message }))).toEqual([
+      expect(
+        listing.diagnostics.map(({ severity, code, file, message }) => ({ severity, code, file, message })),
+      ).toEqual([
         sameSkill(project, "other", join(project, ".agents/skills/other/SKILL.md")),
         sameSkill(project, "pkg-helper", join(project, "node_modules/pkgskills/skills/pkg-helper/SKILL.md")),
       ]);
@@ -120,11 +122,9 @@ describe("skillset over an installer's links", () => {
     ]);
     const validated = await cli(["validate", "--recursive", "--json", ".claude/skills"], { cwd: project, home });
     expect(validated.code, validated.stdout).toBe(0);
-    expect((JSON.parse(validated.stdout) as { skills: Array<{ path: string }> }).skills.map((report) => report.path)).toEqual([
-      ".claude/skills/my-skill",
-      ".claude/skills/other",
-      ".claude/skills/pkg-helper",
-    ]);
+    expect(
+      (JSON.parse(validated.stdout) as { skills: Array<{ path: string }> }).skills.map((report) => report.path),
+    ).toEqual([".claude/skills/my-skill", ".claude/skills/other", ".claude/skills/pkg-helper"]);
   });
 
   it("info shows the path the user sees and the link's target, in text and JSON", async () => {
@@ -132,11 +132,18 @@ describe("skillset over an installer's links", () => {
     const info = await cli(["info", "pkg-helper", "--json"], { cwd: project, home });
     expect(info.code, info.stderr).toBe(0);
     const { skill: shown } = JSON.parse(info.stdout) as { skill: { path: string; realPath?: string } };
-    expect([shown.path, shown.realPath]).toEqual([join(project, ".agents/skills/pkg-helper/SKILL.md"), join(project, "node_modules/pkgskills/skills/pkg-helper/SKILL.md")]);
+    expect([shown.path, shown.realPath]).toEqual([
+      join(project, ".agents/skills/pkg-helper/SKILL.md"),
+      join(project, "node_modules/pkgskills/skills/pkg-helper/SKILL.md"),
+    ]);
     const text = await cli(["info", "pkg-helper"], { cwd: project, home });
-    expect(text.stdout).toContain(`\nPath:             ${join(project, ".agents/skills/pkg-helper/SKILL.md")}\nLink target:      ${join(project, "node_modules/pkgskills/skills/pkg-helper/SKILL.md")}\n`);
+    expect(text.stdout).toContain(
+      `\nPath:             ${join(project, ".agents/skills/pkg-helper/SKILL.md")}\nLink target:      ${join(project, "node_modules/pkgskills/skills/pkg-helper/SKILL.md")}\n`,
+    );
     // A skill that is no link has no target.
-    const plain = JSON.parse((await cli(["info", "my-skill", "--json"], { cwd: project, home })).stdout) as { skill: Record<string, unknown> };
+    const plain = JSON.parse((await cli(["info", "my-skill", "--json"], { cwd: project, home })).stdout) as {
+      skill: Record<string, unknown>;
+    };
     expect("realPath" in plain.skill).toBe(false);
   });
 
@@ -146,10 +153,14 @@ describe("skillset over an installer's links", () => {
     link(join(project, ".claude/skills/personal"), join(home, ".agents/skills/personal"));
     const listing = JSON.parse((await cli(["list", "--json"], { cwd: project, home })).stdout) as Listing;
     // The project's link is the later source, so it is listed; the user's copy is the same skill.
-    expect(listing.skills.filter((row) => row.name === "personal").map((row) => [row.status, row.path])).toEqual([["ok", join(project, ".claude/skills/personal/SKILL.md")]]);
-    expect(listing.diagnostics.filter((diagnostic) => diagnostic.file.includes("personal")).map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
-      ["same-skill", join(home, ".agents/skills/personal/SKILL.md")],
+    expect(listing.skills.filter((row) => row.name === "personal").map((row) => [row.status, row.path])).toEqual([
+      ["ok", join(project, ".claude/skills/personal/SKILL.md")],
     ]);
+    expect(
+      listing.diagnostics
+        .filter((diagnostic) => diagnostic.file.includes("personal"))
+        .map((diagnostic) => [diagnostic.code, diagnostic.file]),
+    ).toEqual([["same-skill", join(home, ".agents/skills/personal/SKILL.md")]]);
   });
 });
 
@@ -182,7 +193,11 @@ describe("links skillset does not follow", () => {
       [null, join(claude, "loop")],
       [null, join(claude, "stranger")],
     ]);
-    const messages = listing.skills.flatMap((row) => row.status === "skipped" ? (row as Row & { diagnostics: Array<{ message: string }> }).diagnostics.map((d) => d.message) : []);
+    const messages = listing.skills.flatMap((row) =>
+      row.status === "skipped"
+        ? (row as Row & { diagnostics: Array<{ message: string }> }).diagnostics.map((d) => d.message)
+        : [],
+    );
     expect(messages).toEqual([
       `${join(claude, "broken/SKILL.md")} is a symbolic link whose target does not exist (it points to ../../../docs/SKILL.md)`,
       `${join(claude, "etc")} is a symbolic link to /etc, outside the allowed folders; skipped`,
@@ -202,15 +217,23 @@ describe("links skillset does not follow", () => {
     const { home, project } = withLinksOut();
     const info = await cli(["info", "gone", ".claude/skills"], { cwd: project, home });
     expect(info.code).toBe(1);
-    expect(info.stderr).toContain(`was skipped: ${join(project, ".claude/skills/gone")}: error: ${join(project, ".claude/skills/gone")} is a symbolic link whose target does not exist`);
+    expect(info.stderr).toContain(
+      `was skipped: ${join(project, ".claude/skills/gone")}: error: ${join(project, ".claude/skills/gone")} is a symbolic link whose target does not exist`,
+    );
     const broken = await cli(["validate", ".claude/skills/broken"], { cwd: project, home });
     expect(broken.code).toBe(1);
     // validate's report (its ✗ lines too) is on stdout.
-    expect(broken.stdout).toContain("error: .claude/skills/broken/SKILL.md is a symbolic link whose target does not exist (it points to ../../../docs/SKILL.md)\n");
+    expect(broken.stdout).toContain(
+      "error: .claude/skills/broken/SKILL.md is a symbolic link whose target does not exist (it points to ../../../docs/SKILL.md)\n",
+    );
     const gone = await cli(["validate", ".claude/skills/gone"], { cwd: project, home });
-    expect(gone.stdout).toContain("error: .claude/skills/gone is a symbolic link whose target does not exist (it points to ../../.agents/skills/gone)\n");
+    expect(gone.stdout).toContain(
+      "error: .claude/skills/gone is a symbolic link whose target does not exist (it points to ../../.agents/skills/gone)\n",
+    );
     // validate --recursive fails each link it does not follow, as list counts it skipped.
-    const recursive = JSON.parse((await cli(["validate", "-r", "--json", ".claude/skills"], { cwd: project, home })).stdout) as { skills: Array<{ path: string; valid: boolean }>; valid: boolean };
+    const recursive = JSON.parse(
+      (await cli(["validate", "-r", "--json", ".claude/skills"], { cwd: project, home })).stdout,
+    ) as { skills: Array<{ path: string; valid: boolean }>; valid: boolean };
     expect(recursive.valid).toBe(false);
     expect(recursive.skills.filter((report) => !report.valid).map((report) => report.path)).toEqual([
       ".claude/skills/broken",
@@ -224,18 +247,26 @@ describe("links skillset does not follow", () => {
   it("--allow-root lets a link lead into one more folder, in every command that reads sources", async () => {
     const { home, project, elsewhere } = withLinksOut();
     const allowed = ["--allow-root", join(elsewhere, "skills")];
-    const listing = JSON.parse((await cli(["list", "--json", ".claude/skills", ...allowed], { cwd: project, home })).stdout) as Listing;
+    const listing = JSON.parse(
+      (await cli(["list", "--json", ".claude/skills", ...allowed], { cwd: project, home })).stdout,
+    ) as Listing;
     expect(listing.skills.find((row) => row.name === "stranger")?.status).toBe("ok");
     expect((await cli(["info", "stranger", ".claude/skills", ...allowed], { cwd: project, home })).code).toBe(0);
-    const validated = JSON.parse((await cli(["validate", "-r", "--json", ".claude/skills", ...allowed], { cwd: project, home })).stdout) as { skills: Array<{ path: string; valid: boolean }> };
+    const validated = JSON.parse(
+      (await cli(["validate", "-r", "--json", ".claude/skills", ...allowed], { cwd: project, home })).stdout,
+    ) as { skills: Array<{ path: string; valid: boolean }> };
     expect(validated.skills.find((report) => report.path === ".claude/skills/stranger")?.valid).toBe(true);
   });
 
   it("--allow-root works for prompt and render too, and must name a folder", async () => {
     const { home, project, elsewhere } = withLinksOut();
     const allowed = ["--allow-root", join(elsewhere, "skills")];
-    expect((await cli(["prompt", ".claude/skills", ...allowed], { cwd: project, home })).stdout).toContain("- stranger: Use stranger.");
-    expect((await cli(["render", "stranger", ".claude/skills", ...allowed], { cwd: project, home })).stdout).toContain("# stranger");
+    expect((await cli(["prompt", ".claude/skills", ...allowed], { cwd: project, home })).stdout).toContain(
+      "- stranger: Use stranger.",
+    );
+    expect((await cli(["render", "stranger", ".claude/skills", ...allowed], { cwd: project, home })).stdout).toContain(
+      "# stranger",
+    );
     const missing = await cli(["list", ".claude/skills", "--allow-root", "no-such-folder"], { cwd: project, home });
     expect([missing.code, missing.stderr]).toEqual([1, "skillset: --allow-root: no such folder: no-such-folder\n"]);
   });
@@ -256,10 +287,20 @@ describe("a skill below the depth limit", () => {
     const listed = await cli(["list", "-r", "deep6", "--json"], { cwd, home });
     expect(JSON.parse(listed.stdout)).toEqual({
       skills: [],
-      diagnostics: [{ severity: "warning", code: "depth-limit", file: join(cwd, "deep6"), message: warning, source: `local:${join(cwd, "deep6")}` }],
+      diagnostics: [
+        {
+          severity: "warning",
+          code: "depth-limit",
+          file: join(cwd, "deep6"),
+          message: warning,
+          source: `local:${join(cwd, "deep6")}`,
+        },
+      ],
     });
     expect(listed.stderr).toBe("");
-    expect((await cli(["list", "-r", "deep6"], { cwd, home })).stdout).toContain(`\n  ${join(cwd, "deep6")}: warning: ${warning}\n`);
+    expect((await cli(["list", "-r", "deep6"], { cwd, home })).stdout).toContain(
+      `\n  ${join(cwd, "deep6")}: warning: ${warning}\n`,
+    );
   });
 
   it("every other command that scans says so on stderr", async () => {

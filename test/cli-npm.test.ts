@@ -20,12 +20,19 @@ const PACKAGES: FixturePackage[] = [
     manifest: { name: "@acme/skills-pack", version: "1.4.0", exports: { ".": "./index.js" } },
     files: {
       "index.js": "export {};\n",
-      "skills/deploy-checklist/SKILL.md": skillFile("deploy-checklist", "Checklist for deploying a release.", "# Deploy\n\nDeploy version $ARGUMENTS after the checks in references/checks.md.\n"),
+      "skills/deploy-checklist/SKILL.md": skillFile(
+        "deploy-checklist",
+        "Checklist for deploying a release.",
+        "# Deploy\n\nDeploy version $ARGUMENTS after the checks in references/checks.md.\n",
+      ),
       "skills/deploy-checklist/references/checks.md": "Run the tests.\n",
       "skills/release-notes/SKILL.md": skillFile("release-notes", "Writes release notes from merged changes."),
     },
   },
-  { manifest: { name: "root-skill-pkg", version: "0.2.0" }, files: { "SKILL.md": skillFile("root-skill-pkg", "A package that is one skill.") } },
+  {
+    manifest: { name: "root-skill-pkg", version: "0.2.0" },
+    files: { "SKILL.md": skillFile("root-skill-pkg", "A package that is one skill.") },
+  },
 ];
 
 let fixture: ReturnType<typeof npmProject>;
@@ -43,7 +50,11 @@ afterAll(() => {
 async function cli(...args: string[]) {
   const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, "data"), NO_COLOR: "1" };
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: fixture.project, env, encoding: "utf8" });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      cwd: fixture.project,
+      env,
+      encoding: "utf8",
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -55,9 +66,16 @@ describe("skillset over npm: sources", () => {
   it("list npm: lists the skills of the packages the project's skills field names", async () => {
     const result = await cli("list", "npm:", "--json");
     expect(result.code).toBe(0);
-    const listing = JSON.parse(result.stdout) as { skills: Array<{ name: string; status: string; path: string }>; diagnostics: unknown[] };
+    const listing = JSON.parse(result.stdout) as {
+      skills: Array<{ name: string; status: string; path: string }>;
+      diagnostics: unknown[];
+    };
     expect(listing.skills.map((row) => [row.name, row.status, row.path])).toEqual([
-      ["deploy-checklist", "ok", join(fixture.project, "node_modules/@acme/skills-pack/skills/deploy-checklist/SKILL.md")],
+      [
+        "deploy-checklist",
+        "ok",
+        join(fixture.project, "node_modules/@acme/skills-pack/skills/deploy-checklist/SKILL.md"),
+      ],
       ["release-notes", "ok", join(fixture.project, "node_modules/@acme/skills-pack/skills/release-notes/SKILL.md")],
       ["root-skill-pkg", "ok", join(fixture.project, "node_modules/root-skill-pkg/SKILL.md")],
     ]);
@@ -66,7 +84,10 @@ describe("skillset over npm: sources", () => {
 
   it("list npm:@scope/pkg lists that package's skills only, and a folder and a package mix", async () => {
     const scoped = await cli("list", "npm:@acme/skills-pack", "--json");
-    expect((JSON.parse(scoped.stdout) as { skills: Array<{ name: string }> }).skills.map((row) => row.name)).toEqual(["deploy-checklist", "release-notes"]);
+    expect((JSON.parse(scoped.stdout) as { skills: Array<{ name: string }> }).skills.map((row) => row.name)).toEqual([
+      "deploy-checklist",
+      "release-notes",
+    ]);
     const mixed = await cli("list", "node_modules/root-skill-pkg", "npm:@acme/skills-pack");
     expect(mixed.code).toBe(0);
     expect(mixed.stdout).toContain("3 skills available");
@@ -78,7 +99,9 @@ describe("skillset over npm: sources", () => {
     expect(result.stdout).toContain(`Source:           npm:${join(fixture.project, "package.json")}\n`);
     expect(result.stdout).toContain("Package:          @acme/skills-pack@1.4.0\n");
     expect(result.stdout).toContain("references/checks.md");
-    const json = JSON.parse((await cli("info", "root-skill-pkg", "npm:root-skill-pkg", "--json")).stdout) as { skill: { package: unknown } };
+    const json = JSON.parse((await cli("info", "root-skill-pkg", "npm:root-skill-pkg", "--json")).stdout) as {
+      skill: { package: unknown };
+    };
     expect(json.skill.package).toEqual({ name: "root-skill-pkg", version: "0.2.0" });
   });
 
@@ -98,16 +121,27 @@ describe("skillset over npm: sources", () => {
     const result = await cli("list", "npm:@acme/not-there", "npm:@acme/skills-pack");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("2 skills available");
-    expect(result.stdout).toContain(`${fixture.project}: error: Package '@acme/not-there' is not installed: no node_modules/@acme/not-there at or above ${fixture.project}. Run npm install @acme/not-there`);
+    expect(result.stdout).toContain(
+      `${fixture.project}: error: Package '@acme/not-there' is not installed: no node_modules/@acme/not-there at or above ${fixture.project}. Run npm install @acme/not-there`,
+    );
   });
 
   it("mcp npm: serves the packages' skills to an MCP client", async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "npm:"], cwd: fixture.project, env: { ...process.env, HOME: home } as Record<string, string>, stderr: "ignore" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp", "npm:"],
+      cwd: fixture.project,
+      env: { ...process.env, HOME: home } as Record<string, string>,
+      stderr: "ignore",
+    });
     const client = new Client({ name: "skillset-npm-test", version: "1" });
     await client.connect(transport);
     try {
       expect(client.getInstructions()).toContain("- deploy-checklist: Checklist for deploying a release.");
-      const loaded = await client.callTool({ name: "load_skill", arguments: { skill_name: "deploy-checklist", arguments: "3.0.0" } });
+      const loaded = await client.callTool({
+        name: "load_skill",
+        arguments: { skill_name: "deploy-checklist", arguments: "3.0.0" },
+      });
       const text = (loaded.content as Array<{ type: string; text: string }>).map((block) => block.text).join("");
       expect(loaded.isError).toBeFalsy();
       expect(text).toContain("Deploy version 3.0.0 after the checks in references/checks.md.");

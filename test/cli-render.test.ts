@@ -12,7 +12,14 @@ afterEach(() => {
 
 describe("skillset render", () => {
   it("prints the invocation with arguments substituted, and the dynamic context as not run without --dynamic", async () => {
-    const tree = skillTree({ "fix/SKILL.md": skillFile("fix", "Fix an issue.", "argument-hint: '[issue]'\nallowed-tools: echo\n", "Fix issue $0 ($ARGUMENTS).\nStatus: !`echo fine`") });
+    const tree = skillTree({
+      "fix/SKILL.md": skillFile(
+        "fix",
+        "Fix an issue.",
+        "argument-hint: '[issue]'\nallowed-tools: echo\n",
+        "Fix issue $0 ($ARGUMENTS).\nStatus: !`echo fine`",
+      ),
+    });
     trees.push(tree);
     const file = join(tree.root, "fix", "SKILL.md");
     const result = await cli("render", "fix", tree.root, "--args", '12 "two words"');
@@ -33,7 +40,9 @@ describe("skillset render", () => {
   });
 
   it("counts the commands not run, in ```! blocks too, and keeps --recursive in the hint", async () => {
-    const tree = skillTree({ "group/multi/SKILL.md": skillFile("multi", "Multi.", "", "A: !`echo a`\n\n```!\necho b\necho c\n```\n") });
+    const tree = skillTree({
+      "group/multi/SKILL.md": skillFile("multi", "Multi.", "", "A: !`echo a`\n\n```!\necho b\necho c\n```\n"),
+    });
     trees.push(tree);
     const result = await cli("render", "multi", tree.root, "-r");
     expect(result.code).toBe(0);
@@ -48,25 +57,41 @@ describe("skillset render", () => {
     trees.push(tree);
     const result = await cli("render", "bad", tree.root, "--dynamic");
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Now: [dynamic context not run: `touch pwned` — refused: 'touch' is not allowed for skill 'bad' (allowed: scripts/*)]");
+    expect(result.stdout).toContain(
+      "Now: [dynamic context not run: `touch pwned` — refused: 'touch' is not allowed for skill 'bad' (allowed: scripts/*)]",
+    );
     expect(existsSync(join(tree.root, "bad", "pwned"))).toBe(false);
   });
 
   it("says so on stderr for a skill users may not invoke, and shows what the model gets when it loads it", async () => {
-    const tree = skillTree({ "inner/SKILL.md": skillFile("inner", "Inner.", "user-invocable: false\n", "Inner steps.") });
+    const tree = skillTree({
+      "inner/SKILL.md": skillFile("inner", "Inner.", "user-invocable: false\n", "Inner steps."),
+    });
     trees.push(tree);
     const result = await cli("render", "inner", tree.root);
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe("Skill 'inner' cannot be invoked by a user (user-invocable: false); showing what the model gets when it loads it.\n");
+    expect(result.stderr).toBe(
+      "Skill 'inner' cannot be invoked by a user (user-invocable: false); showing what the model gets when it loads it.\n",
+    );
     expect(result.stdout.endsWith("Inner steps.\n\n</skill>\n")).toBe(true);
   });
 
   it("for a skill skipped for broken YAML, gives the reason, exactly as info does", async () => {
-    const tree = skillTree({ "a/SKILL.md": skillFile("a"), "broken-yaml/SKILL.md": skillFile("broken-yaml", '"unclosed') });
+    const tree = skillTree({
+      "a/SKILL.md": skillFile("a"),
+      "broken-yaml/SKILL.md": skillFile("broken-yaml", '"unclosed'),
+    });
     trees.push(tree);
-    const [render, info] = await Promise.all([cli("render", "broken-yaml", tree.root), cli("info", "broken-yaml", tree.root)]);
+    const [render, info] = await Promise.all([
+      cli("render", "broken-yaml", tree.root),
+      cli("info", "broken-yaml", tree.root),
+    ]);
     const reason = `${join(tree.root, "broken-yaml", "SKILL.md")}: error: Invalid YAML in frontmatter: Missing closing "quote at line 3, column 14`;
-    expect(render).toEqual({ code: 1, stdout: "", stderr: `skillset: Skill 'broken-yaml' was skipped: ${reason}. Available skills: a\n` });
+    expect(render).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `skillset: Skill 'broken-yaml' was skipped: ${reason}. Available skills: a\n`,
+    });
     expect(info).toEqual(render);
   });
 

@@ -1,7 +1,16 @@
 // End-to-end tests of the `skillset` CLI: every test runs the BUILT binary (dist/cli/main.js,
 // from `npm run build`) as a real Node process against real temporary folders.
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -47,7 +56,11 @@ function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessE
 async function run(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const cwd = options.cwd ?? tempDir();
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { cwd, env: cliEnv(options.env), encoding: "utf8" });
+    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
+      cwd,
+      env: cliEnv(options.env),
+      encoding: "utf8",
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -57,7 +70,12 @@ async function run(args: string[], options: RunOptions = {}): Promise<RunResult>
 }
 
 /** Writes `<dir>/<name>/SKILL.md` with the given frontmatter lines; returns the skill folder. */
-function writeSkill(dir: string, name: string, frontmatterLines: string[], body = `# ${name}\n\nDo the thing.\n`): string {
+function writeSkill(
+  dir: string,
+  name: string,
+  frontmatterLines: string[],
+  body = `# ${name}\n\nDo the thing.\n`,
+): string {
   const folder = path.join(dir, name);
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, "SKILL.md"), ["---", ...frontmatterLines, "---", "", body].join("\n"));
@@ -105,7 +123,14 @@ interface DiagnosticJson {
 }
 
 interface ListJson {
-  skills: Array<{ name: string | null; description: string | null; path: string; source: string; status: string; diagnostics: DiagnosticJson[] }>;
+  skills: Array<{
+    name: string | null;
+    description: string | null;
+    path: string;
+    source: string;
+    status: string;
+    diagnostics: DiagnosticJson[];
+  }>;
   diagnostics: DiagnosticJson[];
 }
 
@@ -140,7 +165,11 @@ describe("skillset validate", () => {
 
     const result = await run(["validate", skill]);
 
-    expect(result).toEqual({ code: 1, stdout: `✗ ${skill} (Bad)\n  error: Skill name 'Bad' must be lowercase\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
+    expect(result).toEqual({
+      code: 1,
+      stdout: `✗ ${skill} (Bad)\n  error: Skill name 'Bad' must be lowercase\n1 skill checked: 0 valid, 1 invalid\n`,
+      stderr: "",
+    });
   });
 
   it("-r over valid and invalid skills prints the whole report on stdout, in order, and nothing on stderr", async () => {
@@ -185,7 +214,8 @@ describe("skillset validate", () => {
     expect(result.stderr).toBe("");
     const report = parseJson<ValidateJson>(result.stdout);
     expect(Object.keys(report).sort()).toEqual(["skills", "valid"]);
-    for (const entry of report.skills) expect(Object.keys(entry).sort()).toEqual(["errors", "name", "path", "valid", "warnings"]);
+    for (const entry of report.skills)
+      expect(Object.keys(entry).sort()).toEqual(["errors", "name", "path", "valid", "warnings"]);
     expect(report).toEqual({
       skills: [
         { path: good, name: "good", valid: true, errors: [], warnings: [] },
@@ -201,7 +231,10 @@ describe("skillset validate", () => {
     const result = await run(["validate", skill, "--json"]);
 
     expect(result.code).toBe(0);
-    expect(parseJson<ValidateJson>(result.stdout)).toEqual({ skills: [{ path: skill, name: "fine", valid: true, errors: [], warnings: [] }], valid: true });
+    expect(parseJson<ValidateJson>(result.stdout)).toEqual({
+      skills: [{ path: skill, name: "fine", valid: true, errors: [], warnings: [] }],
+      valid: true,
+    });
   });
 
   it("a path to a SKILL.md file means its folder", async () => {
@@ -248,7 +281,13 @@ describe("skillset validate", () => {
     expect(result.code).toBe(1);
     expect(parseJson<ValidateJson>(result.stdout)).toEqual({
       skills: [
-        { path: path.join(dir, "group", "wrong"), name: "right", valid: false, errors: ["Directory name 'wrong' must match skill name 'right'"], warnings: [] },
+        {
+          path: path.join(dir, "group", "wrong"),
+          name: "right",
+          valid: false,
+          errors: ["Directory name 'wrong' must match skill name 'right'"],
+          warnings: [],
+        },
         { path: path.join(dir, "ok-one"), name: "ok-one", valid: true, errors: [], warnings: [] },
       ],
       valid: false,
@@ -261,7 +300,11 @@ describe("skillset validate", () => {
 
     const result = await run(["validate", "--recursive", dir]);
 
-    expect(result).toEqual({ code: 1, stdout: `✗ ${dir}\n  error: No SKILL.md found in ${dir} or any folder below it\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
+    expect(result).toEqual({
+      code: 1,
+      stdout: `✗ ${dir}\n  error: No SKILL.md found in ${dir} or any folder below it\n1 skill checked: 0 valid, 1 invalid\n`,
+      stderr: "",
+    });
   });
 
   it.each([
@@ -294,7 +337,11 @@ describe("skillset validate", () => {
 
     const [human, json] = await Promise.all([run(["validate", target]), run(["validate", "--json", target])]);
 
-    expect(human).toEqual({ code: 1, stdout: `✗ ${target}\n  error: ${message(target)}\n1 skill checked: 0 valid, 1 invalid\n`, stderr: "" });
+    expect(human).toEqual({
+      code: 1,
+      stdout: `✗ ${target}\n  error: ${message(target)}\n1 skill checked: 0 valid, 1 invalid\n`,
+      stderr: "",
+    });
     expect(json.code).toBe(1);
     expect(parseJson<ValidateJson>(json.stdout)).toEqual({
       skills: [{ path: target, name: null, valid: false, errors: [message(target)], warnings: [] }],
@@ -305,11 +352,18 @@ describe("skillset validate", () => {
   it("an unknown option is a usage error: exit 2, one `skillset:` line on stderr naming the command's help", async () => {
     const result = await run(["validate", "--bogus"]);
 
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '--bogus' (see `skillset validate --help`)\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "skillset: unknown option '--bogus' (see `skillset validate --help`)\n",
+    });
   });
 
   it("--allow-claude-code-fields turns argument-hint from an error into a warning", async () => {
-    const skill = writeSkill(tempDir(), "hinted", [...fields("hinted", "Takes an argument."), 'argument-hint: "[file]"']);
+    const skill = writeSkill(tempDir(), "hinted", [
+      ...fields("hinted", "Takes an argument."),
+      'argument-hint: "[file]"',
+    ]);
 
     const [strict, allowed] = await Promise.all([
       run(["validate", "--json", skill]),
@@ -347,9 +401,17 @@ describe("skillset validate", () => {
   });
 
   it("--allow-claude-code-fields accepts Claude Code's `arguments: [pr, priority]`, a flow-style list; without it, the reference's error", async () => {
-    const skill = writeSkill(tempDir(), "review-pr", [...fields("review-pr", "Reviews a pull request."), "arguments: [pr, priority]"], "Review PR $pr with priority $priority.\n");
+    const skill = writeSkill(
+      tempDir(),
+      "review-pr",
+      [...fields("review-pr", "Reviews a pull request."), "arguments: [pr, priority]"],
+      "Review PR $pr with priority $priority.\n",
+    );
 
-    const [allowed, strict] = await Promise.all([run(["validate", "--allow-claude-code-fields", skill]), run(["validate", skill])]);
+    const [allowed, strict] = await Promise.all([
+      run(["validate", "--allow-claude-code-fields", skill]),
+      run(["validate", skill]),
+    ]);
 
     expect(allowed).toEqual({
       code: 0,
@@ -377,7 +439,13 @@ describe("skillset validate", () => {
     expect(folders.length).toBeGreaterThan(0);
     expect(report.skills.map((skill) => skill.path)).toEqual(expect.arrayContaining(folders));
     for (const skill of report.skills) {
-      expect(skill).toEqual({ path: skill.path, name: path.basename(skill.path), valid: true, errors: [], warnings: [] });
+      expect(skill).toEqual({
+        path: skill.path,
+        name: path.basename(skill.path),
+        valid: true,
+        errors: [],
+        warnings: [],
+      });
     }
   });
 });
@@ -409,10 +477,27 @@ describe("skillset list", () => {
     expect(result.stderr).toBe("");
     const listing = parseJson<ListJson>(result.stdout);
     expect(Object.keys(listing).sort()).toEqual(["diagnostics", "skills"]);
-    for (const row of listing.skills) expect(Object.keys(row).sort()).toEqual(["catalog", "description", "diagnostics", "name", "path", "source", "status"]);
+    for (const row of listing.skills)
+      expect(Object.keys(row).sort()).toEqual([
+        "catalog",
+        "description",
+        "diagnostics",
+        "name",
+        "path",
+        "source",
+        "status",
+      ]);
     expect(listing).toEqual({
       skills: [
-        { name: "alpha", description: "Alpha skill.", path: file(s1, "alpha"), source: `local:${s1}`, status: "ok", catalog: "whole", diagnostics: [] },
+        {
+          name: "alpha",
+          description: "Alpha skill.",
+          path: file(s1, "alpha"),
+          source: `local:${s1}`,
+          status: "ok",
+          catalog: "whole",
+          diagnostics: [],
+        },
         {
           name: "dup",
           description: "Dup from s1.",
@@ -431,7 +516,15 @@ describe("skillset list", () => {
             },
           ],
         },
-        { name: "dup", description: "Dup from s2.", path: file(s2, "dup"), source: `local:${s2}`, status: "ok", catalog: "whole", diagnostics: [] },
+        {
+          name: "dup",
+          description: "Dup from s2.",
+          path: file(s2, "dup"),
+          source: `local:${s2}`,
+          status: "ok",
+          catalog: "whole",
+          diagnostics: [],
+        },
         {
           name: "nodesc",
           description: null,
@@ -484,7 +577,12 @@ describe("skillset list", () => {
     expect(lines[0]).toMatch(/^NAME {4,}STATUS {4}PATH +DESCRIPTION$/);
     // The PATH column is the skill's folder, cut at the start to 50 characters (long temp folders, e.g. on macOS).
     const column = (folder: string) => (folder.length <= 50 ? folder : `…${folder.slice(folder.length - 49)}`);
-    const rows = lines.slice(1, 6).map((line) => line.split(/\s{2,}/).filter(Boolean).slice(0, 3));
+    const rows = lines.slice(1, 6).map((line) =>
+      line
+        .split(/\s{2,}/)
+        .filter(Boolean)
+        .slice(0, 3),
+    );
     expect(rows).toEqual([
       ["alpha", "ok", column(path.join(s1, "alpha"))],
       ["dup", "shadowed", column(path.join(s1, "dup"))],
@@ -636,13 +734,31 @@ describe("skillset info", () => {
 
     expect(result.code).toBe(0);
     const info = parseJson<InfoJson>(result.stdout);
-    expect(Object.keys(info).sort()).toEqual(["diagnostics", "directory", "resources", "resourcesTruncated", "shadowed", "skill"]);
-    expect(info.skill).toMatchObject({ name: "tool", description: "A tool skill.", path: path.join(skill, "SKILL.md"), source: `local:${source}`, license: "MIT" });
+    expect(Object.keys(info).sort()).toEqual([
+      "diagnostics",
+      "directory",
+      "resources",
+      "resourcesTruncated",
+      "shadowed",
+      "skill",
+    ]);
+    expect(info.skill).toMatchObject({
+      name: "tool",
+      description: "A tool skill.",
+      path: path.join(skill, "SKILL.md"),
+      source: `local:${source}`,
+      license: "MIT",
+    });
     expect(info.directory).toBe(skill);
     expect([...info.resources].sort((a, b) => a.relativePath.localeCompare(b.relativePath))).toEqual([
       { path: path.join(skill, "assets", "logo.txt"), relativePath: "assets/logo.txt", type: "asset", size: 5 },
       { path: path.join(skill, "notes.md"), relativePath: "notes.md", type: "other", size: 6 },
-      { path: path.join(skill, "references", "guide.md"), relativePath: "references/guide.md", type: "reference", size: 8 },
+      {
+        path: path.join(skill, "references", "guide.md"),
+        relativePath: "references/guide.md",
+        type: "reference",
+        size: 8,
+      },
       { path: path.join(skill, "scripts", "run.sh"), relativePath: "scripts/run.sh", type: "script", size: 8 },
     ]);
     expect(info.resourcesTruncated).toBe(false);
@@ -656,7 +772,11 @@ describe("skillset info", () => {
 
     const result = await run(["info", "nope", source]);
 
-    expect(result).toEqual({ code: 1, stdout: "", stderr: "skillset: Skill 'nope' not found. Available skills: another, tool\n" });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "skillset: Skill 'nope' not found. Available skills: another, tool\n",
+    });
   });
 });
 
@@ -675,7 +795,10 @@ describe("skillset create", () => {
     expect(readdirSync(skill)).toEqual(["SKILL.md"]);
     const validation = await run(["validate", "--json", skill]);
     expect(validation.code).toBe(0);
-    expect(parseJson<ValidateJson>(validation.stdout)).toEqual({ skills: [{ path: skill, name: "my-skill", valid: true, errors: [], warnings: [] }], valid: true });
+    expect(parseJson<ValidateJson>(validation.stdout)).toEqual({
+      skills: [{ path: skill, name: "my-skill", valid: true, errors: [], warnings: [] }],
+      valid: true,
+    });
   });
 
   it("without --dir creates the skill in the working folder", async () => {
@@ -699,14 +822,15 @@ describe("skillset create", () => {
     expect(readdirSync(path.join(skill, "scripts"))).toEqual(["example.sh"]);
     expect(readdirSync(path.join(skill, "references"))).toEqual(["REFERENCE.md"]);
     expect(readdirSync(path.join(skill, "assets"))).toEqual(["template.md"]);
-    if (process.platform !== "win32") expect(statSync(path.join(skill, "scripts", "example.sh")).mode & 0o111).toBe(0o111);
+    if (process.platform !== "win32")
+      expect(statSync(path.join(skill, "scripts", "example.sh")).mode & 0o111).toBe(0o111);
     const [validation, info] = await Promise.all([run(["validate", skill]), run(["info", "with-res", dir, "--json"])]);
     expect(validation.code).toBe(0);
-    expect(parseJson<InfoJson>(info.stdout).resources.map(({ relativePath, type }) => `${type}:${relativePath}`).sort()).toEqual([
-      "asset:assets/template.md",
-      "reference:references/REFERENCE.md",
-      "script:scripts/example.sh",
-    ]);
+    expect(
+      parseJson<InfoJson>(info.stdout)
+        .resources.map(({ relativePath, type }) => `${type}:${relativePath}`)
+        .sort(),
+    ).toEqual(["asset:assets/template.md", "reference:references/REFERENCE.md", "script:scripts/example.sh"]);
   });
 
   it("an invalid name is a usage error: exit 2, names the problem on stderr and writes nothing", async () => {
@@ -717,7 +841,8 @@ describe("skillset create", () => {
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: "skillset: Invalid skill name 'Bad--Name': Skill name 'Bad--Name' must be lowercase; Skill name cannot contain consecutive hyphens\n",
+      stderr:
+        "skillset: Invalid skill name 'Bad--Name': Skill name 'Bad--Name' must be lowercase; Skill name cannot contain consecutive hyphens\n",
     });
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -730,7 +855,11 @@ describe("skillset create", () => {
 
     const result = await run(["create", "taken", "--dir", dir, "--resources", "scripts"]);
 
-    expect(result).toEqual({ code: 1, stdout: "", stderr: `skillset: ${existing} already exists; choose another name or --dir\n` });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `skillset: ${existing} already exists; choose another name or --dir\n`,
+    });
     expect(readdirSync(existing)).toEqual(["keep.txt"]);
     expect(readFileSync(path.join(existing, "keep.txt"), "utf8")).toBe("mine\n");
   });
@@ -740,7 +869,11 @@ describe("skillset create", () => {
 
     const result = await run(["create", "fine-name", "--dir", dir, "--resources", "scripts,bogus"]);
 
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "skillset: Unknown resource folder: bogus. Use any of scripts, references, assets.\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "skillset: Unknown resource folder: bogus. Use any of scripts, references, assets.\n",
+    });
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -751,7 +884,10 @@ describe("skillset create", () => {
     const creation = await run(["create", "quoted", "--dir", dir, "--description", description]);
     expect(creation.code).toBe(0);
 
-    const [validation, info] = await Promise.all([run(["validate", path.join(dir, "quoted")]), run(["info", "quoted", dir, "--json"])]);
+    const [validation, info] = await Promise.all([
+      run(["validate", path.join(dir, "quoted")]),
+      run(["info", "quoted", dir, "--json"]),
+    ]);
     expect(validation.code).toBe(0);
     expect(info.code).toBe(0);
     expect(parseJson<InfoJson>(info.stdout).skill.description).toBe(description.trim());
@@ -791,10 +927,12 @@ describe("skillset prompt", () => {
       "- zeta: Last by name.",
     ]);
     // The tail is what the middleware adds on a first model call: the resource line, then the empty loaded list.
-    expect(result.stdout.endsWith(
-      "- alpha: First by name.\n- mid: Spans two lines.\n- zeta: Last by name.\n" +
-        "Read a loaded skill's resources with `read_file`; its `allowed-tools` are recommendations.\n\nLoaded skills: none (10 slots free).\n",
-    )).toBe(true);
+    expect(
+      result.stdout.endsWith(
+        "- alpha: First by name.\n- mid: Spans two lines.\n- zeta: Last by name.\n" +
+          "Read a loaded skill's resources with `read_file`; its `allowed-tools` are recommendations.\n\nLoaded skills: none (10 slots free).\n",
+      ),
+    ).toBe(true);
   });
 
   it("--format xml prints exactly the reference <available_skills> format", async () => {
@@ -848,7 +986,9 @@ describe("skillset prompt", () => {
     expect(counted.code).toBe(0);
     expect(counted.stdout).toBe(plain.stdout);
     expect(counted.stderr).toMatch(/^\d+ tokens \(o200k_base\): \d+ preamble/);
-    expect(counted.stderr).toMatch(/^\d+ tokens \(o200k_base\): \d+ preamble, \d+\.\d per skill on average over 2 skills\n$/);
+    expect(counted.stderr).toMatch(
+      /^\d+ tokens \(o200k_base\): \d+ preamble, \d+\.\d per skill on average over 2 skills\n$/,
+    );
   });
 
   it("--format json is a usage error: exit 2", async () => {
@@ -867,12 +1007,37 @@ describe("skillset prompt", () => {
 
 describe("help and version", () => {
   it.each([
-    { name: "skillset", command: [], mentions: ["Usage: skillset [options] [command]", "--version", "--help", "validate", "list", "info", "create", "prompt"] },
-    { name: "skillset validate", command: ["validate"], mentions: ["Usage: skillset validate", "--recursive", "--json", "--allow-claude-code-fields"] },
+    {
+      name: "skillset",
+      command: [],
+      mentions: [
+        "Usage: skillset [options] [command]",
+        "--version",
+        "--help",
+        "validate",
+        "list",
+        "info",
+        "create",
+        "prompt",
+      ],
+    },
+    {
+      name: "skillset validate",
+      command: ["validate"],
+      mentions: ["Usage: skillset validate", "--recursive", "--json", "--allow-claude-code-fields"],
+    },
     { name: "skillset list", command: ["list"], mentions: ["Usage: skillset list", "--recursive", "--json"] },
     { name: "skillset info", command: ["info"], mentions: ["Usage: skillset info", "<name>", "--recursive", "--json"] },
-    { name: "skillset create", command: ["create"], mentions: ["Usage: skillset create", "<name>", "--dir <dir>", "--description <text>", "--resources <list>"] },
-    { name: "skillset prompt", command: ["prompt"], mentions: ["Usage: skillset prompt", "--recursive", "--format <format>", "--tokens"] },
+    {
+      name: "skillset create",
+      command: ["create"],
+      mentions: ["Usage: skillset create", "<name>", "--dir <dir>", "--description <text>", "--resources <list>"],
+    },
+    {
+      name: "skillset prompt",
+      command: ["prompt"],
+      mentions: ["Usage: skillset prompt", "--recursive", "--format <format>", "--tokens"],
+    },
   ])("$name --help exits 0 and names its options", async ({ command, mentions }) => {
     const result = await run([...command, "--help"]);
 
@@ -888,7 +1053,7 @@ describe("help and version", () => {
     expect(/\nArguments:\n[\s\S]*?\n\n/.exec(result.stdout)?.[0]).toBe(
       "\nArguments:\n" +
         "  sources             skills folders, npm:<package> (its skills), npm: (the\n" +
-        "                      packages the project's package.json names in \"skills\") or\n" +
+        '                      packages the project\'s package.json names in "skills") or\n' +
         "                      https://<site> (the skills it publishes at\n" +
         "                      /.well-known/agent-skills/), lowest precedence first\n" +
         "                      (default: ~/.claude/skills, ~/.agents/skills, then\n" +
@@ -897,15 +1062,19 @@ describe("help and version", () => {
     );
   });
 
-  it.each(["validate", "list", "info", "prompt", "search", "render", "mcp", "chat", "eval", "tune"])("%s --help names one default per argument", async (command) => {
-    const result = await run([command, "--help"]);
+  it.each(["validate", "list", "info", "prompt", "search", "render", "mcp", "chat", "eval", "tune"])(
+    "%s --help names one default per argument",
+    async (command) => {
+      const result = await run([command, "--help"]);
 
-    expect(result.code).toBe(0);
-    const argumentsSection = /\nArguments:\n([\s\S]*?)\n\n/.exec(result.stdout)![1]!;
-    // One argument per entry: a line starting with two spaces and the argument's name.
-    for (const entry of argumentsSection.split(/\n(?= {2}\S)/)) expect(entry.match(/\(default:/g)?.length ?? 0, entry).toBeLessThanOrEqual(1);
-    expect(result.stdout).not.toContain("(default: [])");
-  });
+      expect(result.code).toBe(0);
+      const argumentsSection = /\nArguments:\n([\s\S]*?)\n\n/.exec(result.stdout)![1]!;
+      // One argument per entry: a line starting with two spaces and the argument's name.
+      for (const entry of argumentsSection.split(/\n(?= {2}\S)/))
+        expect(entry.match(/\(default:/g)?.length ?? 0, entry).toBeLessThanOrEqual(1);
+      expect(result.stdout).not.toContain("(default: [])");
+    },
+  );
 
   it("--version prints the package.json version", async () => {
     const result = await run(["--version"]);
@@ -950,24 +1119,27 @@ describe("NO_COLOR", () => {
 
   // On a real terminal colour is on by default, so only there does NO_COLOR make a difference.
   // util-linux `script` gives the CLI a pseudo-terminal.
-  it.runIf(process.platform === "linux" && existsSync("/usr/bin/script"))("on a terminal, colour is on by default and NO_COLOR=1 turns it off", async () => {
-    const skill = writeSkill(tempDir(), "good", fields("good", "Fine."));
-    const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-    const command = [process.execPath, CLI, "validate", skill].map(quote).join(" ");
-    const onTerminal = async (noColor: string | undefined) => {
-      const { stdout } = await execFileAsync("/usr/bin/script", ["-qec", command, "/dev/null"], {
-        env: cliEnv({ NO_COLOR: noColor, TERM: "xterm" }),
-        encoding: "utf8",
-      });
-      return stdout;
-    };
+  it.runIf(process.platform === "linux" && existsSync("/usr/bin/script"))(
+    "on a terminal, colour is on by default and NO_COLOR=1 turns it off",
+    async () => {
+      const skill = writeSkill(tempDir(), "good", fields("good", "Fine."));
+      const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+      const command = [process.execPath, CLI, "validate", skill].map(quote).join(" ");
+      const onTerminal = async (noColor: string | undefined) => {
+        const { stdout } = await execFileAsync("/usr/bin/script", ["-qec", command, "/dev/null"], {
+          env: cliEnv({ NO_COLOR: noColor, TERM: "xterm" }),
+          encoding: "utf8",
+        });
+        return stdout;
+      };
 
-    const [coloured, plain] = await Promise.all([onTerminal(undefined), onTerminal("1")]);
+      const [coloured, plain] = await Promise.all([onTerminal(undefined), onTerminal("1")]);
 
-    expect(coloured).toContain(ESC);
-    expect(plain).toContain(`✓ ${skill} (good)`);
-    expect(plain).not.toContain(ESC);
-  });
+      expect(coloured).toContain(ESC);
+      expect(plain).toContain(`✓ ${skill} (good)`);
+      expect(plain).not.toContain(ESC);
+    },
+  );
 });
 
 describe("paths that are files, not folders", () => {
@@ -976,7 +1148,9 @@ describe("paths that are files, not folders", () => {
     writeFileSync(file, "x");
     const result = await run(["validate", "--recursive", "--json", file]);
     expect(result.code).toBe(1);
-    expect(parseJson<{ skills: Array<{ errors: string[] }> }>(result.stdout).skills[0]!.errors).toEqual([`Not a directory: ${file}`]);
+    expect(parseJson<{ skills: Array<{ errors: string[] }> }>(result.stdout).skills[0]!.errors).toEqual([
+      `Not a directory: ${file}`,
+    ]);
   });
 
   it("list on a file fails with a one-line error naming it", async () => {
@@ -993,9 +1167,15 @@ describe("paths that are files, not folders", () => {
 // ---------------------------------------------------------------------------------------------
 
 /** Runs the CLI with its stdout pipe closed before it writes anything, as `| head -0` would. */
-function runWithStdoutClosed(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function runWithStdoutClosed(
+  args: string[],
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: tempDir(), env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: tempDir(),
+      env: cliEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.destroy();
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
@@ -1034,10 +1214,14 @@ describe("a reader that stops reading", () => {
 
   it("`skillset list … | head -1` under `set -o pipefail` prints the header and succeeds", async () => {
     const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-    const { stdout, stderr } = await execFileAsync("bash", ["-c", `set -o pipefail; ${quote(process.execPath)} ${quote(CLI)} list ${quote(examples)} | head -1`], {
-      env: cliEnv(),
-      encoding: "utf8",
-    });
+    const { stdout, stderr } = await execFileAsync(
+      "bash",
+      ["-c", `set -o pipefail; ${quote(process.execPath)} ${quote(CLI)} list ${quote(examples)} | head -1`],
+      {
+        env: cliEnv(),
+        encoding: "utf8",
+      },
+    );
 
     expect(stdout).toMatch(/^NAME +STATUS +PATH +DESCRIPTION\n$/);
     expect(stderr).toBe("");
@@ -1052,19 +1236,25 @@ interface ErrorJson {
   error: { code: string; message: string };
 }
 
-describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exit code, the message on stderr", () => {
+describe('--json failures: {"error":{"code","message"}} on stdout, the exit code, the message on stderr', () => {
   it.each([
     {
       what: "list of a missing folder",
       args: (dir: string) => ["list", path.join(dir, "does-not-exist"), "--json"],
       code: 1,
-      error: (dir: string) => ({ code: "no-such-folder", message: `No such folder: ${path.join(dir, "does-not-exist")}` }),
+      error: (dir: string) => ({
+        code: "no-such-folder",
+        message: `No such folder: ${path.join(dir, "does-not-exist")}`,
+      }),
     },
     {
       what: "list of a file",
       args: (dir: string) => ["list", "--json", path.join(dir, "tool", "SKILL.md")],
       code: 1,
-      error: (dir: string) => ({ code: "not-a-folder", message: `Not a folder: ${path.join(dir, "tool", "SKILL.md")}` }),
+      error: (dir: string) => ({
+        code: "not-a-folder",
+        message: `Not a folder: ${path.join(dir, "tool", "SKILL.md")}`,
+      }),
     },
     {
       what: "info of an unknown skill",
@@ -1088,13 +1278,19 @@ describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exi
       what: "list with --json before the command's name",
       args: (dir: string) => ["--json", "list", dir],
       code: 2,
-      error: (dir: string) => ({ code: "usage", message: `--json is an option of the command, so it goes after it: skillset list --json ${dir}` }),
+      error: (dir: string) => ({
+        code: "usage",
+        message: `--json is an option of the command, so it goes after it: skillset list --json ${dir}`,
+      }),
     },
     {
       what: "list with a mistyped option",
       args: (dir: string) => ["list", dir, "--json", "--recursve"],
       code: 2,
-      error: () => ({ code: "usage", message: "unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)" }),
+      error: () => ({
+        code: "usage",
+        message: "unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)",
+      }),
     },
     {
       what: "validate with an unknown option",
@@ -1124,31 +1320,57 @@ describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exi
     const dir = tempDir();
     writeSkill(dir, "only", fields("only", "The only one."));
 
-    const [json, several, unknown] = await Promise.all([run(["--json", "list", dir]), run(["-r", "--budget", "none", "list", dir]), run(["-r", "--bogus", "list", dir])]);
+    const [json, several, unknown] = await Promise.all([
+      run(["--json", "list", dir]),
+      run(["-r", "--budget", "none", "list", dir]),
+      run(["-r", "--bogus", "list", dir]),
+    ]);
 
     expect(json).toEqual({
       code: 2,
       stdout: `${JSON.stringify({ error: { code: "usage", message: `--json is an option of the command, so it goes after it: skillset list --json ${dir}` } }, null, 2)}\n`,
       stderr: `skillset: --json is an option of the command, so it goes after it: skillset list --json ${dir}\n`,
     });
-    expect(several).toEqual({ code: 2, stdout: "", stderr: `skillset: -r is an option of the command, so it goes after it: skillset list -r --budget none ${dir}\n` });
+    expect(several).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `skillset: -r is an option of the command, so it goes after it: skillset list -r --budget none ${dir}\n`,
+    });
     // Moving would not help when another option is unknown to the command too.
-    expect(unknown).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '-r' (see `skillset list --help`)\n" });
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "skillset: unknown option '-r' (see `skillset list --help`)\n",
+    });
     // The command line given works.
-    expect(parseJson<ListJson>((await run(["list", "--json", dir])).stdout).skills.map((row) => row.name)).toEqual(["only"]);
+    expect(parseJson<ListJson>((await run(["list", "--json", dir])).stdout).skills.map((row) => row.name)).toEqual([
+      "only",
+    ]);
   });
 
   it("a mistyped option or command is one line on stderr, its suggestion included", async () => {
     const [option, command] = await Promise.all([run(["list", "--recursve"]), run(["lsit"])]);
 
-    expect(option).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)\n" });
-    expect(command).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown command 'lsit'; did you mean list? (see `skillset --help`)\n" });
+    expect(option).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "skillset: unknown option '--recursve'; did you mean --recursive? (see `skillset list --help`)\n",
+    });
+    expect(command).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "skillset: unknown command 'lsit'; did you mean list? (see `skillset --help`)\n",
+    });
   });
 
   it("an option value that happens to be --json does not turn the output into JSON", async () => {
     const result = await run(["validate", "--bogus", "--", "--json"]);
 
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "skillset: unknown option '--bogus' (see `skillset validate --help`)\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "skillset: unknown option '--bogus' (see `skillset validate --help`)\n",
+    });
   });
 });
 
@@ -1158,13 +1380,21 @@ describe("--json failures: {\"error\":{\"code\",\"message\"}} on stdout, the exi
 
 describe("skillset create --dir that cannot hold a new folder", () => {
   // Node 20's mkdirSync(…, { recursive: true }) spins forever under /proc; the guard is the timeout.
-  it.runIf(process.platform === "linux" && existsSync("/proc/self"))("--dir /proc/nope fails at once, naming the folder", async () => {
-    const started = Date.now();
-    const result = await runWithTimeout(["create", "x", "--dir", "/proc/nope"], 10_000);
+  it.runIf(process.platform === "linux" && existsSync("/proc/self"))(
+    "--dir /proc/nope fails at once, naming the folder",
+    async () => {
+      const started = Date.now();
+      const result = await runWithTimeout(["create", "x", "--dir", "/proc/nope"], 10_000);
 
-    expect(result).toEqual({ code: 1, stdout: "", stderr: "skillset: Cannot create /proc/nope/x: /proc does not accept new folders (ENOENT)\n", timedOut: false });
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+      expect(result).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: "skillset: Cannot create /proc/nope/x: /proc does not accept new folders (ENOENT)\n",
+        timedOut: false,
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+  );
 
   it("--dir below a file names the file", async () => {
     const dir = tempDir();
@@ -1173,19 +1403,30 @@ describe("skillset create --dir that cannot hold a new folder", () => {
 
     const result = await run(["create", "x", "--dir", path.join(file, "deeper")]);
 
-    expect(result).toEqual({ code: 1, stdout: "", stderr: `skillset: Cannot create ${path.join(file, "deeper", "x")}: ${file} is not a folder\n` });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `skillset: Cannot create ${path.join(file, "deeper", "x")}: ${file} is not a folder\n`,
+    });
   });
 
-  it.runIf(process.platform !== "win32" && process.getuid?.() !== 0)("--dir inside a read-only folder says it is not writable and writes nothing", async () => {
-    const dir = tempDir();
-    const locked = path.join(dir, "locked");
-    mkdirSync(locked, { mode: 0o555 });
+  it.runIf(process.platform !== "win32" && process.getuid?.() !== 0)(
+    "--dir inside a read-only folder says it is not writable and writes nothing",
+    async () => {
+      const dir = tempDir();
+      const locked = path.join(dir, "locked");
+      mkdirSync(locked, { mode: 0o555 });
 
-    const result = await run(["create", "x", "--dir", path.join(locked, "new")]);
+      const result = await run(["create", "x", "--dir", path.join(locked, "new")]);
 
-    expect(result).toEqual({ code: 1, stdout: "", stderr: `skillset: Cannot create ${path.join(locked, "new", "x")}: ${locked} is not writable\n` });
-    expect(readdirSync(locked)).toEqual([]);
-  });
+      expect(result).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `skillset: Cannot create ${path.join(locked, "new", "x")}: ${locked} is not writable\n`,
+      });
+      expect(readdirSync(locked)).toEqual([]);
+    },
+  );
 
   it("--dir that does not exist yet is created with the skill", async () => {
     const dir = tempDir();
@@ -1200,7 +1441,11 @@ describe("skillset create --dir that cannot hold a new folder", () => {
 /** Runs the built CLI, killing it after `timeoutMs`; `timedOut` says whether it had to. */
 function runWithTimeout(args: string[], timeoutMs: number): Promise<RunResult & { timedOut: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: tempDir(), env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: tempDir(),
+      env: cliEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -1250,7 +1495,9 @@ describe("hints work as printed", () => {
     expect(hint?.[1]).toBe(`skillset list --recursive plain '${odd.replaceAll("'", "'\\''")}'`);
     const listed = await runHint(hint![1]!, cwd);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(`${path.join(odd, "group", "nodesc", "SKILL.md")}: error: Missing required field in frontmatter: description`);
+    expect(listed.stdout).toContain(
+      `${path.join(odd, "group", "nodesc", "SKILL.md")}: error: Missing required field in frontmatter: description`,
+    );
   });
 
   it("validate of a folder of skills without --recursive hints at --recursive, with the same flags", async () => {
@@ -1258,7 +1505,10 @@ describe("hints work as printed", () => {
     writeSkill(path.join(cwd, "skills"), "one", fields("one", "One."));
     writeSkill(path.join(cwd, "skills"), "two", fields("two", "Two."));
 
-    const [human, json] = await Promise.all([run(["validate", "skills"], { cwd }), run(["validate", "--json", "skills"], { cwd })]);
+    const [human, json] = await Promise.all([
+      run(["validate", "skills"], { cwd }),
+      run(["validate", "--json", "skills"], { cwd }),
+    ]);
 
     expect(human).toEqual({
       code: 1,
@@ -1291,7 +1541,11 @@ describe("counts read as English", () => {
     const dir = tempDir();
     const skill = writeSkill(dir, "only", fields("only", "The only one."));
 
-    const [listed, prompted, validated] = await Promise.all([run(["list", dir]), run(["prompt", "--tokens", dir]), run(["validate", skill])]);
+    const [listed, prompted, validated] = await Promise.all([
+      run(["list", dir]),
+      run(["prompt", "--tokens", dir]),
+      run(["validate", skill]),
+    ]);
 
     expect(listed.stdout).toContain("\n1 skill available (0 with warnings); 0 shadowed, 0 skipped\n");
     expect(prompted.stderr).toMatch(/ per skill on average over 1 skill\n$/);
@@ -1337,21 +1591,33 @@ describe("YAML errors name their line and column in the SKILL.md", () => {
     const dir = tempDir();
     const repaired = writeSkill(dir, "unclosed", ["name: unclosed", "description: [unclosed"]);
     const skipped = writeSkill(dir, "quoted", ["name: quoted", 'description: "unclosed', "license: MIT"]);
-    const flow = "Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
+    const flow =
+      "Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
     const quote = 'Missing closing "quote at line 3, column 14';
 
-    const [validated, listed, info] = await Promise.all([run(["validate", "-r", dir]), run(["list", "--json", dir]), run(["info", "unclosed", dir])]);
+    const [validated, listed, info] = await Promise.all([
+      run(["validate", "-r", dir]),
+      run(["list", "--json", dir]),
+      run(["info", "unclosed", dir]),
+    ]);
 
     expect(validated).toEqual({
       code: 1,
       stdout: `✗ ${skipped}\n  error: Invalid YAML in frontmatter: ${quote}\n✗ ${repaired}\n  error: Invalid YAML in frontmatter: ${flow}\n2 skills checked: 0 valid, 2 invalid\n`,
       stderr: "",
     });
-    expect(parseJson<ListJson>(listed.stdout).skills.map((row) => [row.status, row.diagnostics.map((diagnostic) => diagnostic.message)])).toEqual([
+    expect(
+      parseJson<ListJson>(listed.stdout).skills.map((row) => [
+        row.status,
+        row.diagnostics.map((diagnostic) => diagnostic.message),
+      ]),
+    ).toEqual([
       ["skipped", [`Invalid YAML in frontmatter: ${quote}`]],
       ["warning", [`Invalid YAML in frontmatter: ${flow}; read after quoting the values that are not valid YAML`]],
     ]);
-    expect(info.stdout).toContain(`\nDiagnostics\n  ${path.join(repaired, "SKILL.md")}: warning: Invalid YAML in frontmatter: ${flow}; read after quoting the values that are not valid YAML\n`);
+    expect(info.stdout).toContain(
+      `\nDiagnostics\n  ${path.join(repaired, "SKILL.md")}: warning: Invalid YAML in frontmatter: ${flow}; read after quoting the values that are not valid YAML\n`,
+    );
   });
 });
 
@@ -1363,43 +1629,70 @@ describe("argument-hint: [file] and argument-hint: [pr-number] [priority]", () =
   const hintWarning = (hint: string) =>
     `'argument-hint: ${hint}' was read as the text '${hint}'; YAML reads it as a list or not at all, so quote it: argument-hint: "${hint}"`;
 
-  it.each(["[file]", "[pr-number] [priority]"])("`argument-hint: %s` loads with the text written and a warning (info, list)", async (hint) => {
-    const dir = tempDir();
-    const skill = writeSkill(dir, "hinted", [...fields("hinted", "Takes arguments."), `argument-hint: ${hint}`]);
+  it.each(["[file]", "[pr-number] [priority]"])(
+    "`argument-hint: %s` loads with the text written and a warning (info, list)",
+    async (hint) => {
+      const dir = tempDir();
+      const skill = writeSkill(dir, "hinted", [...fields("hinted", "Takes arguments."), `argument-hint: ${hint}`]);
 
-    const [info, human, listed] = await Promise.all([run(["info", "hinted", dir, "--json"]), run(["info", "hinted", dir]), run(["list", "--json", dir])]);
+      const [info, human, listed] = await Promise.all([
+        run(["info", "hinted", dir, "--json"]),
+        run(["info", "hinted", dir]),
+        run(["list", "--json", dir]),
+      ]);
 
-    expect(info.code).toBe(0);
-    const report = parseJson<InfoJson & { skill: { argumentHint?: string } }>(info.stdout);
-    expect(report.skill.argumentHint).toBe(hint);
-    expect(report.diagnostics).toEqual([
-      { severity: "warning", code: "argument-hint-text", file: path.join(skill, "SKILL.md"), source: `local:${dir}`, message: hintWarning(hint) },
-    ]);
-    expect(human.stdout).toContain(`Argument hint:    ${hint}\n`);
-    expect(parseJson<ListJson>(listed.stdout).skills.map((row) => row.status)).toEqual(["warning"]);
-  });
-
-  it.each(["[file]", "[pr-number] [priority]"])("validate keeps the reference's error for `argument-hint: %s`; --allow-claude-code-fields accepts it with warnings", async (hint) => {
-    const skill = writeSkill(tempDir(), "hinted", [...fields("hinted", "Takes arguments."), `argument-hint: ${hint}`]);
-
-    const [strict, allowed] = await Promise.all([run(["validate", "--json", skill]), run(["validate", "--json", "--allow-claude-code-fields", skill])]);
-
-    expect(strict.code).toBe(1);
-    expect(parseJson<ValidateJson>(strict.stdout).skills[0]!.errors).toEqual([expect.stringMatching(/^Invalid YAML in frontmatter: /)]);
-    expect(allowed.code).toBe(0);
-    expect(parseJson<ValidateJson>(allowed.stdout)).toEqual({
-      skills: [
+      expect(info.code).toBe(0);
+      const report = parseJson<InfoJson & { skill: { argumentHint?: string } }>(info.stdout);
+      expect(report.skill.argumentHint).toBe(hint);
+      expect(report.diagnostics).toEqual([
         {
-          path: skill,
-          name: "hinted",
-          valid: true,
-          errors: [],
-          warnings: [hintWarning(hint), "Claude Code fields accepted: argument-hint. Other Agent Skills clients ignore or reject them."],
+          severity: "warning",
+          code: "argument-hint-text",
+          file: path.join(skill, "SKILL.md"),
+          source: `local:${dir}`,
+          message: hintWarning(hint),
         },
-      ],
-      valid: true,
-    });
-  });
+      ]);
+      expect(human.stdout).toContain(`Argument hint:    ${hint}\n`);
+      expect(parseJson<ListJson>(listed.stdout).skills.map((row) => row.status)).toEqual(["warning"]);
+    },
+  );
+
+  it.each(["[file]", "[pr-number] [priority]"])(
+    "validate keeps the reference's error for `argument-hint: %s`; --allow-claude-code-fields accepts it with warnings",
+    async (hint) => {
+      const skill = writeSkill(tempDir(), "hinted", [
+        ...fields("hinted", "Takes arguments."),
+        `argument-hint: ${hint}`,
+      ]);
+
+      const [strict, allowed] = await Promise.all([
+        run(["validate", "--json", skill]),
+        run(["validate", "--json", "--allow-claude-code-fields", skill]),
+      ]);
+
+      expect(strict.code).toBe(1);
+      expect(parseJson<ValidateJson>(strict.stdout).skills[0]!.errors).toEqual([
+        expect.stringMatching(/^Invalid YAML in frontmatter: /),
+      ]);
+      expect(allowed.code).toBe(0);
+      expect(parseJson<ValidateJson>(allowed.stdout)).toEqual({
+        skills: [
+          {
+            path: skill,
+            name: "hinted",
+            valid: true,
+            errors: [],
+            warnings: [
+              hintWarning(hint),
+              "Claude Code fields accepted: argument-hint. Other Agent Skills clients ignore or reject them.",
+            ],
+          },
+        ],
+        valid: true,
+      });
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -1411,7 +1704,11 @@ describe("progress line on a terminal", () => {
   /** What the CLI writes to a pseudo-terminal (util-linux `script`) while its stdout goes to /dev/null. */
   async function stderrOnTerminal(args: string[], env: Record<string, string> = {}): Promise<string> {
     const command = `${[process.execPath, CLI, ...args].map(quote).join(" ")} >/dev/null`;
-    const { stdout } = await execFileAsync("/usr/bin/script", ["-qec", command, "/dev/null"], { env: cliEnv({ TERM: "xterm", ...env }), encoding: "utf8", timeout: 120_000 });
+    const { stdout } = await execFileAsync("/usr/bin/script", ["-qec", command, "/dev/null"], {
+      env: cliEnv({ TERM: "xterm", ...env }),
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     return stdout;
   }
   const onLinuxWithScript = it.runIf(process.platform === "linux" && existsSync("/usr/bin/script"));
@@ -1427,11 +1724,17 @@ describe("progress line on a terminal", () => {
   // runs synchronously, the timer cannot fire. A warm scan of 10,000 skills can take less than
   // the 300 ms default on a quiet machine (about 250 ms), so the delay is set to 0 here: the line
   // shows as soon as the scan first yields.
-  onLinuxWithScript("a scan of 10,000 skills shows `Scanning 1 skills folder…`, then erases it", { timeout: 180_000 }, async () => {
-    const generator = pathToFileURL(path.join(ROOT, "bench", "generate-library.mjs")).href;
-    const { ensureLibrary } = (await import(generator)) as { ensureLibrary(count: number): string };
-    const library = ensureLibrary(10_000);
+  onLinuxWithScript(
+    "a scan of 10,000 skills shows `Scanning 1 skills folder…`, then erases it",
+    { timeout: 180_000 },
+    async () => {
+      const generator = pathToFileURL(path.join(ROOT, "bench", "generate-library.mjs")).href;
+      const { ensureLibrary } = (await import(generator)) as { ensureLibrary(count: number): string };
+      const library = ensureLibrary(10_000);
 
-    expect(await stderrOnTerminal(["list", library], { SKILLSET_PROGRESS_DELAY_MS: "0" })).toBe("Scanning 1 skills folder…\r\x1b[K");
-  });
+      expect(await stderrOnTerminal(["list", library], { SKILLSET_PROGRESS_DELAY_MS: "0" })).toBe(
+        "Scanning 1 skills folder…\r\x1b[K",
+      );
+    },
+  );
 });

@@ -15,20 +15,48 @@ describe.skipIf(!withCorpus)("the real-skills corpus", () => {
     expect(findSkillDirectories(corpus)).toHaveLength(175);
     // 175 load; anthropics' skill-creator is shadowed by openai's (a later source), leaving 174.
     expect(snapshot.skills.length + snapshot.shadowed.length).toBe(175);
-    expect(snapshot.shadowed.map((skill) => skill.path.slice(corpus.length + 1))).toEqual(["anthropics+skills/skills/skill-creator/SKILL.md"]);
+    expect(snapshot.shadowed.map((skill) => skill.path.slice(corpus.length + 1))).toEqual([
+      "anthropics+skills/skills/skill-creator/SKILL.md",
+    ]);
     expect(snapshot.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    const warnings = snapshot.diagnostics.filter((d) => d.severity === "warning").map((d) => [d.file.slice(corpus.length + 1), d.message.slice(0, 48)]);
+    const warnings = snapshot.diagnostics
+      .filter((d) => d.severity === "warning")
+      .map((d) => [d.file.slice(corpus.length + 1), d.message.slice(0, 48)]);
     expect(warnings.sort()).toEqual([
-      ["K-Dense-AI+claude-scientific-skills/scientific-skills/adaptyv/SKILL.md", "Unexpected fields in frontmatter: author. Only ["],
-      ["K-Dense-AI+claude-scientific-skills/scientific-skills/database-lookup/SKILL.md", "Description exceeds 1024 character limit (1929 c"],
-      ["K-Dense-AI+claude-scientific-skills/scientific-skills/markdown-mermaid-writing/SKILL.md", "Field 'metadata.skill-contributors' must be a st"],
-      ["K-Dense-AI+claude-scientific-skills/scientific-skills/rowan/SKILL.md", "Field 'metadata.trigger-keywords' must be a stri"],
+      [
+        "K-Dense-AI+claude-scientific-skills/scientific-skills/adaptyv/SKILL.md",
+        "Unexpected fields in frontmatter: author. Only [",
+      ],
+      [
+        "K-Dense-AI+claude-scientific-skills/scientific-skills/database-lookup/SKILL.md",
+        "Description exceeds 1024 character limit (1929 c",
+      ],
+      [
+        "K-Dense-AI+claude-scientific-skills/scientific-skills/markdown-mermaid-writing/SKILL.md",
+        "Field 'metadata.skill-contributors' must be a st",
+      ],
+      [
+        "K-Dense-AI+claude-scientific-skills/scientific-skills/rowan/SKILL.md",
+        "Field 'metadata.trigger-keywords' must be a stri",
+      ],
       ["anthropics+skills/skills/claude-api/SKILL.md", "Description exceeds 1024 character limit (1068 c"],
       ["anthropics+skills/template/SKILL.md", "Directory name 'template' must match skill name "],
-      ["vercel-labs+agent-skills/skills/composition-patterns/SKILL.md", "Directory name 'composition-patterns' must match"],
-      ["vercel-labs+agent-skills/skills/react-best-practices/SKILL.md", "Directory name 'react-best-practices' must match"],
-      ["vercel-labs+agent-skills/skills/react-native-skills/SKILL.md", "Directory name 'react-native-skills' must match "],
-      ["vercel-labs+agent-skills/skills/react-view-transitions/SKILL.md", "Directory name 'react-view-transitions' must mat"],
+      [
+        "vercel-labs+agent-skills/skills/composition-patterns/SKILL.md",
+        "Directory name 'composition-patterns' must match",
+      ],
+      [
+        "vercel-labs+agent-skills/skills/react-best-practices/SKILL.md",
+        "Directory name 'react-best-practices' must match",
+      ],
+      [
+        "vercel-labs+agent-skills/skills/react-native-skills/SKILL.md",
+        "Directory name 'react-native-skills' must match ",
+      ],
+      [
+        "vercel-labs+agent-skills/skills/react-view-transitions/SKILL.md",
+        "Directory name 'react-view-transitions' must mat",
+      ],
     ]);
     // Hidden collections (openai's skills/.system, .curated, .experimental) are found too.
     expect(snapshot.skills.filter((skill) => skill.path.includes("/skills/.")).length).toBe(10);
@@ -59,7 +87,10 @@ describe.skipIf(!withCorpus)("the real-skills corpus", () => {
         .sort(),
     ).toEqual([
       ["K-Dense-AI+claude-scientific-skills/scientific-skills/adaptyv", ["Unexpected fields in frontmatter: author"]],
-      ["K-Dense-AI+claude-scientific-skills/scientific-skills/database-lookup", ["Description exceeds 1024 character limit"]],
+      [
+        "K-Dense-AI+claude-scientific-skills/scientific-skills/database-lookup",
+        ["Description exceeds 1024 character limit"],
+      ],
       ["K-Dense-AI+claude-scientific-skills/scientific-skills/rowan", ["Invalid YAML in frontmatter: flow style "]],
       ["anthropics+skills/skills/claude-api", ["Description exceeds 1024 character limit"]],
       ["anthropics+skills/template", ["Directory name 'template' must match ski"]],

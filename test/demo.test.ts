@@ -30,9 +30,14 @@ function pathWith(executables: Record<string, string>): string {
 
 function runDemo(path = process.env.PATH ?? ""): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [DEMO], { env: { ...process.env, PATH: path }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [DEMO],
+      { env: { ...process.env, PATH: path }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -40,15 +45,21 @@ describe("npm run demo's agent run", () => {
   it("without python3 on the PATH, answers that the script failed, says the demo is incomplete and exits with code 1", async () => {
     const { code, stdout, stderr } = await runDemo(pathWith({}));
     expect(stdout).toContain("command not found: python3");
-    expect(stdout).toContain("\n[ai]\nI could not profile sample.csv: the csv-insights script failed (exit code 127: command not found: python3).\n");
+    expect(stdout).toContain(
+      "\n[ai]\nI could not profile sample.csv: the csv-insights script failed (exit code 127: command not found: python3).\n",
+    );
     expect(stdout).not.toContain("sample.csv has");
-    expect(stderr).toContain(`${INCOMPLETE} (exit code 127: command not found: python3). It needs python3 (Python 3.8+) on the PATH.`);
+    expect(stderr).toContain(
+      `${INCOMPLETE} (exit code 127: command not found: python3). It needs python3 (Python 3.8+) on the PATH.`,
+    );
     expect(code).toBe(1);
   });
 
   it("when the script fails, reports its exit code and first stderr line instead of results", async () => {
     const { code, stdout, stderr } = await runDemo(pathWith({ python3: "echo 'Traceback: boom' >&2\nexit 3" }));
-    expect(stdout).toContain("\n[ai]\nI could not profile sample.csv: the csv-insights script failed (exit code 3: Traceback: boom).\n");
+    expect(stdout).toContain(
+      "\n[ai]\nI could not profile sample.csv: the csv-insights script failed (exit code 3: Traceback: boom).\n",
+    );
     expect(stdout).not.toContain("sample.csv has");
     expect(stderr).toContain(`${INCOMPLETE} (exit code 3: Traceback: boom).`);
     expect(code).toBe(1);
@@ -56,7 +67,9 @@ describe("npm run demo's agent run", () => {
 
   it("when the script succeeds without a profile, claims no numbers", async () => {
     const { code, stdout } = await runDemo(pathWith({ python3: "echo 'not a profile'" }));
-    expect(stdout).toContain("\n[ai]\nThe csv-insights script ran, but its report has no row or column count, so I cannot summarise sample.csv.\n");
+    expect(stdout).toContain(
+      "\n[ai]\nThe csv-insights script ran, but its report has no row or column count, so I cannot summarise sample.csv.\n",
+    );
     expect(stdout).not.toContain("sample.csv has");
     expect(code).toBe(0);
   });

@@ -45,7 +45,14 @@ import type * as Skillset from "../src/index.js";
 import { type CodeBlock, codeBlocks, documentationFiles, where } from "./docs/markdown-blocks.js";
 import { linkProblems } from "./docs/links.js";
 import { replayMcpExchange } from "./docs/mcp-exchange.js";
-import { type CliHelp, commandLines, commandProblems, npmScripts, readCliHelp, runCommandLines } from "./docs/shell-commands.js";
+import {
+  type CliHelp,
+  commandLines,
+  commandProblems,
+  npmScripts,
+  readCliHelp,
+  runCommandLines,
+} from "./docs/shell-commands.js";
 import { COMPILED, typecheckBlocks } from "./docs/typecheck-snippets.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -57,7 +64,8 @@ const KNOWN = new Set([...Object.keys(COMPILED), ...SHELL, "text", "json", "yaml
 
 const docs = documentationFiles(ROOT);
 const blocks = docs.flatMap((doc) => codeBlocks(ROOT, doc));
-const isIllustration = (block: CodeBlock) => block.flags.includes("illustration") || /^\s*(\/\/|#) illustration only\b/.test(block.code);
+const isIllustration = (block: CodeBlock) =>
+  block.flags.includes("illustration") || /^\s*(\/\/|#) illustration only\b/.test(block.code);
 const checked = blocks.filter((block) => !isIllustration(block));
 const ofKind = (...langs: string[]) => checked.filter((block) => langs.includes(block.lang));
 const cases = (list: CodeBlock[]) => list.map((block) => [where(block), block] as const);
@@ -75,7 +83,9 @@ describe("documentation code blocks", () => {
   });
 
   it("each say their language, one this test checks", () => {
-    const unknown = blocks.filter((block) => !KNOWN.has(block.lang)).map((block) => `${where(block)}: \`\`\`${block.lang || "(no language)"}`);
+    const unknown = blocks
+      .filter((block) => !KNOWN.has(block.lang))
+      .map((block) => `${where(block)}: \`\`\`${block.lang || "(no language)"}`);
     expect(unknown).toEqual([]);
   });
 
@@ -99,11 +109,14 @@ describe("documentation code blocks", () => {
     const scripts = npmScripts(ROOT);
     beforeAll(cliHelp, 120_000);
     const prompted = (block: CodeBlock) => !SHELL.has(block.lang);
-    it.each(cases([...ofKind(...SHELL), ...ofKind("text").filter((block) => /^\$ /m.test(block.code))]))("%s", async (_, block) => {
-      const lines = commandLines(block.code, { prompted: prompted(block) });
-      const help = await cliHelp();
-      expect(lines.flatMap((line) => commandProblems(line, help, scripts))).toEqual([]);
-    });
+    it.each(cases([...ofKind(...SHELL), ...ofKind("text").filter((block) => /^\$ /m.test(block.code))]))(
+      "%s",
+      async (_, block) => {
+        const lines = commandLines(block.code, { prompted: prompted(block) });
+        const help = await cliHelp();
+        expect(lines.flatMap((line) => commandProblems(line, help, scripts))).toEqual([]);
+      },
+    );
   });
 
   describe("shell blocks marked `run` succeed", () => {
@@ -123,7 +136,10 @@ describe("documentation code blocks", () => {
       // An MCP client's config that starts skillset: the command it runs is checked as a shell line.
       const help = await cliHelp();
       for (const server of Object.values(value.mcpServers ?? {})) {
-        const line = [server.command, ...(server.args ?? [])].join(" ").replace(/^\S*node \S*dist\/cli\/main\.js/, "skillset").replace(/^\S*\/skillset /, "skillset ");
+        const line = [server.command, ...(server.args ?? [])]
+          .join(" ")
+          .replace(/^\S*node \S*dist\/cli\/main\.js/, "skillset")
+          .replace(/^\S*\/skillset /, "skillset ");
         expect(commandProblems(line, help, {})).toEqual([]);
       }
     });
@@ -133,7 +149,8 @@ describe("documentation code blocks", () => {
     it.each(cases(ofKind("text").filter((block) => /^→ /m.test(block.code))))(
       "%s",
       async (_, block) => {
-        for (const line of block.code.split("\n").filter((text) => text.startsWith("→ "))) expect(() => JSON.parse(line.slice(2))).not.toThrow();
+        for (const line of block.code.split("\n").filter((text) => text.startsWith("→ ")))
+          expect(() => JSON.parse(line.slice(2))).not.toThrow();
         if (block.mcpExchange) expect(await replayMcpExchange(ROOT, CLI, block.mcpExchange, block.code)).toEqual([]);
       },
       60_000,
@@ -157,8 +174,16 @@ describe("documentation code blocks", () => {
       expect(block.code.startsWith("---\n"), "a markdown block is a SKILL.md example: frontmatter first").toBe(true);
       const report = skillset.validateSkillText(block.code, { allowClaudeCodeFields: true });
       const name = report.name ?? "unnamed";
-      const runtime = skillset.inspectSkill({ text: block.code, file: `${name}/SKILL.md`, directoryName: name, source: where(block) });
-      const problems = [...report.errors, ...runtime.diagnostics.map((diagnostic) => `${diagnostic.severity}: ${diagnostic.message}`)];
+      const runtime = skillset.inspectSkill({
+        text: block.code,
+        file: `${name}/SKILL.md`,
+        directoryName: name,
+        source: where(block),
+      });
+      const problems = [
+        ...report.errors,
+        ...runtime.diagnostics.map((diagnostic) => `${diagnostic.severity}: ${diagnostic.message}`),
+      ];
       if (block.flags.includes("invalid")) expect(report.valid, "marked invalid, but valid").toBe(false);
       else expect(problems).toEqual([]);
     });
@@ -195,14 +220,32 @@ async function evalCasesProblem(block: CodeBlock): Promise<string | undefined> {
   try {
     const file = join(folder, "cases.yaml");
     writeFileSync(file, block.code);
-    const args = ["eval", file, join(ROOT, "examples/skills"), "--model", "openai:gpt-4o-mini", "--base-url", "http://127.0.0.1:9/v1", "--max-retries", "0", "--timeout", "5", "--json"];
-    const stdout = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: "1", OPENAI_API_KEY: "unused" }, timeout: 50_000 }).then(
+    const args = [
+      "eval",
+      file,
+      join(ROOT, "examples/skills"),
+      "--model",
+      "openai:gpt-4o-mini",
+      "--base-url",
+      "http://127.0.0.1:9/v1",
+      "--max-retries",
+      "0",
+      "--timeout",
+      "5",
+      "--json",
+    ];
+    const stdout = await promisify(execFile)(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: "1", OPENAI_API_KEY: "unused" },
+      timeout: 50_000,
+    }).then(
       (done) => done.stdout,
       (failed: { stdout: string }) => failed.stdout,
     );
     const report = JSON.parse(stdout) as { error?: { code: string; message: string }; cases?: unknown[] };
     if (report.error) return `${report.error.code}: ${report.error.message}`;
-    return report.cases?.length === (parseDocument(block.code).toJS() as { cases: unknown[] }).cases.length ? undefined : `no report of every case: ${stdout}`;
+    return report.cases?.length === (parseDocument(block.code).toJS() as { cases: unknown[] }).cases.length
+      ? undefined
+      : `no report of every case: ${stdout}`;
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -14,10 +14,21 @@ import { createEmbeddingCache } from "../src/node/embedding-cache.js";
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from "./helpers/fake-openai-embeddings-server.js";
 
 const MODEL = "text-embedding-3-small";
-const skill = (name: string, description: string): SkillMetadata => ({ name, description, path: `/lib/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "local:/lib" });
+const skill = (name: string, description: string): SkillMetadata => ({
+  name,
+  description,
+  path: `/lib/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source: "local:/lib",
+});
 // 2,000 skills: four batches of at most 512 texts on the first search.
-const LIBRARY = Array.from({ length: 2_000 }, (_, index) => skill(`task-${String(index).padStart(4, "0")}`, `Handles ticket ${index} of the queue for its team.`));
-LIBRARY.push(skill("accessibility-audit", "Audit websites for accessibility: contrast, keyboard navigation, screen readers."));
+const LIBRARY = Array.from({ length: 2_000 }, (_, index) =>
+  skill(`task-${String(index).padStart(4, "0")}`, `Handles ticket ${index} of the queue for its team.`),
+);
+LIBRARY.push(
+  skill("accessibility-audit", "Audit websites for accessibility: contrast, keyboard navigation, screen readers."),
+);
 
 let server: FakeEmbeddingsServer;
 let folder: string;
@@ -33,12 +44,18 @@ beforeEach(() => {
 });
 
 // What one process builds: a new embeddings client, a new ranker, the same cache folder.
-const rankerFor = () => createEmbeddingRanker(new OpenAIEmbeddings({ model: MODEL, apiKey: "test-key", maxRetries: 0, configuration: { baseURL: server.url } }), { cache: createEmbeddingCache({ model: `openai:${MODEL}`, folder }) });
+const rankerFor = () =>
+  createEmbeddingRanker(
+    new OpenAIEmbeddings({ model: MODEL, apiKey: "test-key", maxRetries: 0, configuration: { baseURL: server.url } }),
+    { cache: createEmbeddingCache({ model: `openai:${MODEL}`, folder }) },
+  );
 const textsSent = () => server.requests.reduce((sum, request) => sum + request.input.length, 0);
 
 describe("createEmbeddingRanker over OpenAIEmbeddings, cached on disk", () => {
   it("embeds a library once; a new process embeds only the query; a changed skill alone is embedded again", async () => {
-    expect((await rankerFor()("make my web site usable with a screen reader", LIBRARY, 3))[0]!.name).toBe("accessibility-audit");
+    expect((await rankerFor()("make my web site usable with a screen reader", LIBRARY, 3))[0]!.name).toBe(
+      "accessibility-audit",
+    );
     expect(server.requests.map((request) => request.input.length)).toEqual([512, 512, 512, 465, 1]);
     expect(server.requests.every((request) => request.model === MODEL)).toBe(true);
 
@@ -47,19 +64,35 @@ describe("createEmbeddingRanker over OpenAIEmbeddings, cached on disk", () => {
     expect(server.requests.map((request) => request.input)).toEqual([["screen reader navigation"]]);
 
     server.requests.length = 0;
-    const changed = LIBRARY.map((entry) => (entry.name === "task-0007" ? { ...entry, description: "Handles ticket 7, now about invoices." } : entry));
+    const changed = LIBRARY.map((entry) =>
+      entry.name === "task-0007" ? { ...entry, description: "Handles ticket 7, now about invoices." } : entry,
+    );
     await rankerFor()("invoices", changed, 3);
-    expect(server.requests.map((request) => request.input)).toEqual([["task 0007: Handles ticket 7, now about invoices."], ["invoices"]]);
+    expect(server.requests.map((request) => request.input)).toEqual([
+      ["task 0007: Handles ticket 7, now about invoices."],
+      ["invoices"],
+    ]);
     expect(textsSent()).toBe(2);
   });
 
   it("fused with the lexical ranker in the engine, finds by meaning what words alone miss", async () => {
-    const skills = [skill("pdf-forms", "Fill in PDF forms."), skill("screen-reader-check", "Check pages with screen readers, keyboard navigation and contrast.")];
+    const skills = [
+      skill("pdf-forms", "Fill in PDF forms."),
+      skill("screen-reader-check", "Check pages with screen readers, keyboard navigation and contrast."),
+    ];
     const state = { skills, loaded: [], resources: {} };
-    const lexical = await createSkillEngine().search({ state, sources: async () => [] }, { query: "navigation by keyboard for readers" });
-    const hybrid = await createSkillEngine({ search: { rankers: [createLexicalRanker(), rankerFor()] } }).search({ state, sources: async () => [] }, { query: "navigation by keyboard for readers" });
+    const lexical = await createSkillEngine().search(
+      { state, sources: async () => [] },
+      { query: "navigation by keyboard for readers" },
+    );
+    const hybrid = await createSkillEngine({ search: { rankers: [createLexicalRanker(), rankerFor()] } }).search(
+      { state, sources: async () => [] },
+      { query: "navigation by keyboard for readers" },
+    );
     expect(hybrid.results[0]!.name).toBe("screen-reader-check");
-    expect(hybrid.results.map((result) => result.name)).toEqual(expect.arrayContaining(lexical.results.map((result) => result.name)));
+    expect(hybrid.results.map((result) => result.name)).toEqual(
+      expect.arrayContaining(lexical.results.map((result) => result.name)),
+    );
   });
 
   it("a provider error reaches the caller as the provider's message, and nothing is cached", async () => {

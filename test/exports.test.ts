@@ -88,11 +88,24 @@ describe("public exports", () => {
   });
 
   it("skillset/langchain", async () => {
-    expect(Object.keys(await import("../src/langchain.js")).sort()).toEqual(["ALWAYS_ALLOWED_TOOLS", "RESTORE_LIMITS", "SKILLS_MIDDLEWARE_NAME", "createChatModelComplete", "createSkillsMiddleware", "skillsStateSchema", "withSkillset"]);
+    expect(Object.keys(await import("../src/langchain.js")).sort()).toEqual([
+      "ALWAYS_ALLOWED_TOOLS",
+      "RESTORE_LIMITS",
+      "SKILLS_MIDDLEWARE_NAME",
+      "createChatModelComplete",
+      "createSkillsMiddleware",
+      "skillsStateSchema",
+      "withSkillset",
+    ]);
   });
 
   it("skillset/mcp", async () => {
-    expect(Object.keys(await import("../src/mcp.js")).sort()).toEqual(["SKILLS_EXTENSION", "connectMcpServer", "createSkillsMcpServer", "mcpSkillSource"]);
+    expect(Object.keys(await import("../src/mcp.js")).sort()).toEqual([
+      "SKILLS_EXTENSION",
+      "connectMcpServer",
+      "createSkillsMcpServer",
+      "mcpSkillSource",
+    ]);
   });
 
   it("skillset/ai", async () => {
@@ -100,7 +113,9 @@ describe("public exports", () => {
   });
 
   it("declares every entry point in package.json", async () => {
-    const { exports } = (await import("../package.json", { with: { type: "json" } })).default as { exports: Record<string, unknown> };
+    const { exports } = (await import("../package.json", { with: { type: "json" } })).default as {
+      exports: Record<string, unknown>;
+    };
     expect(Object.keys(exports).sort()).toEqual([".", "./ai", "./langchain", "./mcp", "./node", "./package.json"]);
   });
 });

@@ -20,11 +20,20 @@ const PACKAGES: FixturePackage[] = [
     manifest: { name: "@scope/pkg", version: "2.3.4", exports: { ".": "./index.js" } },
     files: {
       "index.js": "export {};\n",
-      "skills/pdf-forms/SKILL.md": skillFile("pdf-forms", "Fill PDF forms with pdftk.", "# PDF forms\n\nUse pdftk to fill forms; the field list is in references/fields.md.\n"),
+      "skills/pdf-forms/SKILL.md": skillFile(
+        "pdf-forms",
+        "Fill PDF forms with pdftk.",
+        "# PDF forms\n\nUse pdftk to fill forms; the field list is in references/fields.md.\n",
+      ),
       "skills/pdf-forms/references/fields.md": "name, date\n",
     },
   },
-  { manifest: { name: "dist-skills", version: "0.9.0" }, files: { "dist/skills/csv-clean/SKILL.md": skillFile("csv-clean", "Clean CSV files.", "# CSV\n\nDrop empty rows.\n") } },
+  {
+    manifest: { name: "dist-skills", version: "0.9.0" },
+    files: {
+      "dist/skills/csv-clean/SKILL.md": skillFile("csv-clean", "Clean CSV files.", "# CSV\n\nDrop empty rows.\n"),
+    },
+  },
 ];
 
 let fixture: ReturnType<typeof npmProject>;
@@ -69,9 +78,18 @@ describe("skillset/ai with npm: sources", () => {
   it("generateText loads a skill from an installed package", async () => {
     const skills = createSkills({ sources: ["npm:dist-skills", "npm:@scope/pkg"] });
     try {
-      const { model, calls } = aiScriptedModel(MockLanguageModelV3 as unknown as MockModelClass, [[["load_skill", { skill_name: "csv-clean" }, "c1"]], "done"]);
+      const { model, calls } = aiScriptedModel(MockLanguageModelV3 as unknown as MockModelClass, [
+        [["load_skill", { skill_name: "csv-clean" }, "c1"]],
+        "done",
+      ]);
       const tools = skills.tools;
-      const result = await ai.generateText({ model: model as never, prompt: "Clean my CSV", tools, prepareStep: skills.prepareStep({ instructions: "Be careful.", tools }) as never, stopWhen: ai.stepCountIs(5) });
+      const result = await ai.generateText({
+        model: model as never,
+        prompt: "Clean my CSV",
+        tools,
+        prepareStep: skills.prepareStep({ instructions: "Be careful.", tools }) as never,
+        stopWhen: ai.stepCountIs(5),
+      });
       expect(calls[0]!.system).toContain("csv-clean: Clean CSV files.");
       expect(calls[0]!.system).toContain("pdf-forms: Fill PDF forms with pdftk.");
       const output = result.steps[0]!.toolResults[0]!.output as unknown;
@@ -96,7 +114,9 @@ describe("createSkillsMcpServer with npm: sources", () => {
         ["pdf-forms", { name: "@scope/pkg", version: "2.3.4" }],
       ]);
       const read = await client.readResource({ uri: "skill://pdf-forms/references/fields.md" });
-      expect(read.contents).toEqual([expect.objectContaining({ uri: "skill://pdf-forms/references/fields.md", text: "name, date\n" })]);
+      expect(read.contents).toEqual([
+        expect.objectContaining({ uri: "skill://pdf-forms/references/fields.md", text: "name, date\n" }),
+      ]);
       const loaded = await client.callTool({ name: "load_skill", arguments: { skill_name: "csv-clean" } });
       expect((loaded.content as Array<{ text: string }>)[0]!.text).toContain("Drop empty rows.");
     } finally {

@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatedSkillMetadata } from "../bench/generate-library.mjs";
-import { evaluateFloor, evaluateRanker, HELD_OUT_PATH, loadRequests, NO_MATCH_PATH, type SearchEvalRequest } from "../bench/search-eval/metrics.mjs";
+import {
+  evaluateFloor,
+  evaluateRanker,
+  HELD_OUT_PATH,
+  loadRequests,
+  NO_MATCH_PATH,
+  type SearchEvalRequest,
+} from "../bench/search-eval/metrics.mjs";
 import { createCatalog, createLexicalRanker, type SkillMetadata } from "../src/index.js";
 import { createLocalSource } from "../src/node.js";
 import { corpusRepositories, SHARED_CORPUS, useSharedCorpus } from "./helpers/test-environment.js";
@@ -12,7 +19,9 @@ const withCorpus = useSharedCorpus();
 
 describe.skipIf(!withCorpus)("the skill-search evaluation set (bench/search-eval/requests.json)", () => {
   async function corpusSnapshot() {
-    const catalog = createCatalog(corpusRepositories().map((path) => createLocalSource({ path, recursive: true, watch: false })));
+    const catalog = createCatalog(
+      corpusRepositories().map((path) => createLocalSource({ path, recursive: true, watch: false })),
+    );
     return catalog.refresh();
   }
 
@@ -25,13 +34,17 @@ describe.skipIf(!withCorpus)("the skill-search evaluation set (bench/search-eval
 
   it("rarely gives the answer away: at most 10% of requests contain a relevant skill's full name", async () => {
     const requests = loadRequests(await corpusSnapshot());
-    const verbatim = requests.filter((entry) => entry.relevant.some((name) => entry.request.toLowerCase().includes(name.toLowerCase())));
+    const verbatim = requests.filter((entry) =>
+      entry.relevant.some((name) => entry.request.toLowerCase().includes(name.toLowerCase())),
+    );
     expect(verbatim.length).toBeLessThanOrEqual(requests.length * 0.1);
   });
 
   it("asks for skills of all five collections, each in at least 3% of the requests", async () => {
     const snapshot = await corpusSnapshot();
-    const collectionOf = new Map(snapshot.skills.map((skill) => [skill.name, relative(SHARED_CORPUS, skill.path).split(sep)[0]]));
+    const collectionOf = new Map(
+      snapshot.skills.map((skill) => [skill.name, relative(SHARED_CORPUS, skill.path).split(sep)[0]]),
+    );
     const requests = loadRequests(snapshot);
     const perCollection = new Map<string, number>();
     for (const entry of requests) {
@@ -58,17 +71,45 @@ describe.skipIf(!withCorpus)("the skill-search evaluation set (bench/search-eval
   // (the corpus and 1,825 generated skills), and the relevance floor on requests no skill fits.
   it("the default ranker reaches recall@5 0.92 and MRR 0.80 on the held-out set, and stays silent on most requests no skill fits", async () => {
     const corpus = (await corpusSnapshot()).skills;
-    const library: SkillMetadata[] = [...corpus, ...generatedSkillMetadata(1_825).map((skill) => ({ ...skill, path: `/generated/${skill.name}/SKILL.md`, metadata: {}, allowedTools: [], source: "generated" }))];
+    const library: SkillMetadata[] = [
+      ...corpus,
+      ...generatedSkillMetadata(1_825).map((skill) => ({
+        ...skill,
+        path: `/generated/${skill.name}/SKILL.md`,
+        metadata: {},
+        allowedTools: [],
+        source: "generated",
+      })),
+    ];
     const rank = createLexicalRanker();
-    const heldOut = loadRequests(corpus.map((skill) => skill.name), HELD_OUT_PATH);
-    const report = await evaluateRanker(async (query) => (await rank(query, library, 10)).map((hit) => hit.name), heldOut);
+    const heldOut = loadRequests(
+      corpus.map((skill) => skill.name),
+      HELD_OUT_PATH,
+    );
+    const report = await evaluateRanker(
+      async (query) => (await rank(query, library, 10)).map((hit) => hit.name),
+      heldOut,
+    );
     expect(report.recallAt5).toBeGreaterThanOrEqual(0.92);
     expect(report.mrr).toBeGreaterThanOrEqual(0.8);
     const split = async (query: string) => {
       const hits = await rank(query, corpus, 5);
-      return { results: hits.filter((hit) => !hit.weak).map((hit) => hit.name), weakMatches: hits.filter((hit) => hit.weak).map((hit) => hit.name) };
+      return {
+        results: hits.filter((hit) => !hit.weak).map((hit) => hit.name),
+        weakMatches: hits.filter((hit) => hit.weak).map((hit) => hit.name),
+      };
     };
-    expect((await evaluateFloor(split, loadRequests(corpus.map((skill) => skill.name), NO_MATCH_PATH))).silent).toBeGreaterThanOrEqual(0.9);
+    expect(
+      (
+        await evaluateFloor(
+          split,
+          loadRequests(
+            corpus.map((skill) => skill.name),
+            NO_MATCH_PATH,
+          ),
+        )
+      ).silent,
+    ).toBeGreaterThanOrEqual(0.9);
     expect((await evaluateFloor(split, heldOut)).silent).toBeGreaterThanOrEqual(0.8);
   });
 
@@ -85,8 +126,13 @@ describe.skipIf(!withCorpus)("the skill-search evaluation set (bench/search-eval
     const folder = mkdtempSync(join(tmpdir(), "search-eval-"));
     try {
       const file = join(folder, "requests.json");
-      writeFileSync(file, JSON.stringify([{ id: "plots", request: "draw a violin plot", relevant: ["seaborn", "no-such-skill"] }]));
-      expect(() => loadRequests(["seaborn"], file)).toThrow(`${file}: entry 0 "plots": relevant skill(s) not in the catalog: no-such-skill.`);
+      writeFileSync(
+        file,
+        JSON.stringify([{ id: "plots", request: "draw a violin plot", relevant: ["seaborn", "no-such-skill"] }]),
+      );
+      expect(() => loadRequests(["seaborn"], file)).toThrow(
+        `${file}: entry 0 "plots": relevant skill(s) not in the catalog: no-such-skill.`,
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -127,7 +173,10 @@ describe("evaluateRanker", () => {
   });
 
   it("leaves requests no skill fits out of recall and MRR", async () => {
-    const report = await evaluateRanker(async (query) => rankings[query] ?? [], [...requests, { id: "none", request: "q5", relevant: [] }]);
+    const report = await evaluateRanker(
+      async (query) => rankings[query] ?? [],
+      [...requests, { id: "none", request: "q5", relevant: [] }],
+    );
     expect(report.perRequest).toHaveLength(4);
     expect(report.recallAt1).toBe(0.25);
   });
@@ -158,6 +207,12 @@ describe("evaluateFloor", () => {
     expect(report.answered).toBeCloseTo(1 / 3, 12);
     expect(report.falseAnswers).toBeCloseTo(1 / 3, 12);
     expect(report.silent).toBe(0.5);
-    expect(report.perRequest.map((entry) => entry.id)).toEqual(["right", "wrong", "right-but-weak", "silent", "answered-anyway"]);
+    expect(report.perRequest.map((entry) => entry.id)).toEqual([
+      "right",
+      "wrong",
+      "right-but-weak",
+      "silent",
+      "answered-anyway",
+    ]);
   });
 });

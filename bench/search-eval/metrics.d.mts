@@ -34,10 +34,17 @@ export const NO_MATCH_PATH: string;
 export const DEFAULT_DEPTH: number;
 
 /** Reads and checks the evaluation set against a catalog snapshot or a list of skill names. */
-export function loadRequests(catalog: { skills: readonly { name: string }[] } | readonly string[], path?: string): SearchEvalRequest[];
+export function loadRequests(
+  catalog: { skills: readonly { name: string }[] } | readonly string[],
+  path?: string,
+): SearchEvalRequest[];
 
 /** recall@1, recall@5 and MRR (first relevant rank up to `k`, default 10) of `rank` over `requests`. */
-export function evaluateRanker(rank: SearchRanker, requests: readonly SearchEvalRequest[], options?: { k?: number }): Promise<SearchEvalReport>;
+export function evaluateRanker(
+  rank: SearchRanker,
+  requests: readonly SearchEvalRequest[],
+  options?: { k?: number },
+): Promise<SearchEvalReport>;
 
 /** How a relevance floor sorted a set of requests. */
 export interface SearchFloorReport {
@@ -52,6 +59,10 @@ export interface SearchFloorReport {
 
 /** Scores a search that splits its hits into results above a relevance floor and weak matches. */
 export function evaluateFloor(
-  search: (query: string) => { results: readonly string[]; weakMatches: readonly string[] } | Promise<{ results: readonly string[]; weakMatches: readonly string[] }>,
+  search: (
+    query: string,
+  ) =>
+    | { results: readonly string[]; weakMatches: readonly string[] }
+    | Promise<{ results: readonly string[]; weakMatches: readonly string[] }>,
   requests: readonly SearchEvalRequest[],
 ): Promise<SearchFloorReport>;

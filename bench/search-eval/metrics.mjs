@@ -24,14 +24,17 @@ const ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export function loadRequests(catalog, path = REQUESTS_PATH) {
   const names = new Set(Array.isArray(catalog) ? catalog : catalog.skills.map((skill) => skill.name));
   const entries = JSON.parse(readFileSync(path, "utf8"));
-  if (!Array.isArray(entries) || entries.length === 0) throw new Error(`${path}: expected a non-empty JSON array of requests.`);
+  if (!Array.isArray(entries) || entries.length === 0)
+    throw new Error(`${path}: expected a non-empty JSON array of requests.`);
   const ids = new Set();
   entries.forEach((entry, index) => {
     const where = `${path}: entry ${index}${typeof entry?.id === "string" ? ` "${entry.id}"` : ""}`;
-    if (typeof entry?.id !== "string" || !ID_PATTERN.test(entry.id)) throw new Error(`${where}: "id" must be a kebab-case string.`);
+    if (typeof entry?.id !== "string" || !ID_PATTERN.test(entry.id))
+      throw new Error(`${where}: "id" must be a kebab-case string.`);
     if (ids.has(entry.id)) throw new Error(`${where}: the id is used by an earlier entry.`);
     ids.add(entry.id);
-    if (typeof entry.request !== "string" || entry.request.trim() === "") throw new Error(`${where}: "request" must be a non-empty string.`);
+    if (typeof entry.request !== "string" || entry.request.trim() === "")
+      throw new Error(`${where}: "request" must be a non-empty string.`);
     if (!Array.isArray(entry.relevant) || !entry.relevant.every((name) => typeof name === "string")) {
       throw new Error(`${where}: "relevant" must be an array of skill names (empty when no skill fits).`);
     }
@@ -50,7 +53,8 @@ export function loadRequests(catalog, path = REQUESTS_PATH) {
  * (null when missed) so a report can show the misses.
  */
 export async function evaluateRanker(rank, requests, { k = DEFAULT_DEPTH } = {}) {
-  if (!Number.isInteger(k) || k < 5) throw new RangeError(`k must be an integer of at least 5 (recall@5 reads 5 results), got ${k}.`);
+  if (!Number.isInteger(k) || k < 5)
+    throw new RangeError(`k must be an integer of at least 5 (recall@5 reads 5 results), got ${k}.`);
   const answerable = requests.filter((entry) => entry.relevant.length > 0);
   if (answerable.length === 0) throw new RangeError("No requests to evaluate.");
   const perRequest = [];
@@ -63,7 +67,9 @@ export async function evaluateRanker(rank, requests, { k = DEFAULT_DEPTH } = {})
   return {
     recallAt1: share((r) => r.firstRelevantRank === 1),
     recallAt5: share((r) => r.firstRelevantRank !== null && r.firstRelevantRank <= 5),
-    mrr: perRequest.reduce((sum, r) => sum + (r.firstRelevantRank === null ? 0 : 1 / r.firstRelevantRank), 0) / perRequest.length,
+    mrr:
+      perRequest.reduce((sum, r) => sum + (r.firstRelevantRank === null ? 0 : 1 / r.firstRelevantRank), 0) /
+      perRequest.length,
     perRequest,
   };
 }
@@ -95,5 +101,10 @@ export async function evaluateFloor(search, requests) {
     else if (results.length > 0) falseAnswers++;
   }
   const share = (count, of) => (of === 0 ? Number.NaN : count / of);
-  return { answered: share(answered, answerable), falseAnswers: share(falseAnswers, answerable), silent: share(silent, unanswerable), perRequest };
+  return {
+    answered: share(answered, answerable),
+    falseAnswers: share(falseAnswers, answerable),
+    silent: share(silent, unanswerable),
+    perRequest,
+  };
 }

@@ -74,7 +74,12 @@ export function createSkills(options: SkillsOptions): Skills {
       return { skills, version, skill: (name) => byName.get(name) };
     },
     sources: async () => (await catalogOf()).sources,
-    include: { readResource: settings.readResourceTool, runScript: settings.runScripts !== undefined, search: settings.searchSkills, skillTools: settings.skillTools },
+    include: {
+      readResource: settings.readResourceTool,
+      runScript: settings.runScripts !== undefined,
+      search: settings.searchSkills,
+      skillTools: settings.skillTools,
+    },
     ...(settings.store ? { store: settings.store } : {}),
   };
 
@@ -90,7 +95,8 @@ export function createSkills(options: SkillsOptions): Skills {
 
 async function buildCatalog(entries: ReadonlyArray<string | SkillSource>, recursive: boolean): Promise<Catalog> {
   // Loaded only for folder sources, so `skillset/ai` also runs where `node:fs` does not exist.
-  const strings = entries.some((entry) => typeof entry === "string") ? await import("../sources/source-from-string.js") : undefined;
+  const strings = entries.some((entry) => typeof entry === "string")
+    ? await import("../sources/source-from-string.js")
+    : undefined;
   return createCatalog(strings ? strings.sourcesFromStrings(entries, { recursive }) : (entries as SkillSource[]));
 }
-

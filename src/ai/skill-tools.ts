@@ -3,10 +3,22 @@ import { z } from "zod";
 import { SkillsetError } from "../core/errors.js";
 import type { SkillCall } from "../core/loaded/plan-skill-calls.js";
 import { DEFAULT_RESOURCE_LINES } from "../core/resources/read-resource.js";
-import { applySkillOperations, type SkillEngine, type SkillReply, type SkillRequest, type SkillStep } from "../core/engine/skill-engine.js";
+import {
+  applySkillOperations,
+  type SkillEngine,
+  type SkillReply,
+  type SkillRequest,
+  type SkillStep,
+} from "../core/engine/skill-engine.js";
 import type { SkillOperation } from "../core/loaded/skill-operations.js";
 import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/tools/included-tools.js";
-import { LOAD_SKILL_DESCRIPTION, READ_RESOURCE_DESCRIPTION, RUN_SCRIPT_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../core/tools/skill-tool-messages.js";
+import {
+  LOAD_SKILL_DESCRIPTION,
+  READ_RESOURCE_DESCRIPTION,
+  RUN_SCRIPT_DESCRIPTION,
+  SEARCH_SKILLS_DESCRIPTION,
+  UNLOAD_SKILL_DESCRIPTION,
+} from "../core/tools/skill-tool-messages.js";
 
 /**
  * One model step of one thread, as the tools see it. The AI SDK hands every tool call of a step
@@ -46,7 +58,10 @@ interface CallOptions {
 
 const loadInput = z.object({
   skill_name: z.string().describe("Name of the skill to load, from the skills list."),
-  arguments: z.string().optional().describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
+  arguments: z
+    .string()
+    .optional()
+    .describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
 });
 const unloadInput = z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") });
 const readInput = z.object({
@@ -80,7 +95,10 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
       const call = { skill, id: options.toolCallId, ...(args !== undefined ? { arguments: args } : {}) };
       const request = await step.request;
       const result = await engine.load(request, call, [...step.calls]);
-      return settle(result.ok ? { ...result, text: await withToolsNote(result.text, request, result.operations) } : result, step);
+      return settle(
+        result.ok ? { ...result, text: await withToolsNote(result.text, request, result.operations) } : result,
+        step,
+      );
     },
   };
 
@@ -97,7 +115,12 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
     description: READ_RESOURCE_DESCRIPTION,
     inputSchema: readInput,
     execute: async ({ skill_name: skill, path, offset, limit }, options: CallOptions) => {
-      const input = { skill, path, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) };
+      const input = {
+        skill,
+        path,
+        ...(offset !== undefined ? { offset } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      };
       return reply(await engine.readResource(await host.step(options.messages).request, input));
     },
   };
@@ -105,20 +128,34 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
   const runScript: Tool<z.infer<typeof runInput>, string> = {
     description: RUN_SCRIPT_DESCRIPTION,
     inputSchema: runInput,
-    execute: async ({ skill_name: skill, command }, options: CallOptions) => reply(await engine.runScript(await host.step(options.messages).request, { skill, command })),
+    execute: async ({ skill_name: skill, command }, options: CallOptions) =>
+      reply(await engine.runScript(await host.step(options.messages).request, { skill, command })),
   };
 
   const searchSkills: Tool<z.infer<typeof searchInput>, string> = {
     description: SEARCH_SKILLS_DESCRIPTION,
     inputSchema: searchInput,
-    execute: async ({ query, limit }, options: CallOptions) => reply(await engine.search(await host.step(options.messages).request, { query, ...(limit !== undefined ? { limit } : {}) })),
+    execute: async ({ query, limit }, options: CallOptions) =>
+      reply(
+        await engine.search(await host.step(options.messages).request, {
+          query,
+          ...(limit !== undefined ? { limit } : {}),
+        }),
+      ),
   };
 
   // What a load says about the tools its skill brings: offered from the next step, or missing.
-  async function withToolsNote(text: string, request: SkillRequest, operations: readonly SkillOperation[]): Promise<string> {
+  async function withToolsNote(
+    text: string,
+    request: SkillRequest,
+    operations: readonly SkillOperation[],
+  ): Promise<string> {
     const loaded = await engine.loadedSkills({ ...request, state: applySkillOperations(request.state, operations) });
     const tools = includedTools(loaded.at(-1) ?? { metadata: {} });
-    const note = skillToolsNote(tools, tools.filter((name) => !(name in include.skillTools)));
+    const note = skillToolsNote(
+      tools,
+      tools.filter((name) => !(name in include.skillTools)),
+    );
     return note === undefined ? text : `${text}\n\n${note}`;
   }
 

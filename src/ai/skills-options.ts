@@ -10,9 +10,19 @@ import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
 import type { SkillStateStore } from "./skill-state-store.js";
 
-const executor = z.custom<ScriptExecutor>((value) => typeof (value as ScriptExecutor | null)?.run === "function", "a ScriptExecutor");
-const commandRules = z.object({ executor, defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]) });
-const source = z.custom<SkillSource>((value) => (value as SkillSource | null)?.specificationVersion === "v1" && typeof (value as SkillSource).scan === "function", "a SkillSource");
+const executor = z.custom<ScriptExecutor>(
+  (value) => typeof (value as ScriptExecutor | null)?.run === "function",
+  "a ScriptExecutor",
+);
+const commandRules = z.object({
+  executor,
+  defaultAllowedCommands: z.array(z.string()).default([...DEFAULT_ALLOWED_COMMANDS]),
+});
+const source = z.custom<SkillSource>(
+  (value) =>
+    (value as SkillSource | null)?.specificationVersion === "v1" && typeof (value as SkillSource).scan === "function",
+  "a SkillSource",
+);
 
 const optionsSchema = z.object({
   /** Skill sources, lowest precedence first: strings are local folders or `npm:` sources (Node), or `SkillSource` objects. */
@@ -59,26 +69,46 @@ const optionsSchema = z.object({
    */
   searchSkills: z.union([z.literal("auto"), z.boolean()]).default("auto"),
   /** Rankers for `search_skills`, fused by reciprocal rank; default the lexical one (see `createEmbeddingRanker` in `skillset`). */
-  searchRankers: z.array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function")).min(1).optional(),
+  searchRankers: z
+    .array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function"))
+    .min(1)
+    .optional(),
   /**
    * Tools that skills bring, by name: a skill names them in `metadata.include_tools` (a
    * space-separated string, as deepagents reads it). They are in `skills.tools`, but `prepareStep`
    * (given the call's `tools`) leaves them out of `activeTools` until a loaded skill names them,
    * and a call before that is refused. A name that is also one of skillset's tools is an error.
    */
-  skillTools: z.record(z.string(), z.custom<Tool>((value) => typeof value === "object" && value !== null, "an AI SDK tool")).default({}),
+  skillTools: z
+    .record(
+      z.string(),
+      z.custom<Tool>((value) => typeof value === "object" && value !== null, "an AI SDK tool"),
+    )
+    .default({}),
   /**
    * Keep each thread's loaded skills here, by thread id (`skills.thread(id)`), instead of deriving
    * them from the messages. @default none: the messages are the state
    */
-  store: z.custom<SkillStateStore>((value) => typeof (value as SkillStateStore | null)?.get === "function" && typeof (value as SkillStateStore).set === "function", "a store with get and set").optional(),
+  store: z
+    .custom<SkillStateStore>(
+      (value) =>
+        typeof (value as SkillStateStore | null)?.get === "function" &&
+        typeof (value as SkillStateStore).set === "function",
+      "a store with get and set",
+    )
+    .optional(),
   /**
    * Check each skill against the `skills-lock.json` the `skills` CLI wrote, when it is loaded or
    * invoked (Node only): a path (refusing skills that differ or are not listed), or `{ path, mode }`
    * with `mode: "warn"` to load them anyway. Either way a `skill_unverified` event names the skill
    * and why. A missing or malformed lockfile fails here, naming the file and the problem.
    */
-  lockfile: z.union([z.string().min(1), z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") })]).optional(),
+  lockfile: z
+    .union([
+      z.string().min(1),
+      z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") }),
+    ])
+    .optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -96,6 +126,10 @@ export function parseSkillsOptions(options: SkillsOptions): SkillsSettings {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) throw new SkillsetError("invalid-options", `createSkills: ${z.prettifyError(parsed.error)}`);
   const clashes = Object.keys(parsed.data.skillTools).filter((name) => OWN_TOOLS.includes(name));
-  if (clashes.length > 0) throw new SkillsetError("invalid-options", `createSkills: skillTools may not replace skillset's own tools: ${clashes.join(", ")}`);
+  if (clashes.length > 0)
+    throw new SkillsetError(
+      "invalid-options",
+      `createSkills: skillTools may not replace skillset's own tools: ${clashes.join(", ")}`,
+    );
   return parsed.data;
 }

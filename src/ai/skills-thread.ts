@@ -76,22 +76,36 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
 
   async function requestFor(messages: readonly unknown[]): Promise<SkillRequest> {
     const catalog = await host.catalog();
-    const saved = store ? await read(store) : skillsInTranscript(messages, { skill: catalog.skill, maxLoaded: engine.maxLoaded });
+    const saved = store
+      ? await read(store)
+      : skillsInTranscript(messages, { skill: catalog.skill, maxLoaded: engine.maxLoaded });
     return {
-      state: { skills: catalog.skills, catalogVersion: catalog.version, loaded: saved.loaded.filter((name) => catalog.skill(name)), resources: saved.resources },
+      state: {
+        skills: catalog.skills,
+        catalogVersion: catalog.version,
+        loaded: saved.loaded.filter((name) => catalog.skill(name)),
+        resources: saved.resources,
+      },
       sources: host.sources,
       ...(id !== undefined ? { sessionId: id } : {}),
     };
   }
 
   async function read(from: SkillStateStore): Promise<LoadedSkillsState> {
-    if (id === undefined) throw new SkillsetError("invalid-options", "createSkills: a store keeps loaded skills by thread; use skills.thread(threadId) for its tools, prepareStep and prepareMessages");
+    if (id === undefined)
+      throw new SkillsetError(
+        "invalid-options",
+        "createSkills: a store keeps loaded skills by thread; use skills.thread(threadId) for its tools, prepareStep and prepareMessages",
+      );
     const saved = (await from.get(id)) as Partial<StoredSkillState> | undefined;
     return { loaded: Array.isArray(saved?.loaded) ? saved.loaded : [], resources: saved?.resources ?? {} };
   }
 
   async function save(state: LoadedSkillsState): Promise<LoadedSkillsState> {
-    await store!.set(id!, { loaded: [...state.loaded], resources: { ...state.resources } as StoredSkillState["resources"] });
+    await store!.set(id!, {
+      loaded: [...state.loaded],
+      resources: { ...state.resources } as StoredSkillState["resources"],
+    });
     return state;
   }
 
@@ -122,7 +136,9 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
     const withheld = host.include.search === "auto" && !(await engine.offersSearch(request)) ? [SEARCH_TOOL] : [];
     if (withheld.length === 0 && Object.keys(brought).length === 0) return undefined;
     const own = Object.keys(tools).filter((name) => !withheld.includes(name) && !(name in brought));
-    const disclosed = disclosedTools(await engine.loadedSkills(request)).filter((name) => name in brought && name in tools);
+    const disclosed = disclosedTools(await engine.loadedSkills(request)).filter(
+      (name) => name in brought && name in tools,
+    );
     return [...own, ...disclosed];
   }
 
@@ -132,7 +148,11 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
     prepareStep<TOOLS extends ToolSet = ToolSet>(options?: PrepareStepOptions<TOOLS>): PrepareStepFunction<TOOLS> {
       const ownInstructions = options !== undefined && "instructions" in options;
       const prepare = async (step: { messages: ModelMessage[]; initialInstructions?: SkillsInstructions }) => {
-        const base = ownInstructions ? options.instructions : "initialInstructions" in step ? step.initialInstructions : missingInstructions();
+        const base = ownInstructions
+          ? options.instructions
+          : "initialInstructions" in step
+            ? step.initialInstructions
+            : missingInstructions();
         const request = await stepOf(step.messages).request;
         // Derived from the messages, a loaded skill's instructions are in them by definition; a
         // store can outlive them (pruned, summarized), and then the engine re-attaches them.
@@ -155,7 +175,11 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
       const texts = messages.slice(first).map((message) => firstText(message.content));
       const { state, operations, invocations } = await engine.invokeCommands(request, texts);
       const prepared = [...messages];
-      for (const { at, text } of invocations) prepared[first + at] = { ...messages[first + at]!, content: withFirstText(messages[first + at]!.content, text) } as ModelMessage;
+      for (const { at, text } of invocations)
+        prepared[first + at] = {
+          ...messages[first + at]!,
+          content: withFirstText(messages[first + at]!.content, text),
+        } as ModelMessage;
       if (store && operations.length > 0) await save(state);
       return prepared;
     },

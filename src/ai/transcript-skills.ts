@@ -40,19 +40,27 @@ export function skillsInTranscript(messages: readonly unknown[], context: Transc
       const invoked = invocationOf(firstText(content), context);
       if (!invoked) continue;
       const { skill, text } = invoked;
-      const evict = !state.loaded.includes(skill.name) && state.loaded.length >= context.maxLoaded ? state.loaded.slice(0, 1) : [];
+      const evict =
+        !state.loaded.includes(skill.name) && state.loaded.length >= context.maxLoaded ? state.loaded.slice(0, 1) : [];
       apply([...evict.map((name): SkillOperation => ({ kind: "unload", skill: name })), loadOperation(skill, text)]);
       continue;
     }
     if (!Array.isArray(content)) continue;
     for (const part of content as Array<Record<string, unknown>>) {
-      if (role === "assistant" && part.type === "tool-call" && part.toolName === "unload_skill") unloadInputs.set(String(part.toolCallId), part.input);
+      if (role === "assistant" && part.type === "tool-call" && part.toolName === "unload_skill")
+        unloadInputs.set(String(part.toolCallId), part.input);
       if (role !== "tool" || part.type !== "tool-result") continue;
       const text = successText(part.output);
       if (text === undefined) continue;
       if (part.toolName === "load_skill") {
         const skill = skillOfText(text, context);
-        if (skill && !skill.disableModelInvocation && !state.loaded.includes(skill.name) && state.loaded.length < context.maxLoaded) apply([loadOperation(skill, text)]);
+        if (
+          skill &&
+          !skill.disableModelInvocation &&
+          !state.loaded.includes(skill.name) &&
+          state.loaded.length < context.maxLoaded
+        )
+          apply([loadOperation(skill, text)]);
       } else if (part.toolName === "unload_skill") {
         const name = (unloadInputs.get(String(part.toolCallId)) as { skill_name?: unknown } | undefined)?.skill_name;
         if (typeof name === "string" && state.loaded.includes(name)) apply([{ kind: "unload", skill: name }]);
@@ -66,7 +74,9 @@ export function skillsInTranscript(messages: readonly unknown[], context: Transc
 export function firstText(content: unknown): string | undefined {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return undefined;
-  const part = content.find((entry: { type?: unknown; text?: unknown }) => entry?.type === "text" && typeof entry.text === "string") as { text: string } | undefined;
+  const part = content.find(
+    (entry: { type?: unknown; text?: unknown }) => entry?.type === "text" && typeof entry.text === "string",
+  ) as { text: string } | undefined;
   return part?.text;
 }
 
@@ -90,7 +100,10 @@ export function visibleTexts(messages: readonly unknown[]): string[] {
 
 // A user message that is a rendered invocation: the engine's invocation text starts with the
 // skill's tag, and only a skill the user may invoke counts.
-function invocationOf(text: string | undefined, context: TranscriptContext): { skill: SkillMetadata; text: string } | undefined {
+function invocationOf(
+  text: string | undefined,
+  context: TranscriptContext,
+): { skill: SkillMetadata; text: string } | undefined {
   const skill = text === undefined ? undefined : skillOfText(text, context);
   return skill && text !== undefined && isUserInvocable(skill) ? { skill, text } : undefined;
 }

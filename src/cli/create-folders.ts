@@ -16,7 +16,8 @@ export function foldersToCreate(directory: string): string[] {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // ENOTDIR: an ancestor is a file, which the walk up reaches and reports.
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw cannotCreate(directory, `${current} cannot be read (${code ?? String(error)})`);
+      if (code !== "ENOENT" && code !== "ENOTDIR")
+        throw cannotCreate(directory, `${current} cannot be read (${code ?? String(error)})`);
       const parent = dirname(current);
       if (parent === current) throw cannotCreate(directory, `${current} does not exist`);
       missing.unshift(current);
@@ -43,7 +44,10 @@ export function createFolders(folders: string[], target: string): void {
       mkdirSync(folder);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw cannotCreate(target, code === "EEXIST" ? `${folder} already exists` : `${dirname(folder)} does not accept new folders (${code})`);
+      throw cannotCreate(
+        target,
+        code === "EEXIST" ? `${folder} already exists` : `${dirname(folder)} does not accept new folders (${code})`,
+      );
     }
   }
 }

@@ -9,11 +9,20 @@ import type { Terminal } from "./terminal.js";
 // only when named), its class, and the variable its key comes from (`baseUrl`: a variable that
 // points the client at another server, which then needs no key).
 const PROVIDERS: Record<string, { package: string; className: string; keyVariable?: string; baseUrl?: string }> = {
-  openai: { package: "@langchain/openai", className: "OpenAIEmbeddings", keyVariable: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL" },
+  openai: {
+    package: "@langchain/openai",
+    className: "OpenAIEmbeddings",
+    keyVariable: "OPENAI_API_KEY",
+    baseUrl: "OPENAI_BASE_URL",
+  },
   ollama: { package: "@langchain/ollama", className: "OllamaEmbeddings" },
   mistralai: { package: "@langchain/mistralai", className: "MistralAIEmbeddings", keyVariable: "MISTRAL_API_KEY" },
   cohere: { package: "@langchain/cohere", className: "CohereEmbeddings", keyVariable: "COHERE_API_KEY" },
-  "google-genai": { package: "@langchain/google-genai", className: "GoogleGenerativeAIEmbeddings", keyVariable: "GOOGLE_API_KEY" },
+  "google-genai": {
+    package: "@langchain/google-genai",
+    className: "GoogleGenerativeAIEmbeddings",
+    keyVariable: "GOOGLE_API_KEY",
+  },
 };
 
 // LangChain retries 6 times by default, which keeps a command waiting for a minute when the
@@ -36,9 +45,16 @@ export interface EmbeddingsOption {
  * vector cache of that model in the user's cache folder, which every command shares. A malformed
  * or unknown provider is a usage error; a missing package or key, an error naming what to do.
  */
-export async function openEmbeddings(spec: string, terminal: Terminal, env: NodeJS.ProcessEnv = process.env): Promise<EmbeddingsOption> {
+export async function openEmbeddings(
+  spec: string,
+  terminal: Terminal,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<EmbeddingsOption> {
   const embeddings = await createEmbeddings(spec, env);
-  const cache = createEmbeddingCache({ model: spec, onDiagnostic: (diagnostic) => terminal.err(terminal.color.yellow(formatDiagnostic(diagnostic))) });
+  const cache = createEmbeddingCache({
+    model: spec,
+    onDiagnostic: (diagnostic) => terminal.err(terminal.color.yellow(formatDiagnostic(diagnostic))),
+  });
   return { embeddings, cache };
 }
 
@@ -46,13 +62,29 @@ async function createEmbeddings(spec: string, env: NodeJS.ProcessEnv): Promise<E
   const separator = spec.indexOf(":");
   const provider = spec.slice(0, separator);
   const model = spec.slice(separator + 1);
-  if (separator <= 0 || model === "") throw new CliError("usage", `--embeddings must be <provider>:<model>, e.g. openai:text-embedding-3-small (got '${spec}')`);
+  if (separator <= 0 || model === "")
+    throw new CliError(
+      "usage",
+      `--embeddings must be <provider>:<model>, e.g. openai:text-embedding-3-small (got '${spec}')`,
+    );
   const known = PROVIDERS[provider];
-  if (!known) throw new CliError("usage", `Unknown embeddings provider '${provider}': use one of ${Object.keys(PROVIDERS).join(", ")}`);
-  const module = await importOptional(() => import(known.package) as Promise<Record<string, unknown>>, `--embeddings ${spec}`, known.package);
+  if (!known)
+    throw new CliError(
+      "usage",
+      `Unknown embeddings provider '${provider}': use one of ${Object.keys(PROVIDERS).join(", ")}`,
+    );
+  const module = await importOptional(
+    () => import(known.package) as Promise<Record<string, unknown>>,
+    `--embeddings ${spec}`,
+    known.package,
+  );
   const key = known.keyVariable ? env[known.keyVariable] : undefined;
   const local = known.baseUrl !== undefined && Boolean(env[known.baseUrl]);
-  if (known.keyVariable && !key && !local) throw new CliError("missing-key", `${known.keyVariable} is not set: export your ${provider} API key to use --embeddings ${spec}`);
+  if (known.keyVariable && !key && !local)
+    throw new CliError(
+      "missing-key",
+      `${known.keyVariable} is not set: export your ${provider} API key to use --embeddings ${spec}`,
+    );
   const Embeddings = module[known.className] as new (fields: Record<string, unknown>) => EmbeddingsLike;
   try {
     return new Embeddings({ model, maxRetries: MAX_RETRIES, ...(known.keyVariable ? { apiKey: key ?? NO_KEY } : {}) });

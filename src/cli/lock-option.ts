@@ -13,7 +13,8 @@ export function lockfileOption(lock: string | undefined): { lockfile: string } |
   try {
     readSkillsLock(path);
   } catch (error) {
-    if (SkillsetError.isInstance(error) && error.code === "lockfile-invalid") throw new CliError("invalid-lockfile", error.message);
+    if (SkillsetError.isInstance(error) && error.code === "lockfile-invalid")
+      throw new CliError("invalid-lockfile", error.message);
     throw error;
   }
   return { lockfile: path };

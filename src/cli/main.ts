@@ -6,7 +6,9 @@ import { defineCommands } from "./commands/define-commands.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 import { usageMessage } from "./usage-message.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 /** Builds the `skillset` program; each action stores its exit code in `exit.code`. */
 function buildProgram(terminal: Terminal, exit: { code: number }): Command {
@@ -15,7 +17,11 @@ function buildProgram(terminal: Terminal, exit: { code: number }): Command {
     .version(version)
     .exitOverride()
     // Help goes where commander sends it; its error messages are printed by main() instead.
-    .configureOutput({ writeOut: (text) => terminal.out(text), writeErr: (text) => terminal.err(text), outputError: () => {} });
+    .configureOutput({
+      writeOut: (text) => terminal.out(text),
+      writeErr: (text) => terminal.err(text),
+      outputError: () => {},
+    });
   const run = async (action: () => Promise<number>) => {
     exit.code = await action();
   };
@@ -55,7 +61,8 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   if (failure.code !== "internal") terminal.err(`skillset: ${failure.message}`);
   // With --json a failure is JSON on stdout too, one shape for every command: scripts read
   // stdout and the exit code; people read stderr.
-  if (jsonRequested(argv)) terminal.out(JSON.stringify({ error: { code: failure.code, message: failure.message } }, null, 2));
+  if (jsonRequested(argv))
+    terminal.out(JSON.stringify({ error: { code: failure.code, message: failure.message } }, null, 2));
   return failure.exitCode;
 }
 

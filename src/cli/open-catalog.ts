@@ -38,14 +38,20 @@ export function allowedRoots(options: SourceOptions): string[] {
 
 /** Diagnostics that say a limit (depth, folder count) cut a scan: skills below may be missing. */
 export function scanLimitDiagnostics(snapshot: CatalogSnapshot): Diagnostic[] {
-  return snapshot.diagnostics.filter((diagnostic) => diagnostic.code === "depth-limit" || diagnostic.code === "scan-limit");
+  return snapshot.diagnostics.filter(
+    (diagnostic) => diagnostic.code === "depth-limit" || diagnostic.code === "scan-limit",
+  );
 }
 
 /**
  * Scans the given folders, in precedence order, or the usual locations when none are given
  * (only those that exist). A folder given explicitly that does not exist is an error.
  */
-export async function scanSources(paths: string[], options: SourceOptions, terminal: Terminal): Promise<CatalogSnapshot> {
+export async function scanSources(
+  paths: string[],
+  options: SourceOptions,
+  terminal: Terminal,
+): Promise<CatalogSnapshot> {
   return (await scanCatalog(paths, options, terminal)).snapshot;
 }
 
@@ -54,12 +60,21 @@ export async function scanSources(paths: string[], options: SourceOptions, termi
  * priority). A limit that cut the scan is a warning on stderr, unless `limitsShown` (the
  * command shows every diagnostic itself).
  */
-export async function scanCatalog(paths: string[], options: SourceOptions, terminal: Terminal, limitsShown = false): Promise<{ snapshot: CatalogSnapshot; sources: readonly SkillSource[] }> {
+export async function scanCatalog(
+  paths: string[],
+  options: SourceOptions,
+  terminal: Terminal,
+  limitsShown = false,
+): Promise<{ snapshot: CatalogSnapshot; sources: readonly SkillSource[] }> {
   const locations = sourceLocations(paths);
   const catalog = createCatalog(locations.map((path) => cliSource(path, options)));
   try {
-    const snapshot = await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh());
-    if (!limitsShown) for (const diagnostic of scanLimitDiagnostics(snapshot)) terminal.err(`skillset: ${formatDiagnostic(diagnostic)}`);
+    const snapshot = await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () =>
+      catalog.refresh(),
+    );
+    if (!limitsShown)
+      for (const diagnostic of scanLimitDiagnostics(snapshot))
+        terminal.err(`skillset: ${formatDiagnostic(diagnostic)}`);
     return { snapshot, sources: catalog.sources };
   } finally {
     catalog.close();
@@ -74,7 +89,11 @@ export function parseBudget(value: string | undefined): number | false {
   if (value === undefined) return DEFAULT_CATALOG_BUDGET;
   if (value === "none") return false;
   const tokens = Number(value);
-  if (!Number.isSafeInteger(tokens) || tokens < MIN_CATALOG_BUDGET) throw new CliError("usage", `--budget must be a whole number of tokens of at least ${MIN_CATALOG_BUDGET}, or none; got '${value}'`);
+  if (!Number.isSafeInteger(tokens) || tokens < MIN_CATALOG_BUDGET)
+    throw new CliError(
+      "usage",
+      `--budget must be a whole number of tokens of at least ${MIN_CATALOG_BUDGET}, or none; got '${value}'`,
+    );
   return tokens;
 }
 
@@ -85,11 +104,16 @@ export function parseBudget(value: string | undefined): number | false {
  */
 export function sourceLocations(paths: string[]): string[] {
   // `npm:` sources name packages, and sites are no folders: their sources report what fails.
-  let locations = paths.map((path) => (namesFolder(path) ? homePath(path) : isSiteUrl(path) ? checkedSiteUrl(path) : path));
+  let locations = paths.map((path) =>
+    namesFolder(path) ? homePath(path) : isSiteUrl(path) ? checkedSiteUrl(path) : path,
+  );
   if (locations.length === 0) {
     locations = defaultSkillLocations().filter((path) => existsSync(path));
     if (locations.length === 0) {
-      throw new CliError("no-skills-folders", `No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass the skills folders to read as arguments.`);
+      throw new CliError(
+        "no-skills-folders",
+        `No skills folders found. Looked in: ${defaultSkillLocations().join(", ")}. Pass the skills folders to read as arguments.`,
+      );
     }
   } else {
     const folders = locations.filter(namesFolder);

@@ -15,6 +15,10 @@ export function requireSkill(snapshot: CatalogSnapshot, name: string): SkillMeta
   const available = snapshot.skills.map((entry) => entry.name).join(", ") || "(none)";
   const skipped = skillRows(snapshot).find((row) => row.status === "skipped" && rowName(row) === name);
   const reason = skipped?.diagnostics.find((diagnostic) => diagnostic.severity === "error");
-  if (reason) throw new CliError("not-found", `Skill '${name}' was skipped: ${formatDiagnostic(reason)}. Available skills: ${available}`);
+  if (reason)
+    throw new CliError(
+      "not-found",
+      `Skill '${name}' was skipped: ${formatDiagnostic(reason)}. Available skills: ${available}`,
+    );
   throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${available}`);
 }

@@ -12,14 +12,21 @@ export type EmbeddingFailures = "fail" | "warn";
  * with one by meaning through the provider's LangChain integration, its vectors cached on disk
  * per model (diagnostics on stderr). Without the option, `undefined`: the engine's default.
  */
-export async function searchRankers(spec: string | undefined, terminal: Terminal, failures: EmbeddingFailures, env: NodeJS.ProcessEnv = process.env): Promise<SkillRanker[] | undefined> {
+export async function searchRankers(
+  spec: string | undefined,
+  terminal: Terminal,
+  failures: EmbeddingFailures,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<SkillRanker[] | undefined> {
   if (spec === undefined) return undefined;
   const { embeddings, cache } = await openEmbeddings(spec, terminal, env);
   let warned = false;
   const onError = (error: unknown) => {
     if (warned) return;
     warned = true;
-    terminal.err(terminal.color.yellow(`skillset: --embeddings ${spec} failed (${firstLine(error)}); searching by words only.`));
+    terminal.err(
+      terminal.color.yellow(`skillset: --embeddings ${spec} failed (${firstLine(error)}); searching by words only.`),
+    );
   };
   const ranker = createEmbeddingRanker(embeddings, failures === "warn" ? { cache, onError } : { cache });
   const checked: SkillRanker = async (query, skills, limit) => {

@@ -37,14 +37,32 @@ export function skillRows(snapshot: CatalogSnapshot): SkillRow[] {
   };
   for (const skill of snapshot.skills) {
     const warned = (byFile.get(skill.path) ?? []).some((diagnostic) => diagnostic.severity === "warning");
-    add({ name: skill.name, description: skill.description, path: skill.path, source: skill.source, status: warned ? "warning" : "ok" });
+    add({
+      name: skill.name,
+      description: skill.description,
+      path: skill.path,
+      source: skill.source,
+      status: warned ? "warning" : "ok",
+    });
   }
   for (const skill of snapshot.shadowed) {
-    add({ name: skill.name, description: skill.description, path: skill.path, source: skill.source, status: "shadowed" });
+    add({
+      name: skill.name,
+      description: skill.description,
+      path: skill.path,
+      source: skill.source,
+      status: "shadowed",
+    });
   }
   for (const [file, diagnostics] of byFile) {
     if (seen.has(file) || !diagnostics.some((diagnostic) => diagnostic.severity === "error")) continue;
-    add({ name: diagnostics.find((diagnostic) => diagnostic.skill)?.skill ?? null, description: null, path: file, source: diagnostics[0]!.source ?? "", status: "skipped" });
+    add({
+      name: diagnostics.find((diagnostic) => diagnostic.skill)?.skill ?? null,
+      description: null,
+      path: file,
+      source: diagnostics[0]!.source ?? "",
+      status: "skipped",
+    });
   }
   return rows.sort((a, b) => rowName(a).localeCompare(rowName(b)) || a.path.localeCompare(b.path));
 }

@@ -21,10 +21,15 @@ describe("withProgress", () => {
   it("shows the label once work that yields takes longer than the delay, then erases it", async () => {
     const terminal = recordingTerminal(true);
 
-    const result = await withProgress(terminal, "Scanning", async () => {
-      await sleep(120);
-      return 42;
-    }, 30);
+    const result = await withProgress(
+      terminal,
+      "Scanning",
+      async () => {
+        await sleep(120);
+        return 42;
+      },
+      30,
+    );
 
     expect(result).toBe(42);
     expect(terminal.statuses).toEqual(["Scanning…", "\r\x1b[K"]);
@@ -50,10 +55,15 @@ describe("withProgress", () => {
   it("erases the label when the work fails, and passes the failure on", async () => {
     const terminal = recordingTerminal(true);
 
-    const failing = withProgress(terminal, "Scanning", async () => {
-      await sleep(80);
-      throw new Error("boom");
-    }, 10);
+    const failing = withProgress(
+      terminal,
+      "Scanning",
+      async () => {
+        await sleep(80);
+        throw new Error("boom");
+      },
+      10,
+    );
 
     await expect(failing).rejects.toThrow("boom");
     expect(terminal.statuses).toEqual(["Scanning…", "\r\x1b[K"]);

@@ -24,8 +24,11 @@ export interface Colors {
 
 /** Colour only on a terminal, never with `NO_COLOR` set (https://no-color.org) or `TERM=dumb`. */
 function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Colors {
-  const enabled = env.FORCE_COLOR ? env.FORCE_COLOR !== "0" : Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
-  const style = (open: number, close: number) => (text: string) => (enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text);
+  const enabled = env.FORCE_COLOR
+    ? env.FORCE_COLOR !== "0"
+    : Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
+  const style = (open: number, close: number) => (text: string) =>
+    enabled ? `\x1b[${open}m${text}\x1b[${close}m` : text;
   return { bold: style(1, 22), dim: style(2, 22), red: style(31, 39), green: style(32, 39), yellow: style(33, 39) };
 }
 
@@ -76,7 +79,12 @@ function progressDelay(value: string | undefined): number {
  * a terminal, so quick scans and pipes stay silent. The timer can fire only while `work`
  * waits, so it relies on discovery yielding to the event loop.
  */
-export async function withProgress<T>(terminal: Terminal, label: string, work: () => Promise<T>, delayMs = terminal.progressDelayMs ?? DEFAULT_PROGRESS_DELAY_MS): Promise<T> {
+export async function withProgress<T>(
+  terminal: Terminal,
+  label: string,
+  work: () => Promise<T>,
+  delayMs = terminal.progressDelayMs ?? DEFAULT_PROGRESS_DELAY_MS,
+): Promise<T> {
   if (!terminal.interactive) return work();
   let shown = false;
   const timer = setTimeout(() => {

@@ -9,7 +9,8 @@ import { shellCommand } from "./shell-command.js";
 export function usageMessage(error: CommanderError, program: Command, argv: string[]): string {
   const args = argv.slice(2);
   const commandIndex = commandIndexOf(program, args);
-  const command = commandIndex === -1 ? undefined : program.commands.find((entry) => entry.name() === args[commandIndex]);
+  const command =
+    commandIndex === -1 ? undefined : program.commands.find((entry) => entry.name() === args[commandIndex]);
   if (command && error.code === "commander.unknownOption") {
     const misplaced = misplacedOption(error.message, command, args, commandIndex);
     if (misplaced) return misplaced;

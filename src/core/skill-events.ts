@@ -42,7 +42,11 @@ export interface SkillsLogEntry {
 export type SkillsLogger = (entry: SkillsLogEntry) => void;
 
 /** Sends an entry to the logger and, unless it is a `debug` entry, to the request's own sink (e.g. a stream). */
-export function emitSkillsEvent(logger: SkillsLogger | undefined, sink: SkillsLogger | undefined, entry: SkillsLogEntry): void {
+export function emitSkillsEvent(
+  logger: SkillsLogger | undefined,
+  sink: SkillsLogger | undefined,
+  entry: SkillsLogEntry,
+): void {
   logger?.(entry);
   if (entry.level !== "debug") sink?.(entry);
 }

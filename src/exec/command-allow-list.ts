@@ -4,7 +4,20 @@ import { toolNameOf } from "./tool-name.js";
 export const DEFAULT_ALLOWED_COMMANDS = ["scripts/*"] as const;
 
 // Claude Code tool names that are not programs: they never allow a command.
-const NON_COMMAND_TOOLS = new Set(["read", "write", "edit", "multiedit", "glob", "grep", "ls", "webfetch", "websearch", "task", "todowrite", "notebookedit"]);
+const NON_COMMAND_TOOLS = new Set([
+  "read",
+  "write",
+  "edit",
+  "multiedit",
+  "glob",
+  "grep",
+  "ls",
+  "webfetch",
+  "websearch",
+  "task",
+  "todowrite",
+  "notebookedit",
+]);
 
 /**
  * Whether `argv` may run under a skill's `allowed-tools` entries, read as a command allow-list:
@@ -30,13 +43,18 @@ function entryAllows(entry: string, argv: readonly string[]): boolean {
   }
   if (entry.toLowerCase() === "bash" && entry !== "bash") return true;
   if (NON_COMMAND_TOOLS.has(entry.toLowerCase())) return false;
-  if (entry.includes("/") || entry.includes("*")) return program.includes("/") && globMatches(entry.replace(/^\.\//, ""), program.replace(/^\.\//, ""));
+  if (entry.includes("/") || entry.includes("*"))
+    return program.includes("/") && globMatches(entry.replace(/^\.\//, ""), program.replace(/^\.\//, ""));
   return !program.includes("/") && program === entry;
 }
 
 // `git:*` / `git *`: a prefix of arguments, then anything; otherwise the exact command.
 function commandPatternAllows(pattern: string, argv: readonly string[]): boolean {
-  const prefix = pattern.endsWith(":*") ? pattern.slice(0, -2) : pattern.endsWith(" *") ? pattern.slice(0, -2) : undefined;
+  const prefix = pattern.endsWith(":*")
+    ? pattern.slice(0, -2)
+    : pattern.endsWith(" *")
+      ? pattern.slice(0, -2)
+      : undefined;
   const words = (prefix ?? pattern).split(/\s+/).filter(Boolean);
   if (words.length === 0) return prefix !== undefined;
   if (prefix === undefined && words.length !== argv.length) return false;

@@ -24,13 +24,22 @@ describe("createLocalExecutor", () => {
   it("runs in the skill's folder and captures stdout, stderr and the exit code separately", async () => {
     const cwd = skillFolder({ "run.sh": "#!/bin/sh\npwd\necho oops >&2\nexit 3\n" });
     const result = await createLocalExecutor().run({ argv: ["./run.sh"], cwd });
-    expect(result).toMatchObject({ exitCode: 3, stdout: `${cwd}\n`, stderr: "oops\n", timedOut: false, stdoutTruncated: false, stderrTruncated: false });
+    expect(result).toMatchObject({
+      exitCode: 3,
+      stdout: `${cwd}\n`,
+      stderr: "oops\n",
+      timedOut: false,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+    });
   });
 
   it("writes the request's stdin to the command and closes it; without stdin the command reads nothing", async () => {
     const cwd = skillFolder({ "echo-in.sh": "#!/bin/sh\ncat\necho end\n" });
     const executor = createLocalExecutor();
-    expect(await executor.run({ argv: ["./echo-in.sh"], cwd, stdin: '{"hook_event_name":"PreToolUse"}' })).toMatchObject({ exitCode: 0, stdout: '{"hook_event_name":"PreToolUse"}end\n' });
+    expect(
+      await executor.run({ argv: ["./echo-in.sh"], cwd, stdin: '{"hook_event_name":"PreToolUse"}' }),
+    ).toMatchObject({ exitCode: 0, stdout: '{"hook_event_name":"PreToolUse"}end\n' });
     expect(await executor.run({ argv: ["./echo-in.sh"], cwd })).toMatchObject({ exitCode: 0, stdout: "end\n" });
   });
 
@@ -49,7 +58,10 @@ describe("createLocalExecutor", () => {
       expect(plain.stdout).not.toContain("sk-secret");
       expect(plain.stdout).toContain(`PATH=${process.env.PATH}`);
       expect(plain.stdout).toContain(`SKILL_DIR=${cwd}`);
-      const extra = await createLocalExecutor({ passEnv: ["SKILLSET_TEST_PASSED"], env: { MODE: "test" } }).run({ argv: ["./env.sh"], cwd });
+      const extra = await createLocalExecutor({ passEnv: ["SKILLSET_TEST_PASSED"], env: { MODE: "test" } }).run({
+        argv: ["./env.sh"],
+        cwd,
+      });
       expect(extra.stdout).toContain("SKILLSET_TEST_PASSED=visible");
       expect(extra.stdout).toContain("MODE=test");
       expect(extra.stdout).not.toContain("sk-secret");
@@ -84,7 +96,10 @@ describe("createLocalExecutor", () => {
   it("runs at most maxConcurrent commands at once", async () => {
     const cwd = skillFolder({ "stamp.sh": "#!/bin/sh\ndate +%s%N\nsleep 0.3\ndate +%s%N\n" });
     const executor = createLocalExecutor({ maxConcurrent: 1 });
-    const [first, second] = await Promise.all([executor.run({ argv: ["./stamp.sh"], cwd }), executor.run({ argv: ["./stamp.sh"], cwd })]);
+    const [first, second] = await Promise.all([
+      executor.run({ argv: ["./stamp.sh"], cwd }),
+      executor.run({ argv: ["./stamp.sh"], cwd }),
+    ]);
     const [, firstEnd] = first!.stdout.trim().split("\n").map(BigInt);
     const [secondStart] = second!.stdout.trim().split("\n").map(BigInt);
     expect(secondStart! >= firstEnd!).toBe(true);
@@ -98,11 +113,18 @@ describe("createLocalExecutor: confinement", () => {
     mkdirSync(join(cwd, "scripts"));
     symlinkSync("/bin/sh", join(cwd, "scripts", "run"));
     const result = await createLocalExecutor().run({ argv: ["scripts/run", "-c", "echo escaped"], cwd });
-    expect(result).toMatchObject({ exitCode: 126, stdout: "", stderr: "refused: scripts/run resolves outside the skill's folder" });
+    expect(result).toMatchObject({
+      exitCode: 126,
+      stdout: "",
+      stderr: "refused: scripts/run resolves outside the skill's folder",
+    });
   });
 
   it("refuses to run when the skill's folder is not on this machine", async () => {
     const result = await createLocalExecutor().run({ argv: ["true"], cwd: "/skills/in-a-store/pdf" });
-    expect(result).toMatchObject({ exitCode: 126, stderr: "the skill's folder /skills/in-a-store/pdf does not exist on this machine" });
+    expect(result).toMatchObject({
+      exitCode: 126,
+      stderr: "the skill's folder /skills/in-a-store/pdf does not exist on this machine",
+    });
   });
 });

@@ -6,7 +6,19 @@ import { resolve, sep } from "node:path";
 import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
 
 /** Environment variables passed to scripts by default; everything else (API keys...) is not. */
-export const DEFAULT_ENV_ALLOW_LIST = ["PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ", "USER", "LOGNAME"] as const;
+export const DEFAULT_ENV_ALLOW_LIST = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TERM",
+  "TMPDIR",
+  "TZ",
+  "USER",
+  "LOGNAME",
+] as const;
 
 /** Options of {@link createLocalExecutor}. */
 export interface LocalExecutorOptions {
@@ -43,7 +55,10 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): ScriptE
 
   let running = 0;
   const waiting: Array<() => void> = [];
-  const acquire = () => (running < maxConcurrent ? Promise.resolve(void running++) : new Promise<void>((resolve) => waiting.push(() => resolve(void running++))));
+  const acquire = () =>
+    running < maxConcurrent
+      ? Promise.resolve(void running++)
+      : new Promise<void>((resolve) => waiting.push(() => resolve(void running++)));
   const release = () => {
     running--;
     waiting.shift()?.();
@@ -54,7 +69,12 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): ScriptE
     async run(request) {
       await acquire();
       try {
-        return await runProcess(request, { timeoutMs: request.timeoutMs ?? timeoutMs, maxOutput, killAfter, env: { ...env, SKILL_DIR: request.cwd } });
+        return await runProcess(request, {
+          timeoutMs: request.timeoutMs ?? timeoutMs,
+          maxOutput,
+          killAfter,
+          env: { ...env, SKILL_DIR: request.cwd },
+        });
       } finally {
         release();
       }
@@ -93,9 +113,17 @@ function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptRe
   let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   try {
     // detached: the child leads a new process group, so the whole tree can be killed at once.
-    child = spawn(program!, args, { cwd: request.cwd, env: { ...limits.env, [RUN_MARKER]: marker.slice(RUN_MARKER.length + 1) }, detached: true, shell: false, stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] }) as typeof child;
+    child = spawn(program!, args, {
+      cwd: request.cwd,
+      env: { ...limits.env, [RUN_MARKER]: marker.slice(RUN_MARKER.length + 1) },
+      detached: true,
+      shell: false,
+      stdio: [request.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    }) as typeof child;
   } catch (error) {
-    return Promise.resolve(failed(126, `cannot start ${JSON.stringify(program)}: ${error instanceof Error ? error.message : String(error)}`));
+    return Promise.resolve(
+      failed(126, `cannot start ${JSON.stringify(program)}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
   return new Promise((resolve) => {
     const stdout = new CappedBuffer(limits.maxOutput);
@@ -127,7 +155,10 @@ function runProcess(request: ScriptRequest, limits: RunLimits): Promise<ScriptRe
       child.stdout.destroy();
       child.stderr.destroy();
       if (spawnError) {
-        const reason = (spawnError as NodeJS.ErrnoException).code === "ENOENT" ? `command not found: ${program}` : spawnError.message;
+        const reason =
+          (spawnError as NodeJS.ErrnoException).code === "ENOENT"
+            ? `command not found: ${program}`
+            : spawnError.message;
         resolve(failed(127, reason));
         return;
       }

@@ -23,7 +23,10 @@ describe("parseCommand", () => {
     ["rm *.csv", "'*' (globbing)"],
     ["echo a\nrm b", "a line break"],
   ])("refuses shell syntax: %j", (command, named) => {
-    expect(parseCommand(command)).toEqual({ ok: false, reason: expect.stringContaining(`shell syntax is not supported: ${named}`) });
+    expect(parseCommand(command)).toEqual({
+      ok: false,
+      reason: expect.stringContaining(`shell syntax is not supported: ${named}`),
+    });
   });
 
   it("refuses substitutions inside double quotes but not inside single quotes", () => {

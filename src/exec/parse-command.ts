@@ -29,7 +29,8 @@ const SHELL_SYNTAX: Record<string, string> = {
  */
 export function parseCommand(command: string): ParsedCommand {
   if (command.length > MAX_COMMAND_LENGTH) return refuse(`the command is longer than ${MAX_COMMAND_LENGTH} characters`);
-  if ([...command].some((char) => char !== "\t" && char !== "\n" && char !== "\r" && /\p{Cc}/u.test(char))) return refuse("it contains control characters");
+  if ([...command].some((char) => char !== "\t" && char !== "\n" && char !== "\r" && /\p{Cc}/u.test(char)))
+    return refuse("it contains control characters");
   const argv: string[] = [];
   let current = "";
   let quote: "'" | '"' | undefined;
@@ -37,7 +38,8 @@ export function parseCommand(command: string): ParsedCommand {
   for (const char of command) {
     if (quote) {
       if (char === quote) quote = undefined;
-      else if (char === "\n" || char === "\r" || (quote === '"' && (char === "$" || char === "`"))) return refuse(`shell syntax is not supported: ${SHELL_SYNTAX[char]}`);
+      else if (char === "\n" || char === "\r" || (quote === '"' && (char === "$" || char === "`")))
+        return refuse(`shell syntax is not supported: ${SHELL_SYNTAX[char]}`);
       else current += char;
       continue;
     }
@@ -49,7 +51,9 @@ export function parseCommand(command: string): ParsedCommand {
       current = "";
       inArgument = false;
     } else if (char in SHELL_SYNTAX) {
-      return refuse(`shell syntax is not supported: ${SHELL_SYNTAX[char]}. Run one program with its arguments; no shell is involved`);
+      return refuse(
+        `shell syntax is not supported: ${SHELL_SYNTAX[char]}. Run one program with its arguments; no shell is involved`,
+      );
     } else if (char === "\\") {
       return refuse("backslashes are not supported; quote the argument instead");
     } else {

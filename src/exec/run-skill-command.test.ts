@@ -12,7 +12,8 @@ let skillDir: string;
 beforeAll(() => {
   skillDir = mkdtempSync(join(tmpdir(), "skillset-run-command-"));
   mkdirSync(join(skillDir, "scripts"));
-  const script = (name: string, body: string) => writeFileSync(join(skillDir, "scripts", name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  const script = (name: string, body: string) =>
+    writeFileSync(join(skillDir, "scripts", name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
   script("args.sh", `printf '[%s]' "$@"; printf '\\n'; printf 'cwd=%s\\n' "$(pwd)"`);
   script("fail.sh", `echo partial; echo "it broke" >&2; exit 3`);
   script("slow.sh", "sleep 10");
@@ -38,7 +39,12 @@ function recordingExecutor(options: Parameters<typeof createLocalExecutor>[0] = 
 describe("runSkillCommand", () => {
   it("runs an allowed command in the skill's folder, without a shell", async () => {
     const { executor, requests } = recordingExecutor();
-    const outcome = await runSkillCommand({ command: `scripts/args.sh "two words" '$HOME'`, skillDir, allowedCommands: DEFAULT_ALLOWED_COMMANDS, executor });
+    const outcome = await runSkillCommand({
+      command: `scripts/args.sh "two words" '$HOME'`,
+      skillDir,
+      allowedCommands: DEFAULT_ALLOWED_COMMANDS,
+      executor,
+    });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.argv).toEqual(["scripts/args.sh", "two words", "$HOME"]);
@@ -49,30 +55,57 @@ describe("runSkillCommand", () => {
 
   it("refuses shell syntax with the parser's reason, running nothing", async () => {
     const { executor, requests } = recordingExecutor();
-    expect(await runSkillCommand({ command: "scripts/args.sh; id", skillDir, allowedCommands: ["*"], executor })).toEqual({
+    expect(
+      await runSkillCommand({ command: "scripts/args.sh; id", skillDir, allowedCommands: ["*"], executor }),
+    ).toEqual({
       ok: false,
-      reason: "shell syntax is not supported: ';' (command separator). Run one program with its arguments; no shell is involved",
+      reason:
+        "shell syntax is not supported: ';' (command separator). Run one program with its arguments; no shell is involved",
     });
     expect(requests).toEqual([]);
   });
 
   it("refuses a program the allow-list does not name, naming the program and the list", async () => {
     const { executor, requests } = recordingExecutor();
-    expect(await runSkillCommand({ command: "curl example.com", skillDir, allowedCommands: DEFAULT_ALLOWED_COMMANDS, executor })).toEqual({
+    expect(
+      await runSkillCommand({
+        command: "curl example.com",
+        skillDir,
+        allowedCommands: DEFAULT_ALLOWED_COMMANDS,
+        executor,
+      }),
+    ).toEqual({
       ok: false,
       reason: "'curl' is not allowed (allowed: scripts/*)",
     });
-    expect(await runSkillCommand({ command: "git status", skillDir, allowedCommands: ["Bash(npm:*)", "Read"], executor, skillName: "demo" })).toEqual({
+    expect(
+      await runSkillCommand({
+        command: "git status",
+        skillDir,
+        allowedCommands: ["Bash(npm:*)", "Read"],
+        executor,
+        skillName: "demo",
+      }),
+    ).toEqual({
       ok: false,
       reason: "'git' is not allowed for skill 'demo' (allowed: Bash(npm:*), Read)",
     });
-    expect(await runSkillCommand({ command: "scripts/args.sh", skillDir, allowedCommands: [], executor })).toEqual({ ok: false, reason: "'scripts/args.sh' is not allowed (allowed: nothing)" });
+    expect(await runSkillCommand({ command: "scripts/args.sh", skillDir, allowedCommands: [], executor })).toEqual({
+      ok: false,
+      reason: "'scripts/args.sh' is not allowed (allowed: nothing)",
+    });
     expect(requests).toEqual([]);
   });
 
   it("passes a timeout to the executor", async () => {
     const { executor, requests } = recordingExecutor();
-    const outcome = await runSkillCommand({ command: "scripts/slow.sh", skillDir, allowedCommands: DEFAULT_ALLOWED_COMMANDS, executor, timeoutMs: 200 });
+    const outcome = await runSkillCommand({
+      command: "scripts/slow.sh",
+      skillDir,
+      allowedCommands: DEFAULT_ALLOWED_COMMANDS,
+      executor,
+      timeoutMs: 200,
+    });
     expect(requests).toEqual([{ argv: ["scripts/slow.sh"], cwd: skillDir, timeoutMs: 200 }]);
     expect(outcome.ok && outcome.result.timedOut).toBe(true);
   });
@@ -80,14 +113,22 @@ describe("runSkillCommand", () => {
 
 describe("createSkillCommandRunner", () => {
   const runner = (options: Parameters<typeof createLocalExecutor>[0] = {}, timeoutMs?: number) =>
-    createSkillCommandRunner({ skillDir, allowedCommands: DEFAULT_ALLOWED_COMMANDS, executor: createLocalExecutor(options), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    createSkillCommandRunner({
+      skillDir,
+      allowedCommands: DEFAULT_ALLOWED_COMMANDS,
+      executor: createLocalExecutor(options),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
 
   it("gives stdout of a successful run, without its stderr", async () => {
     expect(await runner()("scripts/noisy.sh")).toEqual({ ok: true, output: "result\n" });
   });
 
   it("reports a refusal as not run", async () => {
-    expect(await runner()("rm -rf scripts")).toEqual({ ok: false, reason: "refused: 'rm' is not allowed (allowed: scripts/*)" });
+    expect(await runner()("rm -rf scripts")).toEqual({
+      ok: false,
+      reason: "refused: 'rm' is not allowed (allowed: scripts/*)",
+    });
   });
 
   it("reports a failing run with its exit code and stderr", async () => {
@@ -96,14 +137,25 @@ describe("createSkillCommandRunner", () => {
 
   it("reports a run that timed out", async () => {
     const result = await runner({}, 200)("scripts/slow.sh");
-    expect(result).toEqual({ ok: false, ran: true, reason: expect.stringMatching(/^timed out after \d+ ms and was killed$/) });
+    expect(result).toEqual({
+      ok: false,
+      ran: true,
+      reason: expect.stringMatching(/^timed out after \d+ ms and was killed$/),
+    });
   });
 
   it("notes output the executor cut", async () => {
-    expect(await runner({ maxOutputBytes: 100 })("scripts/big.sh")).toEqual({ ok: true, output: `${"z".repeat(100)}\n[output cut by the executor's limit]` });
+    expect(await runner({ maxOutputBytes: 100 })("scripts/big.sh")).toEqual({
+      ok: true,
+      output: `${"z".repeat(100)}\n[output cut by the executor's limit]`,
+    });
   });
 
   it("reports a run killed for writing too much", async () => {
-    expect(await runner({ maxOutputBytes: 10, killAfterOutputBytes: 1000 })("scripts/big.sh")).toEqual({ ok: false, ran: true, reason: "it was killed: it wrote more than 1000 bytes of output" });
+    expect(await runner({ maxOutputBytes: 10, killAfterOutputBytes: 1000 })("scripts/big.sh")).toEqual({
+      ok: false,
+      ran: true,
+      reason: "it was killed: it wrote more than 1000 bytes of output",
+    });
   });
 });

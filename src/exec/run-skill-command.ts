@@ -36,9 +36,17 @@ export async function runSkillCommand(input: SkillCommandInput): Promise<SkillCo
   if (!parsed.ok) return parsed;
   if (!isCommandAllowed(parsed.argv, input.allowedCommands)) {
     const skill = input.skillName === undefined ? "" : ` for skill '${input.skillName}'`;
-    return { ok: false, reason: `'${parsed.argv[0]}' is not allowed${skill} (allowed: ${input.allowedCommands.join(", ") || "nothing"})` };
+    return {
+      ok: false,
+      reason: `'${parsed.argv[0]}' is not allowed${skill} (allowed: ${input.allowedCommands.join(", ") || "nothing"})`,
+    };
   }
-  const result = await input.executor.run({ argv: parsed.argv, cwd: input.skillDir, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }), ...(input.stdin === undefined ? {} : { stdin: input.stdin }) });
+  const result = await input.executor.run({
+    argv: parsed.argv,
+    cwd: input.skillDir,
+    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+    ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
+  });
   return { ok: true, argv: parsed.argv, result };
 }
 
@@ -56,10 +64,23 @@ export function createSkillCommandRunner(input: Omit<SkillCommandInput, "command
     if (!outcome.ok) return { ok: false, reason: `refused: ${outcome.reason}` };
     const { result } = outcome;
     const stderr = withoutControlCharacters(result.stderr).trim();
-    const detail = stderr === "" ? "" : `: ${stderr.length > MAX_STDERR_IN_REASON ? `${stderr.slice(0, MAX_STDERR_IN_REASON)}…` : stderr}`;
-    if (result.timedOut) return { ok: false, ran: true, reason: `timed out after ${Math.round(result.durationMs)} ms and was killed` };
-    if (result.killedReason !== undefined) return { ok: false, ran: true, reason: `it was killed: ${result.killedReason}` };
-    if (result.exitCode !== 0) return { ok: false, ran: true, reason: `${result.exitCode === null ? `killed by ${result.signal ?? "a signal"}` : `exited with code ${result.exitCode}`}${detail}` };
-    return { ok: true, output: result.stdoutTruncated ? `${result.stdout}\n[output cut by the executor's limit]` : result.stdout };
+    const detail =
+      stderr === ""
+        ? ""
+        : `: ${stderr.length > MAX_STDERR_IN_REASON ? `${stderr.slice(0, MAX_STDERR_IN_REASON)}…` : stderr}`;
+    if (result.timedOut)
+      return { ok: false, ran: true, reason: `timed out after ${Math.round(result.durationMs)} ms and was killed` };
+    if (result.killedReason !== undefined)
+      return { ok: false, ran: true, reason: `it was killed: ${result.killedReason}` };
+    if (result.exitCode !== 0)
+      return {
+        ok: false,
+        ran: true,
+        reason: `${result.exitCode === null ? `killed by ${result.signal ?? "a signal"}` : `exited with code ${result.exitCode}`}${detail}`,
+      };
+    return {
+      ok: true,
+      output: result.stdoutTruncated ? `${result.stdout}\n[output cut by the executor's limit]` : result.stdout,
+    };
   };
 }

@@ -18,16 +18,28 @@ describe("createSandboxExecutor over deepagents' LocalShellBackend", () => {
     writeFileSync(join(root, "show.sh"), 'printf "%s|" "$@"; pwd\n');
     const executor = createSandboxExecutor(new LocalShellBackend({ rootDir: root }));
     const result = await executor.run({ argv: ["sh", "show.sh", "$HOME", "a b", "it's", "$(id)"], cwd: root });
-    expect(result).toMatchObject({ exitCode: 0, stdout: `$HOME|a b|it's|$(id)|${root}\n`, stderr: "", timedOut: false });
+    expect(result).toMatchObject({
+      exitCode: 0,
+      stdout: `$HOME|a b|it's|$(id)|${root}\n`,
+      stderr: "",
+      timedOut: false,
+    });
   });
 
   it("reports the exit code and kills a run at its timeout", async () => {
     const root = mkdtempSync(join(tmpdir(), "skillset-sandbox-"));
     folders.push(root);
     const executor = createSandboxExecutor(new LocalShellBackend({ rootDir: root }), { timeoutSeconds: 1 });
-    expect(await executor.run({ argv: ["sh", "-c", "exit 3"], cwd: root })).toMatchObject({ exitCode: 3, timedOut: false });
+    expect(await executor.run({ argv: ["sh", "-c", "exit 3"], cwd: root })).toMatchObject({
+      exitCode: 3,
+      timedOut: false,
+    });
     const started = Date.now();
-    expect(await executor.run({ argv: ["sleep", "20"], cwd: root })).toMatchObject({ exitCode: null, signal: "SIGKILL", timedOut: true });
+    expect(await executor.run({ argv: ["sleep", "20"], cwd: root })).toMatchObject({
+      exitCode: null,
+      signal: "SIGKILL",
+      timedOut: true,
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
@@ -36,7 +48,10 @@ describe("createSandboxExecutor over deepagents' LocalShellBackend", () => {
     folders.push(root);
     const executor = createSandboxExecutor(new LocalShellBackend({ rootDir: root }));
     const event = `{"tool_input":"it's $(id) \`id\`\n"}`;
-    expect(await executor.run({ argv: ["cat"], cwd: root, stdin: event })).toMatchObject({ exitCode: 0, stdout: event });
+    expect(await executor.run({ argv: ["cat"], cwd: root, stdin: event })).toMatchObject({
+      exitCode: 0,
+      stdout: event,
+    });
     expect(await executor.run({ argv: ["cat"], cwd: root })).toMatchObject({ exitCode: 0, stdout: "" });
   });
 
@@ -45,9 +60,16 @@ describe("createSandboxExecutor over deepagents' LocalShellBackend", () => {
     folders.push(root);
     const backend = new LocalShellBackend({ rootDir: root });
     const uploaded: string[] = [];
-    const recording = { execute: (command: string) => backend.execute(command), uploadFiles: (files: Array<[string, Uint8Array]>) => (uploaded.push(files[0]![0]), backend.uploadFiles(files)) };
+    const recording = {
+      execute: (command: string) => backend.execute(command),
+      uploadFiles: (files: Array<[string, Uint8Array]>) => (uploaded.push(files[0]![0]), backend.uploadFiles(files)),
+    };
     const big = "x".repeat(300 * 1024);
-    const result = await createSandboxExecutor(recording).run({ argv: ["sh", "-c", "wc -c; exit 4"], cwd: root, stdin: big });
+    const result = await createSandboxExecutor(recording).run({
+      argv: ["sh", "-c", "wc -c; exit 4"],
+      cwd: root,
+      stdin: big,
+    });
     expect(result).toMatchObject({ exitCode: 4, stdout: `${big.length}\n` });
     expect(uploaded).toHaveLength(1);
     expect(existsSync(uploaded[0]!)).toBe(false);
@@ -55,9 +77,15 @@ describe("createSandboxExecutor over deepagents' LocalShellBackend", () => {
 
   it("refuses, without running, a standard input too large for a sandbox that cannot upload files", async () => {
     const commands: string[] = [];
-    const executor = createSandboxExecutor({ execute: (command) => (commands.push(command), { output: "", exitCode: 0 }) });
+    const executor = createSandboxExecutor({
+      execute: (command) => (commands.push(command), { output: "", exitCode: 0 }),
+    });
     const result = await executor.run({ argv: ["cat"], cwd: "/skills/x", stdin: "y".repeat(200 * 1024) });
-    expect(result).toMatchObject({ exitCode: null, killedReason: "its standard input (204800 bytes) is larger than this sandbox takes on a command line, and the sandbox cannot upload files" });
+    expect(result).toMatchObject({
+      exitCode: null,
+      killedReason:
+        "its standard input (204800 bytes) is larger than this sandbox takes on a command line, and the sandbox cannot upload files",
+    });
     expect(commands).toEqual([]);
   });
 

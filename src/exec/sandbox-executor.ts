@@ -2,9 +2,15 @@ import type { ScriptExecutor, ScriptResult } from "./script-executor.js";
 
 /** The part of a deepagents sandbox backend the executor uses. */
 export interface SandboxBackend {
-  execute(command: string): { output: string; exitCode: number | null; truncated?: boolean } | Promise<{ output: string; exitCode: number | null; truncated?: boolean }>;
+  execute(
+    command: string,
+  ):
+    | { output: string; exitCode: number | null; truncated?: boolean }
+    | Promise<{ output: string; exitCode: number | null; truncated?: boolean }>;
   /** Writes files into the sandbox; used for a standard input too large for a command line. */
-  uploadFiles?(files: Array<[string, Uint8Array]>): Promise<Array<{ path: string; error?: string | null }>> | Array<{ path: string; error?: string | null }>;
+  uploadFiles?(
+    files: Array<[string, Uint8Array]>,
+  ): Promise<Array<{ path: string; error?: string | null }>> | Array<{ path: string; error?: string | null }>;
 }
 
 // The sandbox runs the command line as one argument (at most 128 KiB on Linux): a standard input
@@ -34,7 +40,17 @@ export function createSandboxExecutor(backend: SandboxBackend, options: SandboxE
       const started = performance.now();
       const seconds = Math.max(1, Math.ceil((request.timeoutMs ?? timeoutSeconds * 1000) / 1000));
       const input = await stdinFor(backend, request.stdin);
-      if ("refused" in input) return { exitCode: null, stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false, timedOut: false, killedReason: input.refused, durationMs: performance.now() - started };
+      if ("refused" in input)
+        return {
+          exitCode: null,
+          stdout: "",
+          stderr: "",
+          stdoutTruncated: false,
+          stderrTruncated: false,
+          timedOut: false,
+          killedReason: input.refused,
+          durationMs: performance.now() - started,
+        };
       const line = `cd ${shellQuote(request.cwd)} && ${input.before}timeout -s KILL ${seconds} ${request.argv.map(shellQuote).join(" ")}${input.after}`;
       const response = await backend.execute(line);
       // deepagents' local shell appends "Exit code: N" (the code is reported separately), and
@@ -58,15 +74,23 @@ export function createSandboxExecutor(backend: SandboxBackend, options: SandboxE
 
 // How the command line feeds the standard input: piped from `printf`, or redirected from an
 // uploaded file that is removed after the run (keeping the command's exit code).
-async function stdinFor(backend: SandboxBackend, stdin: string | undefined): Promise<{ before: string; after: string } | { refused: string }> {
+async function stdinFor(
+  backend: SandboxBackend,
+  stdin: string | undefined,
+): Promise<{ before: string; after: string } | { refused: string }> {
   if (stdin === undefined) return { before: "", after: " < /dev/null" };
   const quoted = shellQuote(stdin);
-  if (new TextEncoder().encode(quoted).byteLength <= MAX_INLINE_STDIN_BYTES) return { before: `printf '%s' ${quoted} | `, after: "" };
+  if (new TextEncoder().encode(quoted).byteLength <= MAX_INLINE_STDIN_BYTES)
+    return { before: `printf '%s' ${quoted} | `, after: "" };
   const bytes = new TextEncoder().encode(stdin);
-  if (!backend.uploadFiles) return { refused: `its standard input (${bytes.byteLength} bytes) is larger than this sandbox takes on a command line, and the sandbox cannot upload files` };
+  if (!backend.uploadFiles)
+    return {
+      refused: `its standard input (${bytes.byteLength} bytes) is larger than this sandbox takes on a command line, and the sandbox cannot upload files`,
+    };
   const path = `/tmp/skillset-stdin-${crypto.randomUUID()}`;
   const [uploaded] = await backend.uploadFiles([[path, bytes]]);
-  if (!uploaded || uploaded.error) return { refused: `its standard input could not be uploaded to the sandbox: ${uploaded?.error ?? "no answer"}` };
+  if (!uploaded || uploaded.error)
+    return { refused: `its standard input could not be uploaded to the sandbox: ${uploaded?.error ?? "no answer"}` };
   return { before: "", after: ` < ${shellQuote(path)}; status=$?; rm -f ${shellQuote(path)}; exit $status` };
 }
 

@@ -3,7 +3,10 @@ import { READ_SKILL_RESOURCE_TOOL } from "../core/tools/skill-tool-messages.js";
 import { namesFolder } from "../sources/string-source-kind.js";
 import type { ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";
 
-type FileToolOptions = Pick<ParsedSkillsMiddlewareOptions, "protocol" | "backend" | "sources" | "readResourceTool" | "resourceReadTool" | "runScripts" | "scriptRunTool">;
+type FileToolOptions = Pick<
+  ParsedSkillsMiddlewareOptions,
+  "protocol" | "backend" | "sources" | "readResourceTool" | "resourceReadTool" | "runScripts" | "scriptRunTool"
+>;
 
 /**
  * The file tools the prompt and load results name for an agent that has `agentTools`, so that
@@ -18,9 +21,15 @@ export function agentFileTools(options: FileToolOptions, agentTools: ReadonlySet
   const sharesFiles = (tool: string) => options.backend !== undefined && agentTools.has(tool);
   const read =
     options.resourceReadTool ??
-    (options.readResourceTool === true ? READ_SKILL_RESOURCE_TOOL : options.readResourceTool === false || sharesFiles("read_file") ? "read_file" : READ_SKILL_RESOURCE_TOOL);
+    (options.readResourceTool === true
+      ? READ_SKILL_RESOURCE_TOOL
+      : options.readResourceTool === false || sharesFiles("read_file")
+        ? "read_file"
+        : READ_SKILL_RESOURCE_TOOL);
   const run = options.scriptRunTool ?? (options.runScripts ? "run_skill_script" : undefined);
-  const folders = options.sources.filter((source): source is string => typeof source === "string" && namesFolder(source));
+  const folders = options.sources.filter(
+    (source): source is string => typeof source === "string" && namesFolder(source),
+  );
   return {
     read,
     ...(run ? { run } : {}),

@@ -29,13 +29,30 @@ export function createBeforeAgentHook(context: MiddlewareContext): BeforeAgentHo
     // A subagent whose parent hands its skills down starts with them, before its own commands.
     const parent = skillsFromParent();
     if (parent) {
-      const inherited = await engine.inherit({ ...request, state: applySkillOperations(current, operations) }, parent, messageTexts(view.messages ?? []));
+      const inherited = await engine.inherit(
+        { ...request, state: applySkillOperations(current, operations) },
+        parent,
+        messageTexts(view.messages ?? []),
+      );
       operations.push(...inherited.operations);
-      messages.push(...inherited.instructions.map((content) => new HumanMessage({ content: `${content}\n${INHERITED_NOTE}`, additional_kwargs: { skillset_inherited: true } })));
+      messages.push(
+        ...inherited.instructions.map(
+          (content) =>
+            new HumanMessage({
+              content: `${content}\n${INHERITED_NOTE}`,
+              additional_kwargs: { skillset_inherited: true },
+            }),
+        ),
+      );
     }
     if (context.options.userInvocation) {
       current = applySkillOperations(current, operations);
-      const invoked = await invokeUserCommands(context, { ...request, state: current }, (view.messages ?? []) as BaseMessage[], runtime);
+      const invoked = await invokeUserCommands(
+        context,
+        { ...request, state: current },
+        (view.messages ?? []) as BaseMessage[],
+        runtime,
+      );
       operations.push(...invoked.operations);
       messages.push(...invoked.messages);
     }

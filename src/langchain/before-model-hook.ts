@@ -21,7 +21,10 @@ export function createBeforeModelHook(context: MiddlewareContext): BeforeModelHo
     if (refreshed) {
       update._skillsCatalogVersion = refreshed.version;
       operations.push(...refreshed.operations);
-      request = { ...request, state: applySkillOperations({ ...request.state, catalogVersion: refreshed.version }, refreshed.operations) };
+      request = {
+        ...request,
+        state: applySkillOperations({ ...request.state, catalogVersion: refreshed.version }, refreshed.operations),
+      };
     }
     if (view.pinnedSkills?.length) {
       const invoked = await invokePinned(context, request, view.pinnedSkills, runtime);

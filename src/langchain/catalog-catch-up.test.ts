@@ -8,14 +8,21 @@ describe("wroteUnderSource", () => {
     expect(wroteUnderSource(step("write_file", { file_path: "/skills/fresh/SKILL.md" }), ["/skills/"])).toBe(true);
     expect(wroteUnderSource(step("edit_file", { file_path: "/skills/fresh/SKILL.md" }), ["/skills"])).toBe(true);
     expect(wroteUnderSource(step("write_file", { path: "skills/fresh/SKILL.md" }), ["./skills"])).toBe(true);
-    expect(wroteUnderSource(step("write_file", { file_path: "C:\\skills\\fresh\\SKILL.md" }), ["C:\\skills"])).toBe(true);
+    expect(wroteUnderSource(step("write_file", { file_path: "C:\\skills\\fresh\\SKILL.md" }), ["C:\\skills"])).toBe(
+      true,
+    );
   });
 
   it("is false elsewhere, for other tools, for a folder that only starts alike, and for the steps before the last", () => {
     expect(wroteUnderSource(step("write_file", { file_path: "/notes/a.md" }), ["/skills/"])).toBe(false);
     expect(wroteUnderSource(step("read_file", { file_path: "/skills/a/SKILL.md" }), ["/skills/"])).toBe(false);
     expect(wroteUnderSource(step("write_file", { file_path: "/skills-old/a/SKILL.md" }), ["/skills"])).toBe(false);
-    expect(wroteUnderSource([...step("write_file", { file_path: "/skills/a/SKILL.md" }), ...step("read_file", { file_path: "/x" })], ["/skills/"])).toBe(false);
+    expect(
+      wroteUnderSource(
+        [...step("write_file", { file_path: "/skills/a/SKILL.md" }), ...step("read_file", { file_path: "/x" })],
+        ["/skills/"],
+      ),
+    ).toBe(false);
     expect(wroteUnderSource(step("write_file", { file_path: "/skills/a/SKILL.md" }), [])).toBe(false);
   });
 });

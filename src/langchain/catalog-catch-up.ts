@@ -14,7 +14,12 @@ const WRITING_TOOLS = new Set(["write_file", "edit_file"]);
  * is almost always and costs no scan. Skills that left the sources meanwhile are unloaded, as at
  * the start of a run.
  */
-export async function catchUpCatalog(context: MiddlewareContext, state: SkillsStateView, request: SkillRequest, runtime: object): Promise<CatalogRefresh | undefined> {
+export async function catchUpCatalog(
+  context: MiddlewareContext,
+  state: SkillsStateView,
+  request: SkillRequest,
+  runtime: object,
+): Promise<CatalogRefresh | undefined> {
   const loaded = request.state.loaded;
   const behind = loaded.length > 0 && (await context.engine.loadedSkills(request)).length < loaded.length;
   if (!behind && !wroteUnderSource(state.messages ?? [], context.options.sources)) return undefined;
@@ -24,14 +29,21 @@ export async function catchUpCatalog(context: MiddlewareContext, state: SkillsSt
 
 /** Whether the AI message of the last step called a file tool on a path under one of the string sources. */
 export function wroteUnderSource(messages: readonly unknown[], sources: readonly unknown[]): boolean {
-  const folders = sources.filter((source): source is string => typeof source === "string" && namesFolder(source)).map(folderPrefix);
+  const folders = sources
+    .filter((source): source is string => typeof source === "string" && namesFolder(source))
+    .map(folderPrefix);
   if (folders.length === 0) return false;
   for (let index = messages.length - 1; index >= 0; index--) {
-    const calls = (messages[index] as { tool_calls?: Array<{ name: string; args?: Record<string, unknown> }> }).tool_calls;
+    const calls = (messages[index] as { tool_calls?: Array<{ name: string; args?: Record<string, unknown> }> })
+      .tool_calls;
     if (!calls) continue;
     return calls.some((call) => {
       const path = call.args?.file_path ?? call.args?.path;
-      return WRITING_TOOLS.has(call.name) && typeof path === "string" && folders.some((folder) => folderPrefix(path).startsWith(folder));
+      return (
+        WRITING_TOOLS.has(call.name) &&
+        typeof path === "string" &&
+        folders.some((folder) => folderPrefix(path).startsWith(folder))
+      );
     });
   }
   return false;

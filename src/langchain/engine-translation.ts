@@ -50,11 +50,21 @@ export function errorMessage(content: string, toolCallId: string, name: string):
  */
 export function siblingSkillCalls(messages: readonly unknown[], callId: string): SkillCall[] {
   for (let index = messages.length - 1; index >= 0; index--) {
-    const toolCalls = (messages[index] as { tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }> }).tool_calls;
+    const toolCalls = (
+      messages[index] as { tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }> }
+    ).tool_calls;
     if (!toolCalls?.some((call) => call.id === callId)) continue;
     return toolCalls.flatMap((call) =>
-      (call.name === LOAD_SKILL_TOOL || call.name === UNLOAD_SKILL_TOOL) && call.id && typeof call.args.skill_name === "string"
-        ? [{ id: call.id, action: call.name === LOAD_SKILL_TOOL ? ("load" as const) : ("unload" as const), skill: call.args.skill_name }]
+      (call.name === LOAD_SKILL_TOOL || call.name === UNLOAD_SKILL_TOOL) &&
+      call.id &&
+      typeof call.args.skill_name === "string"
+        ? [
+            {
+              id: call.id,
+              action: call.name === LOAD_SKILL_TOOL ? ("load" as const) : ("unload" as const),
+              skill: call.args.skill_name,
+            },
+          ]
         : [],
     );
   }

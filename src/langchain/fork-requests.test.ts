@@ -4,7 +4,8 @@ import { answerUserForks, createForkParents, type PendingFork } from "./fork-req
 import type { ForkParent } from "./skill-fork.js";
 
 const pending = (skill: string): PendingFork => ({ skill, allowedTools: [], operations: [], task: `${skill} task` });
-const asking = (text: string, fork: PendingFork, id?: string) => new HumanMessage({ ...(id ? { id } : {}), content: text, additional_kwargs: { skillset_fork: fork } });
+const asking = (text: string, fork: PendingFork, id?: string) =>
+  new HumanMessage({ ...(id ? { id } : {}), content: text, additional_kwargs: { skillset_fork: fork } });
 
 describe("answerUserForks", () => {
   const run = async (fork: PendingFork) => ({ text: `answer of ${fork.skill}` });
@@ -17,7 +18,10 @@ describe("answerUserForks", () => {
   });
 
   it("gives the forks' answers as the answer when the turn asked only for forks", async () => {
-    const forks = await answerUserForks([new AIMessage("before"), asking("/review", pending("review")), asking("/audit", pending("audit"))], run);
+    const forks = await answerUserForks(
+      [new AIMessage("before"), asking("/review", pending("review")), asking("/audit", pending("audit"))],
+      run,
+    );
     expect(forks?.messages).toEqual([]);
     expect(forks?.answered).toEqual([]);
     expect(forks?.answer?.content).toBe("answer of review\n\nanswer of audit");
@@ -45,7 +49,11 @@ describe("answerUserForks", () => {
 
 describe("createForkParents", () => {
   const parent = { model: {}, tools: [] } as unknown as ForkParent;
-  const reply = (...ids: string[]) => new AIMessage({ content: "", tool_calls: ids.map((id) => ({ id, name: id.startsWith("l") ? "load_skill" : "read_file", args: {} })) });
+  const reply = (...ids: string[]) =>
+    new AIMessage({
+      content: "",
+      tool_calls: ids.map((id) => ({ id, name: id.startsWith("l") ? "load_skill" : "read_file", args: {} })),
+    });
 
   it("keeps the parent for each load_skill call of a reply until the call takes it, once", () => {
     const parents = createForkParents();

@@ -16,7 +16,10 @@ export type PendingFork = SkillFork & { operations: SkillOperation[]; task: stri
  * in order. When they are all the turn asked, their answers are the answer; else the messages for
  * the model carry each answer in its message, and `answered` are those messages for the state.
  */
-export async function answerUserForks(messages: readonly BaseMessage[], run: (fork: PendingFork) => Promise<{ text: string }>): Promise<{ answer?: AIMessage; messages: BaseMessage[]; answered: BaseMessage[] } | undefined> {
+export async function answerUserForks(
+  messages: readonly BaseMessage[],
+  run: (fork: PendingFork) => Promise<{ text: string }>,
+): Promise<{ answer?: AIMessage; messages: BaseMessage[]; answered: BaseMessage[] } | undefined> {
   let first = messages.length;
   while (first > 0 && messages[first - 1]!.type === "human") first--;
   const pending = messages.slice(first).flatMap((message) => {
@@ -27,7 +30,14 @@ export async function answerUserForks(messages: readonly BaseMessage[], run: (fo
   const answers: string[] = [];
   for (const { fork } of pending) answers.push((await run(fork)).text);
   if (pending.length === messages.length - first) {
-    return { answer: new AIMessage({ content: answers.join("\n\n"), additional_kwargs: { skillset_forks: pending.map(({ fork }) => fork.skill) } }), messages: [], answered: [] };
+    return {
+      answer: new AIMessage({
+        content: answers.join("\n\n"),
+        additional_kwargs: { skillset_forks: pending.map(({ fork }) => fork.skill) },
+      }),
+      messages: [],
+      answered: [],
+    };
   }
   const answered = new Map(
     pending.map(({ message, fork }, index) => [

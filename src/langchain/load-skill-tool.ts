@@ -15,15 +15,32 @@ import type { SkillsStateView } from "./skills-state.js";
  */
 export function createLoadSkillTool(context: MiddlewareContext) {
   return tool(
-    async ({ skill_name: skill, arguments: args }: { skill_name: string; arguments?: string | undefined }, runtime: ToolRuntime) => {
+    async (
+      { skill_name: skill, arguments: args }: { skill_name: string; arguments?: string | undefined },
+      runtime: ToolRuntime,
+    ) => {
       const state = runtime.state as SkillsStateView;
       const id = runtime.toolCallId;
       const request = context.requestFor(state, runtime);
       const parent = context.forkParents.take(id);
-      const step = await context.engine.load(request, { skill, id, ...(args !== undefined ? { arguments: args } : {}) }, siblingSkillCalls(state.messages ?? [], id));
+      const step = await context.engine.load(
+        request,
+        { skill, id, ...(args !== undefined ? { arguments: args } : {}) },
+        siblingSkillCalls(state.messages ?? [], id),
+      );
       if (step.ok && step.fork) {
-        const outcome = await runForkedSkill(context, { fork: step.fork, task: step.text, operations: step.operations, state, request, runtime, parent });
-        return outcome.ok ? new ToolMessage({ content: outcome.text, tool_call_id: id, name: LOAD_SKILL_TOOL }) : errorMessage(outcome.text, id, LOAD_SKILL_TOOL);
+        const outcome = await runForkedSkill(context, {
+          fork: step.fork,
+          task: step.text,
+          operations: step.operations,
+          state,
+          request,
+          runtime,
+          parent,
+        });
+        return outcome.ok
+          ? new ToolMessage({ content: outcome.text, tool_call_id: id, name: LOAD_SKILL_TOOL })
+          : errorMessage(outcome.text, id, LOAD_SKILL_TOOL);
       }
       return toolResult(await withSkillTools(context, step, request, runtime), id, LOAD_SKILL_TOOL);
     },
@@ -32,7 +49,10 @@ export function createLoadSkillTool(context: MiddlewareContext) {
       description: LOAD_SKILL_DESCRIPTION,
       schema: z.object({
         skill_name: z.string().describe("Name of the skill to load, from the skills list."),
-        arguments: z.string().optional().describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
+        arguments: z
+          .string()
+          .optional()
+          .describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
       }),
     },
   );

@@ -9,7 +9,12 @@ describe("firstText", () => {
   });
 
   it("is the first text block of block content, past images and blocks without text", () => {
-    const content = [{ type: "image_url", image_url: "data:," }, { type: "text" }, { type: "text", text: "first" }, { type: "text", text: "second" }];
+    const content = [
+      { type: "image_url", image_url: "data:," },
+      { type: "text" },
+      { type: "text", text: "first" },
+      { type: "text", text: "second" },
+    ];
     expect(firstText(content)).toBe("first");
   });
 
@@ -29,7 +34,11 @@ describe("replaceFirstText", () => {
   it("replaces only the first text block and keeps every other block as it was", () => {
     const image = { type: "image_url", image_url: "data:," };
     const content = [image, { type: "text", text: "/pdf a.pdf", id: "t1" }, { type: "text", text: "and more" }];
-    expect(replaceFirstText(content as never, "instructions")).toEqual([image, { type: "text", text: "instructions", id: "t1" }, { type: "text", text: "and more" }]);
+    expect(replaceFirstText(content as never, "instructions")).toEqual([
+      image,
+      { type: "text", text: "instructions", id: "t1" },
+      { type: "text", text: "and more" },
+    ]);
     expect(content[1]).toEqual({ type: "text", text: "/pdf a.pdf", id: "t1" });
   });
 
@@ -44,7 +53,10 @@ describe("messageTexts", () => {
     const messages = [
       new SystemMessage("system"),
       new HumanMessage("/pdf"),
-      new AIMessage({ content: "calling", tool_calls: [{ id: "c1", name: "load_skill", args: { skill_name: "pdf" } }] }),
+      new AIMessage({
+        content: "calling",
+        tool_calls: [{ id: "c1", name: "load_skill", args: { skill_name: "pdf" } }],
+      }),
       new ToolMessage({ content: "pdf instructions", tool_call_id: "c1", name: "load_skill" }),
       new HumanMessage({ content: [{ type: "image_url", image_url: "data:," }] }),
       new HumanMessage({ content: [{ type: "text", text: "thanks" }] }),
@@ -53,6 +65,13 @@ describe("messageTexts", () => {
   });
 
   it("reads plain objects by their type, as state holds them after a checkpoint", () => {
-    expect(messageTexts([{ type: "human", content: "hi" }, { type: "tool", content: "result" }, { type: "ai", content: "answer" }, {}])).toEqual(["hi", "result"]);
+    expect(
+      messageTexts([
+        { type: "human", content: "hi" },
+        { type: "tool", content: "result" },
+        { type: "ai", content: "answer" },
+        {},
+      ]),
+    ).toEqual(["hi", "result"]);
   });
 });

@@ -18,7 +18,9 @@ export function messageTexts(messages: readonly unknown[]): string[] {
 export function firstText(content: unknown): string | undefined {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return undefined;
-  const block = content.find((entry: { type?: string; text?: unknown }) => entry?.type === "text" && typeof entry.text === "string") as { text: string } | undefined;
+  const block = content.find(
+    (entry: { type?: string; text?: unknown }) => entry?.type === "text" && typeof entry.text === "string",
+  ) as { text: string } | undefined;
   return block?.text;
 }
 

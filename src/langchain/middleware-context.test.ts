@@ -5,7 +5,8 @@ import { createMemorySource } from "../sources/memory-source.js";
 import { createMiddlewareContext } from "./middleware-context.js";
 import { parseSkillsMiddlewareOptions, type SkillsMiddlewareOptions } from "./skills-middleware-options.js";
 
-const contextFor = (options: SkillsMiddlewareOptions) => createMiddlewareContext(parseSkillsMiddlewareOptions(options), () => ({}) as never);
+const contextFor = (options: SkillsMiddlewareOptions) =>
+  createMiddlewareContext(parseSkillsMiddlewareOptions(options), () => ({}) as never);
 const fakeTool = (name: string) => tool(() => "", { name, description: name, schema: z.object({}) });
 
 describe("createMiddlewareContext", () => {
@@ -44,8 +45,12 @@ describe("createMiddlewareContext", () => {
   });
 
   it("reserves only the names of the tools the middleware offers for itself", () => {
-    expect(() => contextFor({ sources: ["./skills"], skillTools: [fakeTool("search_skills")] })).toThrow("createSkillsMiddleware: skillTools: 'search_skills' is the name of a skills middleware tool");
-    expect(contextFor({ sources: ["./skills"], searchSkills: false, skillTools: [fakeTool("search_skills")] }).toolNames).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
+    expect(() => contextFor({ sources: ["./skills"], skillTools: [fakeTool("search_skills")] })).toThrow(
+      "createSkillsMiddleware: skillTools: 'search_skills' is the name of a skills middleware tool",
+    );
+    expect(
+      contextFor({ sources: ["./skills"], searchSkills: false, skillTools: [fakeTool("search_skills")] }).toolNames,
+    ).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
   });
 
   it("shares one catalog between runs over fixed sources", async () => {
@@ -77,7 +82,10 @@ describe("createMiddlewareContext", () => {
     const source = createMemorySource();
     const chunks: unknown[] = [];
     const context = contextFor({ sources: [source] });
-    const request = context.requestFor({ skillsLoaded: ["pdf"], _skillsCatalogVersion: "v1" }, { writer: (chunk: unknown) => chunks.push(chunk) });
+    const request = context.requestFor(
+      { skillsLoaded: ["pdf"], _skillsCatalogVersion: "v1" },
+      { writer: (chunk: unknown) => chunks.push(chunk) },
+    );
     expect(request.state).toEqual({ catalogVersion: "v1", loaded: ["pdf"], resources: {} });
     expect(request.sessionId).toBeUndefined();
     expect(await request.sources()).toEqual([source]);

@@ -1,7 +1,12 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
 import type { AgentMiddleware } from "langchain";
 import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
-import { createSkillEngine, type SkillEngine, type SkillFileTools, type SkillRequest } from "../core/engine/skill-engine.js";
+import {
+  createSkillEngine,
+  type SkillEngine,
+  type SkillFileTools,
+  type SkillRequest,
+} from "../core/engine/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
@@ -12,7 +17,13 @@ import { namesFolder } from "../sources/string-source-kind.js";
 import { agentFileTools } from "./agent-file-tools.js";
 import { threadId, threadState } from "./engine-translation.js";
 import { stateForBackend } from "./graph-context.js";
-import { LOAD_SKILL_TOOL, middlewareToolNames, SEARCH_SKILLS_TOOL, UNLOAD_SKILL_TOOL, type MiddlewareToolName } from "./middleware-tool-names.js";
+import {
+  LOAD_SKILL_TOOL,
+  middlewareToolNames,
+  SEARCH_SKILLS_TOOL,
+  UNLOAD_SKILL_TOOL,
+  type MiddlewareToolName,
+} from "./middleware-tool-names.js";
 import { createForkParents, type ForkParents } from "./fork-requests.js";
 import { createForkRunner, type ForkRunner } from "./skill-fork.js";
 import { createSkillModelSelector } from "./skill-model.js";
@@ -42,7 +53,8 @@ export interface MiddlewareContext {
   /** The tools skills bring (`skillTools`). */
   skillTools: SkillToolProvider | undefined;
   /** The model a loaded skill names (`models`). */
-  selectModel: ((loaded: readonly SkillMetadata[], emit: SkillsLogger | undefined) => LanguageModelLike | undefined) | undefined;
+  selectModel:
+    ((loaded: readonly SkillMetadata[], emit: SkillsLogger | undefined) => LanguageModelLike | undefined) | undefined;
   /** Runs `context: fork` skills; absent when they load like any other. */
   runFork: ForkRunner | undefined;
   forkParents: ForkParents;
@@ -57,14 +69,25 @@ export interface MiddlewareContext {
  * Builds the context from the parsed options. `middleware` gives the finished middleware, which
  * forks add to their agents; it exists only once the parts built from this context are assembled.
  */
-export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, middleware: () => AgentMiddleware): MiddlewareContext {
+export function createMiddlewareContext(
+  options: ParsedSkillsMiddlewareOptions,
+  middleware: () => AgentMiddleware,
+): MiddlewareContext {
   const textProtocol = options.protocol === "text";
-  const alwaysAllowed = new Set<string>([LOAD_SKILL_TOOL, UNLOAD_SKILL_TOOL, SEARCH_SKILLS_TOOL, ...ALWAYS_ALLOWED_TOOLS, ...options.alwaysAllowedTools]);
+  const alwaysAllowed = new Set<string>([
+    LOAD_SKILL_TOOL,
+    UNLOAD_SKILL_TOOL,
+    SEARCH_SKILLS_TOOL,
+    ...ALWAYS_ALLOWED_TOOLS,
+    ...options.alwaysAllowedTools,
+  ]);
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills,
     allowedToolsPolicy: options.allowedToolsPolicy,
     maxDescriptionLength: options.maxDescriptionLength,
-    resourceReadTool: textProtocol ? (options.resourceReadTool ?? TEXT_PROTOCOL_READ_HINT) : agentFileTools(options, new Set())!.read,
+    resourceReadTool: textProtocol
+      ? (options.resourceReadTool ?? TEXT_PROTOCOL_READ_HINT)
+      : agentFileTools(options, new Set())!.read,
     scriptRunTool: options.scriptRunTool ?? (options.runScripts ? "run_skill_script" : undefined),
     guidance: options.systemPrompt,
     scripts: options.runScripts,
@@ -91,7 +114,9 @@ export function createMiddlewareContext(options: ParsedSkillsMiddlewareOptions, 
     return request;
   };
   const toolNames = middlewareToolNames(options);
-  const skillTools = options.skillTools ? createSkillToolProvider(options.skillTools, toolNames, options.logger) : undefined;
+  const skillTools = options.skillTools
+    ? createSkillToolProvider(options.skillTools, toolNames, options.logger)
+    : undefined;
   const ownTools = new Set<string>(toolNames);
   const runFork =
     !textProtocol && options.forkAgents !== false
@@ -128,27 +153,47 @@ function createCatalogFor(options: ParsedSkillsMiddlewareOptions): (runtime: unk
   const withPackagesAndSites = () => (entries ??= readPackagesAndSites(options.sources, options.recursive));
   return (runtime) => {
     const backend = options.backend;
-    if (typeof backend === "function") return withPackagesAndSites().then((list) => buildCatalog(list, () => backend(runtime as never), options.recursive));
+    if (typeof backend === "function")
+      return withPackagesAndSites().then((list) =>
+        buildCatalog(list, () => backend(runtime as never), options.recursive),
+      );
     sharedCatalog ??= withPackagesAndSites().then((list) => buildCatalogShared(list, backend, options.recursive));
     return sharedCatalog;
   };
 }
 
 // `npm:` and `https://` strings as their sources; the strings left name folders.
-async function readPackagesAndSites(entries: ReadonlyArray<string | SkillSource>, recursive: boolean): Promise<Array<string | SkillSource>> {
+async function readPackagesAndSites(
+  entries: ReadonlyArray<string | SkillSource>,
+  recursive: boolean,
+): Promise<Array<string | SkillSource>> {
   const named = (entry: string | SkillSource): entry is string => typeof entry === "string" && !namesFolder(entry);
   if (!entries.some(named)) return [...entries];
   const { sourceFromString } = await import("../sources/source-from-string.js");
   return entries.map((entry) => (named(entry) ? sourceFromString(entry, { recursive }) : entry));
 }
 
-function buildCatalog(entries: ReadonlyArray<string | SkillSource>, backend: () => SkillsBackend | Promise<SkillsBackend>, recursive: boolean): Catalog {
-  return createCatalog(entries.map((entry) => (typeof entry === "string" ? createBackendSource({ backend, path: entry, recursive }) : entry)));
+function buildCatalog(
+  entries: ReadonlyArray<string | SkillSource>,
+  backend: () => SkillsBackend | Promise<SkillsBackend>,
+  recursive: boolean,
+): Catalog {
+  return createCatalog(
+    entries.map((entry) =>
+      typeof entry === "string" ? createBackendSource({ backend, path: entry, recursive }) : entry,
+    ),
+  );
 }
 
-async function buildCatalogShared(entries: ReadonlyArray<string | SkillSource>, backend: SkillsBackend | undefined, recursive: boolean): Promise<Catalog> {
+async function buildCatalogShared(
+  entries: ReadonlyArray<string | SkillSource>,
+  backend: SkillsBackend | undefined,
+  recursive: boolean,
+): Promise<Catalog> {
   if (backend) return buildCatalog(entries, () => backend, recursive);
   // Loaded only when sources are strings, so the adapter itself is not Node-only.
-  const strings = entries.some((entry) => typeof entry === "string") ? await import("../sources/source-from-string.js") : undefined;
+  const strings = entries.some((entry) => typeof entry === "string")
+    ? await import("../sources/source-from-string.js")
+    : undefined;
   return createCatalog(strings ? strings.sourcesFromStrings(entries, { recursive }) : (entries as SkillSource[]));
 }

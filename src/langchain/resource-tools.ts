@@ -10,7 +10,15 @@ type RequestFor = (state: SkillsStateView, runtime: object) => SkillRequest;
 /** `read_skill_resource`: a loaded skill's file, text paginated by lines, binary described. */
 export function createReadResourceTool(engine: SkillEngine, requestFor: RequestFor) {
   return tool(
-    async ({ skill_name: skill, path, offset, limit }: { skill_name: string; path: string; offset?: number | undefined; limit?: number | undefined }, runtime: ToolRuntime) => {
+    async (
+      {
+        skill_name: skill,
+        path,
+        offset,
+        limit,
+      }: { skill_name: string; path: string; offset?: number | undefined; limit?: number | undefined },
+      runtime: ToolRuntime,
+    ) => {
       const reply = await engine.readResource(requestFor(runtime.state as SkillsStateView, runtime), {
         skill,
         path,
@@ -26,7 +34,13 @@ export function createReadResourceTool(engine: SkillEngine, requestFor: RequestF
         skill_name: z.string().describe("A loaded skill."),
         path: z.string().describe("Path relative to the skill's folder, e.g. references/guide.md."),
         offset: z.number().int().min(0).optional().describe("First line to read, 0-based. Default 0."),
-        limit: z.number().int().min(1).max(2000).optional().describe(`Lines to read. Default ${DEFAULT_RESOURCE_LINES}.`),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(2000)
+          .optional()
+          .describe(`Lines to read. Default ${DEFAULT_RESOURCE_LINES}.`),
       }),
     },
   );
@@ -36,7 +50,11 @@ export function createReadResourceTool(engine: SkillEngine, requestFor: RequestF
 export function createRunScriptTool(engine: SkillEngine, requestFor: RequestFor) {
   return tool(
     async ({ skill_name: skill, command }: { skill_name: string; command: string }, runtime: ToolRuntime) =>
-      toolReply(await engine.runScript(requestFor(runtime.state as SkillsStateView, runtime), { skill, command }), runtime.toolCallId, "run_skill_script"),
+      toolReply(
+        await engine.runScript(requestFor(runtime.state as SkillsStateView, runtime), { skill, command }),
+        runtime.toolCallId,
+        "run_skill_script",
+      ),
     {
       name: "run_skill_script",
       description: RUN_SCRIPT_DESCRIPTION,
@@ -49,5 +67,7 @@ export function createRunScriptTool(engine: SkillEngine, requestFor: RequestFor)
 }
 
 function toolReply(reply: SkillReply, toolCallId: string, name: string): string | ToolMessage {
-  return reply.ok ? reply.text : new ToolMessage({ content: reply.text, tool_call_id: toolCallId, name, status: "error" });
+  return reply.ok
+    ? reply.text
+    : new ToolMessage({ content: reply.text, tool_call_id: toolCallId, name, status: "error" });
 }

@@ -23,5 +23,15 @@ export interface ForkedSkillCall {
 export function runForkedSkill(context: MiddlewareContext, call: ForkedSkillCall): Promise<ForkOutcome> {
   const { writer, signal } = call.runtime as { writer?: (chunk: unknown) => void; signal?: AbortSignal };
   const { fork, task, operations, parent, request } = call;
-  return context.runFork!({ fork, task, operations, depth: (call.state.skillsForkDepth ?? 0) + 1, parent, emit: request.emit, writer, threadId: request.sessionId, signal });
+  return context.runFork!({
+    fork,
+    task,
+    operations,
+    depth: (call.state.skillsForkDepth ?? 0) + 1,
+    parent,
+    emit: request.emit,
+    writer,
+    threadId: request.sessionId,
+    signal,
+  });
 }

@@ -10,7 +10,10 @@ import type { SkillsStateView } from "./skills-state.js";
 export function createSearchSkillsTool(context: MiddlewareContext) {
   return tool(
     async ({ query, limit }: { query: string; limit?: number | undefined }, runtime: ToolRuntime) => {
-      const reply = await context.engine.search(context.requestFor(runtime.state as SkillsStateView, runtime), { query, ...(limit !== undefined ? { limit } : {}) });
+      const reply = await context.engine.search(context.requestFor(runtime.state as SkillsStateView, runtime), {
+        query,
+        ...(limit !== undefined ? { limit } : {}),
+      });
       return reply.ok ? reply.text : errorMessage(reply.text, runtime.toolCallId, SEARCH_SKILLS_TOOL);
     },
     {

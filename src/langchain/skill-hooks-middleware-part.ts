@@ -33,7 +33,13 @@ interface ToolCallRequest {
  * mixes threads; of the parallel calls of one step, the first that matches runs such a handler.
  */
 export function createSkillHookParts(parts: SkillHookParts) {
-  const runFor = (request: SkillRequest, ran: Set<string>): SkillHookRun => ({ executor: parts.executor, defaultAllowedCommands: parts.defaultAllowedCommands, logger: parts.logger, ...(request.emit ? { emit: request.emit } : {}), ran });
+  const runFor = (request: SkillRequest, ran: Set<string>): SkillHookRun => ({
+    executor: parts.executor,
+    defaultAllowedCommands: parts.defaultAllowedCommands,
+    logger: parts.logger,
+    ...(request.emit ? { emit: request.emit } : {}),
+    ran,
+  });
   const base = (request: SkillRequest) => (request.sessionId === undefined ? {} : { session_id: request.sessionId });
 
   return {
@@ -51,19 +57,48 @@ export function createSkillHookParts(parts: SkillHookParts) {
         if (pre.length === 0 && post.length === 0) return next(request);
         const input = { ...base(skills), tool_name: name, tool_input: args, tool_use_id: id };
         // `once` handlers an earlier call of the same step runs count as run here.
-        const before = new Set([...(state._skillHooksRan ?? []), ...onceHooksOfEarlierCalls(loaded, state.messages ?? [], id)]);
+        const before = new Set([
+          ...(state._skillHooksRan ?? []),
+          ...onceHooksOfEarlierCalls(loaded, state.messages ?? [], id),
+        ]);
         const ran = new Set(before);
-        const withRan = (response: unknown) => recordRan(response, [...ran].filter((key) => !before.has(key)));
+        const withRan = (response: unknown) =>
+          recordRan(
+            response,
+            [...ran].filter((key) => !before.has(key)),
+          );
         if (pre.length > 0) {
           const outcome = await runSkillHooks(pre, loaded, input, runFor(skills, ran));
-          if (outcome.action === "block") return withRan(new ToolMessage({ content: `Error: A PreToolUse hook of skill '${outcome.skill}' blocked this call: ${outcome.reason}`, tool_call_id: id, name, status: "error" }));
+          if (outcome.action === "block")
+            return withRan(
+              new ToolMessage({
+                content: `Error: A PreToolUse hook of skill '${outcome.skill}' blocked this call: ${outcome.reason}`,
+                tool_call_id: id,
+                name,
+                status: "error",
+              }),
+            );
         }
         const response = await next(request);
         if (post.length === 0 || !ToolMessage.isInstance(response)) return withRan(response);
-        const outcome = await runSkillHooks(post, loaded, { ...input, tool_response: response.content }, runFor(skills, ran));
-        const notes = outcome.action === "block" ? [`[PostToolUse hook of skill '${outcome.skill}': ${outcome.reason}]`] : outcome.notes.map((note) => `[PostToolUse hook: ${note}]`);
+        const outcome = await runSkillHooks(
+          post,
+          loaded,
+          { ...input, tool_response: response.content },
+          runFor(skills, ran),
+        );
+        const notes =
+          outcome.action === "block"
+            ? [`[PostToolUse hook of skill '${outcome.skill}': ${outcome.reason}]`]
+            : outcome.notes.map((note) => `[PostToolUse hook: ${note}]`);
         if (notes.length === 0) return withRan(response);
-        return withRan(new ToolMessage({ ...response, content: `${response.text}\n\n${notes.join("\n")}`, tool_call_id: response.tool_call_id }));
+        return withRan(
+          new ToolMessage({
+            ...response,
+            content: `${response.text}\n\n${notes.join("\n")}`,
+            tool_call_id: response.tool_call_id,
+          }),
+        );
       };
       return wrapped as W;
     },
@@ -83,11 +118,19 @@ export function createSkillHookParts(parts: SkillHookParts) {
         if (blocks >= MAX_STOP_BLOCKS) return undefined;
         const ranBefore = state._skillHooksRan ?? [];
         const ran = new Set(ranBefore);
-        const outcome = await runSkillHooks(hooks, loaded, { ...base(skills), stop_hook_active: blocks > 0, last_assistant_message: last.text }, runFor(skills, ran));
+        const outcome = await runSkillHooks(
+          hooks,
+          loaded,
+          { ...base(skills), stop_hook_active: blocks > 0, last_assistant_message: last.text },
+          runFor(skills, ran),
+        );
         const added = [...ran].filter((key) => !ranBefore.includes(key));
         const recorded = added.length > 0 ? { _skillHooksRan: added } : {};
         if (outcome.action !== "block") return added.length > 0 ? recorded : undefined;
-        const message = new HumanMessage({ content: `[skillset: a Stop hook of skill '${outcome.skill}' asks you to go on before finishing: ${outcome.reason}]`, additional_kwargs: { [STOP_MARK]: outcome.skill } });
+        const message = new HumanMessage({
+          content: `[skillset: a Stop hook of skill '${outcome.skill}' asks you to go on before finishing: ${outcome.reason}]`,
+          additional_kwargs: { [STOP_MARK]: outcome.skill },
+        });
         return { messages: [message], jumpTo: "model" as const, ...recorded };
       },
     },
@@ -96,12 +139,22 @@ export function createSkillHookParts(parts: SkillHookParts) {
 
 // The `once` handlers that tool calls before `callId` in its AI message match: all calls of a
 // step see the same state, so the first matching call runs such a handler and the others skip it.
-function onceHooksOfEarlierCalls(loaded: readonly SkillMetadata[], messages: readonly unknown[], callId: string): string[] {
+function onceHooksOfEarlierCalls(
+  loaded: readonly SkillMetadata[],
+  messages: readonly unknown[],
+  callId: string,
+): string[] {
   for (let index = messages.length - 1; index >= 0; index--) {
     const calls = (messages[index] as { tool_calls?: Array<{ id?: string; name: string }> }).tool_calls;
     const position = calls?.findIndex((call) => call.id === callId) ?? -1;
     if (position === -1) continue;
-    return calls!.slice(0, position).flatMap((call) => [...matchingHooks(loaded, "PreToolUse", call.name), ...matchingHooks(loaded, "PostToolUse", call.name)].filter((hook) => hook.once).map((hook) => hook.key));
+    return calls!
+      .slice(0, position)
+      .flatMap((call) =>
+        [...matchingHooks(loaded, "PreToolUse", call.name), ...matchingHooks(loaded, "PostToolUse", call.name)]
+          .filter((hook) => hook.once)
+          .map((hook) => hook.key),
+      );
   }
   return [];
 }
@@ -110,7 +163,8 @@ function onceHooksOfEarlierCalls(loaded: readonly SkillMetadata[], messages: rea
 function recordRan(response: unknown, keys: readonly string[]): unknown {
   if (keys.length === 0) return response;
   if (ToolMessage.isInstance(response)) return new Command({ update: { messages: [response], _skillHooksRan: keys } });
-  if (isCommand(response) && isPlainUpdate(response.update)) return new Command({ ...response, update: { ...response.update, _skillHooksRan: keys } });
+  if (isCommand(response) && isPlainUpdate(response.update))
+    return new Command({ ...response, update: { ...response.update, _skillHooksRan: keys } });
   return response;
 }
 

@@ -16,7 +16,12 @@ export interface Invocations {
 }
 
 /** A skill invoked as a user's `/name args`, with what it says about the tools the skill brings. */
-export async function invokeSkill(context: MiddlewareContext, request: SkillRequest, command: SkillCommand, runtime: unknown): Promise<SkillStep> {
+export async function invokeSkill(
+  context: MiddlewareContext,
+  request: SkillRequest,
+  command: SkillCommand,
+  runtime: unknown,
+): Promise<SkillStep> {
   return withSkillTools(context, await context.engine.invoke(request, command), request, runtime);
 }
 
@@ -25,12 +30,19 @@ export async function invokeSkill(context: MiddlewareContext, request: SkillRequ
  * replaced by the skill's instructions. A forked skill keeps the user's text; its task waits in
  * the message for the model call.
  */
-export async function invokeUserCommands(context: MiddlewareContext, request: SkillRequest, messages: readonly BaseMessage[], runtime: unknown): Promise<Invocations> {
+export async function invokeUserCommands(
+  context: MiddlewareContext,
+  request: SkillRequest,
+  messages: readonly BaseMessage[],
+  runtime: unknown,
+): Promise<Invocations> {
   let first = messages.length;
   while (first > 0 && messages[first - 1]!.type === "human") first--;
   const trailing = messages.slice(first);
   const texts = trailing.map((message) => firstText(message.content));
-  const { operations, invocations } = await context.engine.invokeCommands(request, texts, (next, command) => invokeSkill(context, next, command, runtime));
+  const { operations, invocations } = await context.engine.invokeCommands(request, texts, (next, command) =>
+    invokeSkill(context, next, command, runtime),
+  );
   const replaced = invocations.map(({ at, command, text, fork }) => {
     const message = trailing[at]!;
     return new HumanMessage({
@@ -50,7 +62,12 @@ export async function invokeUserCommands(context: MiddlewareContext, request: Sk
  * Each pinned skill as a user's `/name args` would be: its instructions as a user message, or
  * a message saying why it could not be invoked (never dropped).
  */
-export async function invokePinned(context: MiddlewareContext, request: SkillRequest, pins: readonly PinnedSkill[], runtime: unknown): Promise<Invocations> {
+export async function invokePinned(
+  context: MiddlewareContext,
+  request: SkillRequest,
+  pins: readonly PinnedSkill[],
+  runtime: unknown,
+): Promise<Invocations> {
   const operations: SkillOperation[] = [];
   const messages: BaseMessage[] = [];
   let state = request.state;
@@ -62,12 +79,30 @@ export async function invokePinned(context: MiddlewareContext, request: SkillReq
     if (command) {
       step = await invokeSkill(context, { ...request, state }, command, runtime);
     } else {
-      step = { ok: false, text: `Error: No skill named '${name}' that the application may invoke (it is not in the catalog, or it is user-invocable: false).` };
-      emitSkillsEvent(context.options.logger, request.emit, { level: "warn", event: "skill_refused", message: `Pinned skill '${name}' refused: not a skill the application may invoke`, skill: name, reason: "pinned-unknown" });
+      step = {
+        ok: false,
+        text: `Error: No skill named '${name}' that the application may invoke (it is not in the catalog, or it is user-invocable: false).`,
+      };
+      emitSkillsEvent(context.options.logger, request.emit, {
+        level: "warn",
+        event: "skill_refused",
+        message: `Pinned skill '${name}' refused: not a skill the application may invoke`,
+        skill: name,
+        reason: "pinned-unknown",
+      });
     }
-    const fork = step.ok && step.fork ? { skillset_fork: { ...step.fork, operations: step.operations, task: step.text } satisfies PendingFork } : {};
-    const content = !step.ok ? `[skillset: the application pinned the skill '${name}', which could not be invoked. ${step.text}]` : step.fork ? `[skillset: the application invoked /${name}${args ? ` ${args}` : ""} in a forked agent]` : step.text;
-    messages.push(new HumanMessage({ content, additional_kwargs: { skillset_pinned: { skill: name, arguments: args }, ...fork } }));
+    const fork =
+      step.ok && step.fork
+        ? { skillset_fork: { ...step.fork, operations: step.operations, task: step.text } satisfies PendingFork }
+        : {};
+    const content = !step.ok
+      ? `[skillset: the application pinned the skill '${name}', which could not be invoked. ${step.text}]`
+      : step.fork
+        ? `[skillset: the application invoked /${name}${args ? ` ${args}` : ""} in a forked agent]`
+        : step.text;
+    messages.push(
+      new HumanMessage({ content, additional_kwargs: { skillset_pinned: { skill: name, arguments: args }, ...fork } }),
+    );
     if (step.ok && !step.fork) {
       operations.push(...step.operations);
       state = applySkillOperations(state, step.operations);

@@ -17,7 +17,8 @@ const INHERIT = "inherit";
  * skill and name (not on every call).
  */
 export function createSkillModelSelector(models: SkillModels, logger: SkillsLogger | undefined) {
-  const lookup = typeof models === "function" ? models : (name: string) => (Object.hasOwn(models, name) ? models[name] : undefined);
+  const lookup =
+    typeof models === "function" ? models : (name: string) => (Object.hasOwn(models, name) ? models[name] : undefined);
   const reported = new Set<string>();
   return (loaded: readonly SkillMetadata[], emit: SkillsLogger | undefined): LanguageModelLike | undefined => {
     const skill = loaded.findLast((entry) => entry.model !== undefined && entry.model !== INHERIT);
@@ -28,7 +29,13 @@ export function createSkillModelSelector(models: SkillModels, logger: SkillsLogg
     const key = `${skill.name}\0${name}`;
     if (!reported.has(key)) {
       reported.add(key);
-      emitSkillsEvent(logger, emit, { level: "warn", event: "skill_model_unknown", message: `Skill '${skill.name}' names the model '${name}', which the agent does not have (option models); the agent's model answers instead`, skill: skill.name, model: name });
+      emitSkillsEvent(logger, emit, {
+        level: "warn",
+        event: "skill_model_unknown",
+        message: `Skill '${skill.name}' names the model '${name}', which the agent does not have (option models); the agent's model answers instead`,
+        skill: skill.name,
+        model: name,
+      });
     }
     return undefined;
   };

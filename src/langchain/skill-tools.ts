@@ -9,7 +9,10 @@ import { includedTools } from "../core/tools/included-tools.js";
  * one thread. Called at most once per skill and thread in a process; it must give the same tools
  * within a thread. `runtime` is LangChain's runtime of the call that first needs them.
  */
-export type SkillToolsResolver = (skillName: string, runtime: unknown) => readonly ClientTool[] | Promise<readonly ClientTool[]>;
+export type SkillToolsResolver = (
+  skillName: string,
+  runtime: unknown,
+) => readonly ClientTool[] | Promise<readonly ClientTool[]>;
 
 /** Option `skillTools` of `createSkillsMiddleware`: the tools skills may bring, or a resolver. */
 export type SkillToolsOption = readonly ClientTool[] | SkillToolsResolver;
@@ -39,13 +42,25 @@ const MAX_CACHED_THREADS = 1000;
  * Builds the provider. `reserved` are the middleware's own tool names. The array form is checked
  * here (a name twice, or a reserved one, throws); a resolver's tools are checked when resolved.
  */
-export function createSkillToolProvider(option: SkillToolsOption, reserved: readonly string[], logger?: SkillsLogger): SkillToolProvider {
+export function createSkillToolProvider(
+  option: SkillToolsOption,
+  reserved: readonly string[],
+  logger?: SkillsLogger,
+): SkillToolProvider {
   const agentTools = new Set<string>();
   const known = new Map<string, ClientTool>();
   const registered = typeof option === "function" ? [] : [...option];
   for (const entry of registered) {
-    if (reserved.includes(entry.name)) throw new SkillsetError("invalid-options", `createSkillsMiddleware: skillTools: '${entry.name}' is the name of a skills middleware tool`);
-    if (known.has(entry.name)) throw new SkillsetError("invalid-options", `createSkillsMiddleware: skillTools: two tools are named '${entry.name}'`);
+    if (reserved.includes(entry.name))
+      throw new SkillsetError(
+        "invalid-options",
+        `createSkillsMiddleware: skillTools: '${entry.name}' is the name of a skills middleware tool`,
+      );
+    if (known.has(entry.name))
+      throw new SkillsetError(
+        "invalid-options",
+        `createSkillsMiddleware: skillTools: two tools are named '${entry.name}'`,
+      );
     known.set(entry.name, entry);
   }
   const resolver: SkillToolsResolver = typeof option === "function" ? option : () => registered;
@@ -82,8 +97,17 @@ export function createSkillToolProvider(option: SkillToolsOption, reserved: read
       for (const name of names) {
         const entry = given.find((candidate) => candidate.name === name);
         if (!entry) continue;
-        const clash = reserved.includes(name) || agentTools.has(name) ? "one of the agent's own tools" : known.has(name) && known.get(name) !== entry ? "another skill's tool" : undefined;
-        if (clash) throw new SkillsetError("invalid-options", `The tool '${name}' that skill '${skill.name}' brings has the name of ${clash}; rename one of them.`);
+        const clash =
+          reserved.includes(name) || agentTools.has(name)
+            ? "one of the agent's own tools"
+            : known.has(name) && known.get(name) !== entry
+              ? "another skill's tool"
+              : undefined;
+        if (clash)
+          throw new SkillsetError(
+            "invalid-options",
+            `The tool '${name}' that skill '${skill.name}' brings has the name of ${clash}; rename one of them.`,
+          );
         known.set(name, entry);
         tools.push(entry);
       }
@@ -91,7 +115,13 @@ export function createSkillToolProvider(option: SkillToolsOption, reserved: read
       const key = `${skill.name}\u0000${unavailable.join(" ")}`;
       if (unavailable.length > 0 && !reported.has(key)) {
         reported.add(key);
-        logger?.({ level: "warn", event: "skill_tools_unavailable", message: `Skill '${skill.name}' names tools nobody supplies: ${unavailable.join(", ")}`, skill: skill.name, tools: unavailable });
+        logger?.({
+          level: "warn",
+          event: "skill_tools_unavailable",
+          message: `Skill '${skill.name}' names tools nobody supplies: ${unavailable.join(", ")}`,
+          skill: skill.name,
+          tools: unavailable,
+        });
       }
       return { tools, unavailable };
     },

@@ -15,12 +15,23 @@ import type { SkillModels } from "./skill-model.js";
 import type { SkillToolsOption } from "./skill-tools.js";
 
 /** Tools that `"restrict"` never blocks, besides the skill tools and `alwaysAllowedTools`. */
-export const ALWAYS_ALLOWED_TOOLS = ["read_file", "ls", "glob", "grep", "write_todos", "read_skill_resource", "run_skill_script"] as const;
+export const ALWAYS_ALLOWED_TOOLS = [
+  "read_file",
+  "ls",
+  "glob",
+  "grep",
+  "write_todos",
+  "read_skill_resource",
+  "run_skill_script",
+] as const;
 
 // `never` accepts every factory signature, e.g. deepagents' `(runtime: BackendRuntime) => MaybePromise<backend>`.
 type BackendFactory = (runtime: never) => SkillsBackend | Promise<SkillsBackend>;
 
-const executorSchema = z.custom<ScriptExecutor>((value) => typeof value === "object" && value !== null && typeof (value as ScriptExecutor).run === "function", "a ScriptExecutor");
+const executorSchema = z.custom<ScriptExecutor>(
+  (value) => typeof value === "object" && value !== null && typeof (value as ScriptExecutor).run === "function",
+  "a ScriptExecutor",
+);
 
 const optionsSchema = z.object({
   /**
@@ -30,7 +41,9 @@ const optionsSchema = z.object({
    */
   sources: z.array(z.union([z.string().min(1), z.custom<SkillSource>(isSkillSource, "a SkillSource")])).readonly(),
   /** A deepagents backend, or a factory `(runtime) => backend`, to read string sources through. */
-  backend: z.custom<SkillsBackend | BackendFactory>((value) => typeof value === "object" || typeof value === "function").optional(),
+  backend: z
+    .custom<SkillsBackend | BackendFactory>((value) => typeof value === "object" || typeof value === "function")
+    .optional(),
   /** Find skills at any depth below each string source. @default false */
   recursive: z.boolean().default(false),
   /** How many skills may be loaded at once. @default 10 */
@@ -103,7 +116,10 @@ const optionsSchema = z.object({
    * Rankers for `search_skills`, fused by reciprocal rank; default the lexical one. E.g.
    * `[createLexicalRanker(), createEmbeddingRanker(embeddings)]` (from `skillset`).
    */
-  searchRankers: z.array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function")).min(1).optional(),
+  searchRankers: z
+    .array(z.custom<SkillRanker>((value) => typeof value === "function", "a SkillRanker function"))
+    .min(1)
+    .optional(),
   /**
    * `"tools"`: the skill tools. `"text"`: for a model bound without tools, the `<use_skill>` text
    * protocol of `createSkillRunner`: no skill tools; the catalog and the instructions in the
@@ -118,14 +134,24 @@ const optionsSchema = z.object({
    * (not also passed as the agent's `tools`), or a resolver `(skillName, runtime) => tools`
    * called at most once per skill and thread. Needs `protocol: "tools"`.
    */
-  skillTools: z.union([z.array(z.custom<ClientTool>(isTool, "a LangChain tool")), z.custom<SkillToolsOption>((value) => typeof value === "function")]).optional(),
+  skillTools: z
+    .union([
+      z.array(z.custom<ClientTool>(isTool, "a LangChain tool")),
+      z.custom<SkillToolsOption>((value) => typeof value === "function"),
+    ])
+    .optional(),
   /**
    * Chat models that skills name in `model:`, by name (a record, or a function returning one or
    * `undefined`). While a loaded skill names one, model calls run on it (the most recently loaded
    * such skill decides); an unknown name keeps the agent's model, with a `skill_model_unknown`
    * event. Tools protocol only.
    */
-  models: z.custom<SkillModels>((value) => typeof value === "function" || (typeof value === "object" && value !== null), "a record of chat models, or a function from a name to one").optional(),
+  models: z
+    .custom<SkillModels>(
+      (value) => typeof value === "function" || (typeof value === "object" && value !== null),
+      "a record of chat models, or a function from a name to one",
+    )
+    .optional(),
   /**
    * Run the `hooks:` of loaded skills (Claude Code's shape; `PreToolUse`, `PostToolUse`, `Stop`)
    * through `executor`, under the script rules (the skill's `allowed-tools` as allow-list, else
@@ -153,7 +179,12 @@ const optionsSchema = z.object({
    * agent's model and its own tools, limited to the skill's `allowed-tools` when it declares
    * them. `false`: such skills load like any other. Tools protocol only.
    */
-  forkAgents: z.union([z.literal(false), z.custom<ForkAgents>((value) => typeof value === "object" && value !== null, "a record or list of agent types")]).optional(),
+  forkAgents: z
+    .union([
+      z.literal(false),
+      z.custom<ForkAgents>((value) => typeof value === "object" && value !== null, "a record or list of agent types"),
+    ])
+    .optional(),
   /**
    * Bounds of forked skills: the most model calls one fork makes, and how deep forks nest (1: a
    * fork cannot start another).
@@ -168,7 +199,12 @@ const optionsSchema = z.object({
    * `mode: "warn"` to load them anyway. Either way a `skill_unverified` event names the skill and
    * why. Local folders only: a skill on a backend cannot be hashed, so it counts as not matching.
    */
-  lockfile: z.union([z.string().min(1), z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") })]).optional(),
+  lockfile: z
+    .union([
+      z.string().min(1),
+      z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") }),
+    ])
+    .optional(),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -192,8 +228,13 @@ export function parseSkillsMiddlewareOptions(options: SkillsMiddlewareOptions): 
     throw new SkillsetError("invalid-options", `createSkillsMiddleware: ${z.prettifyError(parsed.error)}`);
   }
   const settings = parsed.data;
-  if (settings.protocol === "text" && settings.skillTools) throw new SkillsetError("invalid-options", 'createSkillsMiddleware: skillTools needs protocol: "tools"; the text protocol offers no tools');
-  if (settings.protocol === "text" && settings.hooks) throw new SkillsetError("invalid-options", 'createSkillsMiddleware: hooks needs protocol: "tools"');
+  if (settings.protocol === "text" && settings.skillTools)
+    throw new SkillsetError(
+      "invalid-options",
+      'createSkillsMiddleware: skillTools needs protocol: "tools"; the text protocol offers no tools',
+    );
+  if (settings.protocol === "text" && settings.hooks)
+    throw new SkillsetError("invalid-options", 'createSkillsMiddleware: hooks needs protocol: "tools"');
   if (!settings.backend) refuseMissingAbsoluteSources(settings.sources);
   return settings;
 }
@@ -205,7 +246,9 @@ export function parseSkillsMiddlewareOptions(options: SkillsMiddlewareOptions): 
  */
 function refuseMissingAbsoluteSources(sources: ParsedSkillsMiddlewareOptions["sources"]): void {
   // Checked where a synchronous file system exists (Node >= 20.16); the adapter itself is not Node-only.
-  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:fs") as Pick<typeof NodeFs, "existsSync"> | undefined;
+  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+    "node:fs",
+  ) as Pick<typeof NodeFs, "existsSync"> | undefined;
   if (!fs) return;
   for (const source of sources) {
     if (typeof source !== "string" || !/^(\/|[A-Za-z]:[\\/])/.test(source) || fs.existsSync(source)) continue;
@@ -219,9 +262,19 @@ function refuseMissingAbsoluteSources(sources: ParsedSkillsMiddlewareOptions["so
 }
 
 function isTool(value: unknown): value is ClientTool {
-  return typeof value === "object" && value !== null && typeof (value as ClientTool).name === "string" && typeof (value as ClientTool).invoke === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as ClientTool).name === "string" &&
+    typeof (value as ClientTool).invoke === "function"
+  );
 }
 
 function isSkillSource(value: unknown): value is SkillSource {
-  return typeof value === "object" && value !== null && (value as SkillSource).specificationVersion === "v1" && typeof (value as SkillSource).scan === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as SkillSource).specificationVersion === "v1" &&
+    typeof (value as SkillSource).scan === "function"
+  );
 }

@@ -56,8 +56,22 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
           searchSkills: settings.searchSkills,
         })
       : undefined;
-  const skillHooks = settings.hooks ? createSkillHookParts({ engine: context.engine, requestFor: context.requestFor, ...settings.hooks, logger: settings.logger }) : undefined;
-  const withSkillHooks = <M extends { wrapToolCall?: unknown; afterModel?: unknown }>(middleware: M): M => (skillHooks ? { ...middleware, wrapToolCall: skillHooks.wrapToolCall(middleware.wrapToolCall), afterModel: skillHooks.afterModel } : middleware);
+  const skillHooks = settings.hooks
+    ? createSkillHookParts({
+        engine: context.engine,
+        requestFor: context.requestFor,
+        ...settings.hooks,
+        logger: settings.logger,
+      })
+    : undefined;
+  const withSkillHooks = <M extends { wrapToolCall?: unknown; afterModel?: unknown }>(middleware: M): M =>
+    skillHooks
+      ? {
+          ...middleware,
+          wrapToolCall: skillHooks.wrapToolCall(middleware.wrapToolCall),
+          afterModel: skillHooks.afterModel,
+        }
+      : middleware;
 
   const middleware = withSkillHooks(
     createMiddleware({
@@ -68,7 +82,9 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions) {
       beforeModel: createBeforeModelHook(context),
       beforeAgent: createBeforeAgentHook(context),
       // The text protocol puts its catalog and its instructions in the prompt, and offers no tools.
-      wrapModelCall: text ? async (request, handler) => text.wrapModelCall(request, handler) : createWrapModelCallHook(context),
+      wrapModelCall: text
+        ? async (request, handler) => text.wrapModelCall(request, handler)
+        : createWrapModelCallHook(context),
       wrapToolCall: createWrapToolCallHook(context),
     }),
   );

@@ -26,14 +26,21 @@ const operationUpdate = z.custom<SkillOperationUpdate>(() => true).optional();
  * and loads do not flow between an agent and its subagents.
  */
 export const skillsStateSchema = new StateSchema({
-  skillsLoaded: new ReducedValue(z.array(z.string()).default(() => []), {
-    inputSchema: operationUpdate,
-    reducer: (current: string[], update: SkillOperationUpdate) => applyToLoaded(current, update),
-  }),
-  skillResources: new ReducedValue(z.record(z.string(), z.array(resourceEntry)).default(() => ({})), {
-    inputSchema: operationUpdate,
-    reducer: (current: Record<string, SkillResource[]>, update: SkillOperationUpdate) => applyToResources(current, update),
-  }),
+  skillsLoaded: new ReducedValue(
+    z.array(z.string()).default(() => []),
+    {
+      inputSchema: operationUpdate,
+      reducer: (current: string[], update: SkillOperationUpdate) => applyToLoaded(current, update),
+    },
+  ),
+  skillResources: new ReducedValue(
+    z.record(z.string(), z.array(resourceEntry)).default(() => ({})),
+    {
+      inputSchema: operationUpdate,
+      reducer: (current: Record<string, SkillResource[]>, update: SkillOperationUpdate) =>
+        applyToResources(current, update),
+    },
+  ),
   /**
    * Skills the application activates, as a user's `/name args` would: read before the next model
    * call (from `invoke`'s input, or a tool's `Command`), then cleared.
@@ -44,10 +51,13 @@ export const skillsStateSchema = new StateSchema({
   /** In a forked skill's agent, how deep the fork is (1 below the top agent); set when the fork starts. */
   skillsForkDepth: z.number().optional(),
   /** Keys of the skill hooks marked `once` that ran in this thread; updates add keys. */
-  _skillHooksRan: new ReducedValue(z.array(z.string()).default(() => []), {
-    inputSchema: z.array(z.string()).optional(),
-    reducer: (current: string[], update: string[] | undefined) => addKeys(current, update),
-  }),
+  _skillHooksRan: new ReducedValue(
+    z.array(z.string()).default(() => []),
+    {
+      inputSchema: z.array(z.string()).optional(),
+      reducer: (current: string[], update: string[] | undefined) => addKeys(current, update),
+    },
+  ),
 });
 
 function addKeys(current: readonly string[], update: readonly string[] | undefined): string[] {

@@ -14,7 +14,11 @@ const handedDown = new Map<string, { skills: () => InheritedSkills; calls: numbe
  * {@link skillsFromParent}. Calls of one step share the namespace and the state, so the entry
  * is counted, and removed when the last of them ends.
  */
-export async function handDownSkills<T>(namespace: unknown, skills: () => InheritedSkills, call: () => Promise<T>): Promise<T> {
+export async function handDownSkills<T>(
+  namespace: unknown,
+  skills: () => InheritedSkills,
+  call: () => Promise<T>,
+): Promise<T> {
   if (typeof namespace !== "string") return call();
   const entry = handedDown.get(namespace) ?? { skills, calls: 0 };
   entry.calls++;

@@ -19,7 +19,10 @@ export interface ChatModelLike {
 export function createChatModelComplete(model: ChatModelLike): TextCompletion {
   return async (messages, options) => {
     // The runner passes on the caller's own AbortSignal; its type is only declared structurally.
-    const reply = await model.invoke(messages.map(toChatMessage), options.signal ? { signal: options.signal as AbortSignal } : {});
+    const reply = await model.invoke(
+      messages.map(toChatMessage),
+      options.signal ? { signal: options.signal as AbortSignal } : {},
+    );
     return reply.text;
   };
 }

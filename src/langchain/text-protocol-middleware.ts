@@ -5,7 +5,11 @@ import type { SkillEngine, SkillRequest } from "../core/engine/skill-engine.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillInstructions } from "../core/text-protocol/parse-instructions.js";
 import { runSkillInstructions } from "../core/text-protocol/run-instructions.js";
-import { renderTextProtocolPrompt, type TextProtocolPrompt, type TextProtocolPromptOptions } from "../core/text-protocol/text-protocol-prompt.js";
+import {
+  renderTextProtocolPrompt,
+  type TextProtocolPrompt,
+  type TextProtocolPromptOptions,
+} from "../core/text-protocol/text-protocol-prompt.js";
 import { appendToSystemMessage } from "./message-text.js";
 
 /** Marks the user messages that carry a reply's results (`additional_kwargs`). */
@@ -70,7 +74,10 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
   };
 
   return {
-    wrapModelCall: async <R extends { state: unknown; runtime: object; systemMessage: SystemMessage }>(request: R, handler: (request: R) => AIMessage | Promise<AIMessage>): Promise<AIMessage> => {
+    wrapModelCall: async <R extends { state: unknown; runtime: object; systemMessage: SystemMessage }>(
+      request: R,
+      handler: (request: R) => AIMessage | Promise<AIMessage>,
+    ): Promise<AIMessage> => {
       const prompt = await promptFor(requestFor(request.state, request.runtime));
       return handler({ ...request, systemMessage: appendToSystemMessage(request.systemMessage, prompt.text) });
     },
@@ -87,10 +94,17 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
         const request = requestFor(state, runtime);
         // The prompt the reply answered, by the thread's catalog version: no second scan.
         const { offersSearch } = await (prompts.get(request.state.catalogVersion ?? "") ?? promptFor(request));
-        const round = await runSkillInstructions(engine, request, parsed, { maxInstructions: MAX_INSTRUCTIONS, lastRound: calls === MAX_MODEL_CALLS - 1, id: reply.id ?? `round-${calls}`, search: offersSearch });
+        const round = await runSkillInstructions(engine, request, parsed, {
+          maxInstructions: MAX_INSTRUCTIONS,
+          lastRound: calls === MAX_MODEL_CALLS - 1,
+          id: reply.id ?? `round-${calls}`,
+          search: offersSearch,
+        });
         const results = new HumanMessage({ content: round.message, additional_kwargs: { [RESULTS_MARKER]: true } });
         const update = { messages: [results], jumpTo: "model" as const };
-        return round.operations.length > 0 ? { ...update, skillsLoaded: round.operations, skillResources: round.operations } : update;
+        return round.operations.length > 0
+          ? { ...update, skillsLoaded: round.operations, skillResources: round.operations }
+          : update;
       },
     },
   };

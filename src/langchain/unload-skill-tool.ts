@@ -12,8 +12,20 @@ export function createUnloadSkillTool(context: MiddlewareContext) {
     async ({ skill_name: skill }: { skill_name: string }, runtime: ToolRuntime) => {
       const state = runtime.state as SkillsStateView;
       const id = runtime.toolCallId;
-      return toolResult(context.engine.unload(context.requestFor(state, runtime), { skill, id }, siblingSkillCalls(state.messages ?? [], id)), id, UNLOAD_SKILL_TOOL);
+      return toolResult(
+        context.engine.unload(
+          context.requestFor(state, runtime),
+          { skill, id },
+          siblingSkillCalls(state.messages ?? [], id),
+        ),
+        id,
+        UNLOAD_SKILL_TOOL,
+      );
     },
-    { name: UNLOAD_SKILL_TOOL, description: UNLOAD_SKILL_DESCRIPTION, schema: z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") }) },
+    {
+      name: UNLOAD_SKILL_TOOL,
+      description: UNLOAD_SKILL_DESCRIPTION,
+      schema: z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") }),
+    },
   );
 }

@@ -18,7 +18,9 @@ type SubagentSpec = { skills?: readonly string[]; middleware?: readonly AgentMid
 type Middleware<P> = P extends { middleware?: infer M } ? (M extends readonly AgentMiddleware[] ? M : []) : [];
 
 /** The parameters {@link withSkillset} returns: the caller's, with skillset's middleware last, so `createDeepAgent` types the state it adds. */
-export type WithSkillset<P extends DeepAgentSkillParams> = Omit<P, "middleware"> & { middleware: readonly [...Middleware<P>, ReturnType<typeof createSkillsMiddleware>] };
+export type WithSkillset<P extends DeepAgentSkillParams> = Omit<P, "middleware"> & {
+  middleware: readonly [...Middleware<P>, ReturnType<typeof createSkillsMiddleware>];
+};
 
 /**
  * Switches a deepagents agent from deepagents' skills middleware to skillset's in one change:
@@ -28,11 +30,21 @@ export type WithSkillset<P extends DeepAgentSkillParams> = Omit<P, "middleware">
  * subagent that declares its own `skills`. `skills` stays, so deepagents still gives the
  * general-purpose subagent a skills middleware for ours to replace by name.
  */
-export function withSkillset<P extends DeepAgentSkillParams>(params: P, options: WithSkillsetOptions = {}): WithSkillset<P> {
+export function withSkillset<P extends DeepAgentSkillParams>(
+  params: P,
+  options: WithSkillsetOptions = {},
+): WithSkillset<P> {
   const backend = params.backend ?? defaultStateBackend;
-  const withOurs = (middleware: readonly AgentMiddleware[] | undefined, sources: readonly string[]): AgentMiddleware[] => [
+  const withOurs = (
+    middleware: readonly AgentMiddleware[] | undefined,
+    sources: readonly string[],
+  ): AgentMiddleware[] => [
     ...(middleware ?? []).filter((entry) => entry.name !== SKILLS_MIDDLEWARE_NAME),
-    createSkillsMiddleware({ ...options, sources: [...sources], backend: backend as SkillsMiddlewareOptions["backend"] }),
+    createSkillsMiddleware({
+      ...options,
+      sources: [...sources],
+      backend: backend as SkillsMiddlewareOptions["backend"],
+    }),
   ];
   const subagents = params.subagents?.map((subagent) => {
     const spec = subagent as SubagentSpec;
@@ -49,4 +61,5 @@ export function withSkillset<P extends DeepAgentSkillParams>(params: P, options:
 
 // deepagents' own default backend, loaded only when a caller relies on it: deepagents is an
 // optional peer, present wherever createDeepAgent is.
-const defaultStateBackend = (runtime: unknown) => import("deepagents").then(({ StateBackend }) => new StateBackend(runtime as never));
+const defaultStateBackend = (runtime: unknown) =>
+  import("deepagents").then(({ StateBackend }) => new StateBackend(runtime as never));

@@ -35,7 +35,15 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
     const forks =
       parent && request.messages.at(-1)?.type === "human"
         ? await answerUserForks(request.messages as BaseMessage[], (fork) =>
-            runForkedSkill(context, { fork, task: fork.task, operations: fork.operations, state: request.state as SkillsStateView, request: skills, runtime: request.runtime, parent }),
+            runForkedSkill(context, {
+              fork,
+              task: fork.task,
+              operations: fork.operations,
+              state: request.state as SkillsStateView,
+              request: skills,
+              runtime: request.runtime,
+              parent,
+            }),
           )
         : undefined;
     // Only forks asked: their answers are the answer. Else the model answers, knowing theirs.
@@ -58,8 +66,14 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
     let offered = request.tools.filter((entry) => !hidden.has(toolName(entry)));
     if (skillTools) {
       // The agent's own tools first, then the disclosed skill tools in load order.
-      const clash = offered.find((entry) => skillTools.isSkillTool(toolName(entry)) && !skillTools.registered.includes(entry as ClientTool));
-      if (clash) throw new SkillsetError("invalid-options", `createSkillsMiddleware: skillTools: '${toolName(clash)}' is also one of the agent's own tools; rename one of them`);
+      const clash = offered.find(
+        (entry) => skillTools.isSkillTool(toolName(entry)) && !skillTools.registered.includes(entry as ClientTool),
+      );
+      if (clash)
+        throw new SkillsetError(
+          "invalid-options",
+          `createSkillsMiddleware: skillTools: '${toolName(clash)}' is also one of the agent's own tools; rename one of them`,
+        );
       offered = offered.filter((entry) => !skillTools.isSkillTool(toolName(entry)));
       skillTools.noteAgentTools(offered.map(toolName));
       offered = [...offered, ...(await disclosedSkillTools(context, skills, request.runtime))];

@@ -23,7 +23,9 @@ export function createWrapToolCallHook(context: MiddlewareContext): WrapToolCall
       const name = request.toolCall.name;
       const skills = context.requestFor(request.state as SkillsStateView, request.runtime);
       if (skillTools?.isSkillTool(name)) {
-        const disclosed = (await disclosedSkillTools(context, skills, request.runtime)).find((entry) => entry.name === name);
+        const disclosed = (await disclosedSkillTools(context, skills, request.runtime)).find(
+          (entry) => entry.name === name,
+        );
         if (!disclosed) return errorMessage(undisclosedToolMessage(name), request.toolCall.id ?? "", name);
         request = { ...request, tool: disclosed };
       }
@@ -33,6 +35,14 @@ export function createWrapToolCallHook(context: MiddlewareContext): WrapToolCall
     const state = request.state as SkillsStateView;
     if (!inheritSkills || !state.skillsLoaded?.length) return gate();
     const namespace = (request.runtime as { configurable?: { checkpoint_ns?: unknown } }).configurable?.checkpoint_ns;
-    return handDownSkills(namespace, () => ({ loaded: state.skillsLoaded ?? [], resources: state.skillResources ?? {}, texts: messageTexts(state.messages ?? []) }), gate);
+    return handDownSkills(
+      namespace,
+      () => ({
+        loaded: state.skillsLoaded ?? [],
+        resources: state.skillResources ?? {},
+        texts: messageTexts(state.messages ?? []),
+      }),
+      gate,
+    );
   };
 }

@@ -12,7 +12,10 @@ import { userSkillFolders } from "../sources/user-skill-folders.js";
  * its repository — so the project's skills are found from any of its subfolders; the working
  * folder itself when there is none.
  */
-export function defaultSkillLocations(projectDirectory: string = findProjectRoot(process.cwd()) ?? process.cwd(), home: string = homedir()): string[] {
+export function defaultSkillLocations(
+  projectDirectory: string = findProjectRoot(process.cwd()) ?? process.cwd(),
+  home: string = homedir(),
+): string[] {
   const project = resolve(projectDirectory);
   return [...userSkillFolders(home), join(project, ".claude", "skills"), join(project, ".agents", "skills")];
 }

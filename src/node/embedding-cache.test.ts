@@ -12,12 +12,18 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-const plain = (vectors: ReadonlyMap<string, ArrayLike<number>>) => Object.fromEntries([...vectors].map(([key, vector]) => [key, Array.from(vector)]));
+const plain = (vectors: ReadonlyMap<string, ArrayLike<number>>) =>
+  Object.fromEntries([...vectors].map(([key, vector]) => [key, Array.from(vector)]));
 
 describe("createEmbeddingCache", () => {
   it("keeps vectors in one file per model, which a new cache (another process) reads back", async () => {
     const cache = createEmbeddingCache({ model: "openai:text-embedding-3-small", folder });
-    await cache.set(new Map([["a1", [0.5, -1, 2]], ["b2", [1, 0, 0.25]]]));
+    await cache.set(
+      new Map([
+        ["a1", [0.5, -1, 2]],
+        ["b2", [1, 0, 0.25]],
+      ]),
+    );
     await cache.set(new Map([["c3", [0, 0, 1]]]));
     expect(cache.file.slice(folder.length)).toMatch(/^[/\\]openai-text-embedding-3-small-[0-9a-f]{12}\.vectors$/);
     expect(readdirSync(folder)).toEqual([cache.file.slice(folder.length + 1)]);
@@ -36,15 +42,28 @@ describe("createEmbeddingCache", () => {
     const cases: Array<[Buffer | string, string]> = [
       ["garbage", "not a skillset vectors file"],
       ["skillset-vectors 1\n{not json\n", "the header is not JSON"],
-      [`skillset-vectors 1\n${JSON.stringify({ model: "openai:x", dimensions: 2, keys: [] })}\n`, "it holds vectors of another model, 'openai:x'"],
-      [`skillset-vectors 1\n${JSON.stringify({ model, dimensions: 2, keys: ["a"] })}\nabc`, "expected 8 bytes of vectors, found 3"],
+      [
+        `skillset-vectors 1\n${JSON.stringify({ model: "openai:x", dimensions: 2, keys: [] })}\n`,
+        "it holds vectors of another model, 'openai:x'",
+      ],
+      [
+        `skillset-vectors 1\n${JSON.stringify({ model, dimensions: 2, keys: ["a"] })}\nabc`,
+        "expected 8 bytes of vectors, found 3",
+      ],
     ];
     for (const [content, reason] of cases) {
       writeFileSync(file, content);
       diagnostics.length = 0;
       const cache = createEmbeddingCache({ model, folder, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) });
       expect((await cache.get(["a"])).size).toBe(0);
-      expect(diagnostics).toEqual([{ severity: "warning", code: "embedding-cache-unreadable", file, message: `The embedding cache cannot be read (${reason}); the vectors will be computed again and the file rewritten.` }]);
+      expect(diagnostics).toEqual([
+        {
+          severity: "warning",
+          code: "embedding-cache-unreadable",
+          file,
+          message: `The embedding cache cannot be read (${reason}); the vectors will be computed again and the file rewritten.`,
+        },
+      ]);
       await cache.set(new Map([["a", [1, 2]]]));
       expect(plain(await createEmbeddingCache({ model, folder }).get(["a"]))).toEqual({ a: [1, 2] });
     }
@@ -55,22 +74,42 @@ describe("createEmbeddingCache", () => {
     const diagnostics: Diagnostic[] = [];
     const blocker = join(folder, "not-a-folder");
     writeFileSync(blocker, "");
-    const cache = createEmbeddingCache({ model: "openai:m", folder: join(blocker, "embeddings"), onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) });
+    const cache = createEmbeddingCache({
+      model: "openai:m",
+      folder: join(blocker, "embeddings"),
+      onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
+    });
     await cache.set(new Map([["a", [1]]]));
     expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([
-      ["embedding-cache-unreadable", "The embedding cache cannot be read (ENOTDIR); the vectors will be computed again."],
-      ["embedding-cache-unwritable", "The embedding cache cannot be written (ENOTDIR); vectors will be computed again next time."],
+      [
+        "embedding-cache-unreadable",
+        "The embedding cache cannot be read (ENOTDIR); the vectors will be computed again.",
+      ],
+      [
+        "embedding-cache-unwritable",
+        "The embedding cache cannot be written (ENOTDIR); vectors will be computed again next time.",
+      ],
     ]);
     expect(plain(await cache.get(["a"]))).toEqual({ a: [1] });
   });
 
   it("keeps at most maxEntries vectors, dropping the oldest, and drops vectors of another size", async () => {
     const cache = createEmbeddingCache({ model: "openai:m", folder, maxEntries: 2 });
-    await cache.set(new Map([["a", [1, 1]], ["b", [2, 2]]]));
+    await cache.set(
+      new Map([
+        ["a", [1, 1]],
+        ["b", [2, 2]],
+      ]),
+    );
     await cache.set(new Map([["c", [3, 3]]]));
-    expect(plain(await createEmbeddingCache({ model: "openai:m", folder }).get(["a", "b", "c"]))).toEqual({ b: [2, 2], c: [3, 3] });
+    expect(plain(await createEmbeddingCache({ model: "openai:m", folder }).get(["a", "b", "c"]))).toEqual({
+      b: [2, 2],
+      c: [3, 3],
+    });
     await cache.set(new Map([["d", [4, 4, 4]]]));
-    expect(plain(await createEmbeddingCache({ model: "openai:m", folder }).get(["b", "c", "d"]))).toEqual({ d: [4, 4, 4] });
+    expect(plain(await createEmbeddingCache({ model: "openai:m", folder }).get(["b", "c", "d"]))).toEqual({
+      d: [4, 4, 4],
+    });
     expect(readFileSync(cache.file).subarray(0, 19).toString()).toBe("skillset-vectors 1\n");
   });
 });

@@ -38,17 +38,26 @@ export function createEmbeddingCache(options: EmbeddingCacheOptions): EmbeddingF
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   let stored: Promise<Map<string, EmbeddingVector>> | undefined;
   let writing: Promise<void> = Promise.resolve();
-  const report = (code: string, message: string) => options.onDiagnostic?.({ severity: "warning", code, file, message });
+  const report = (code: string, message: string) =>
+    options.onDiagnostic?.({ severity: "warning", code, file, message });
 
   const load = () =>
     (stored ??= readFile(file).then(
       (bytes) => {
         const parsed = parseVectors(bytes, options.model);
-        if (typeof parsed === "string") report("embedding-cache-unreadable", `The embedding cache cannot be read (${parsed}); the vectors will be computed again and the file rewritten.`);
+        if (typeof parsed === "string")
+          report(
+            "embedding-cache-unreadable",
+            `The embedding cache cannot be read (${parsed}); the vectors will be computed again and the file rewritten.`,
+          );
         return typeof parsed === "string" ? new Map() : parsed;
       },
       (error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") report("embedding-cache-unreadable", `The embedding cache cannot be read (${error.code ?? error.message}); the vectors will be computed again.`);
+        if (error.code !== "ENOENT")
+          report(
+            "embedding-cache-unreadable",
+            `The embedding cache cannot be read (${error.code ?? error.message}); the vectors will be computed again.`,
+          );
         return new Map<string, EmbeddingVector>();
       },
     ));
@@ -63,7 +72,8 @@ export function createEmbeddingCache(options: EmbeddingCacheOptions): EmbeddingF
       const vectors = await load();
       const dimensions = first(entries)?.length;
       // Another size (a model option changed): the old vectors cannot be compared with the new.
-      if (dimensions !== undefined && first(vectors) !== undefined && first(vectors)!.length !== dimensions) vectors.clear();
+      if (dimensions !== undefined && first(vectors) !== undefined && first(vectors)!.length !== dimensions)
+        vectors.clear();
       // Deleted first so a key set again counts as new for the oldest-first eviction.
       for (const [key, vector] of entries) {
         vectors.delete(key);
@@ -73,9 +83,16 @@ export function createEmbeddingCache(options: EmbeddingCacheOptions): EmbeddingF
         if (vectors.size <= maxEntries) break;
         vectors.delete(key);
       }
-      writing = writing.then(() => writeAtomically(folder, file, serializeVectors(vectors, options.model)).catch((error: NodeJS.ErrnoException) => {
-        report("embedding-cache-unwritable", `The embedding cache cannot be written (${error.code ?? error.message}); vectors will be computed again next time.`);
-      }));
+      writing = writing.then(() =>
+        writeAtomically(folder, file, serializeVectors(vectors, options.model)).catch(
+          (error: NodeJS.ErrnoException) => {
+            report(
+              "embedding-cache-unwritable",
+              `The embedding cache cannot be written (${error.code ?? error.message}); vectors will be computed again next time.`,
+            );
+          },
+        ),
+      );
       await writing;
     },
   };
@@ -83,7 +100,11 @@ export function createEmbeddingCache(options: EmbeddingCacheOptions): EmbeddingF
 
 // The model's name made safe for a file name, with a hash so that two names never share a file.
 function cacheFileName(model: string): string {
-  const slug = model.toLowerCase().replace(/[^a-z0-9.-]+/g, "-").replace(/^[-.]+|-+$/g, "").slice(0, 60);
+  const slug = model
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, "-")
+    .replace(/^[-.]+|-+$/g, "")
+    .slice(0, 60);
   return `${slug || "model"}-${createHash("sha256").update(model).digest("hex").slice(0, 12)}.vectors`;
 }
 

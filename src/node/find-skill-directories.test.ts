@@ -39,11 +39,19 @@ describe("findSkillDirectories", () => {
   it("follows symlinked folders inside the project once, and reports the links it does not follow", () => {
     const { root, app } = project();
     const skipped: string[][] = [];
-    const found = findSkillDirectories(join(app, ".claude/skills"), { onSkipped: (path, message) => skipped.push([path, message]) });
+    const found = findSkillDirectories(join(app, ".claude/skills"), {
+      onSkipped: (path, message) => skipped.push([path, message]),
+    });
     expect(found).toEqual([join(app, ".claude/skills/b"), join(app, ".claude/skills/up/skills/a")]);
     expect(skipped).toEqual([
-      [join(app, ".claude/skills/dangling"), `${join(app, ".claude/skills/dangling")} is a symbolic link whose target does not exist (it points to gone)`],
-      [join(app, ".claude/skills/out"), `${join(app, ".claude/skills/out")} is a symbolic link to ${join(root, "outside")}, outside the allowed folders; not followed`],
+      [
+        join(app, ".claude/skills/dangling"),
+        `${join(app, ".claude/skills/dangling")} is a symbolic link whose target does not exist (it points to gone)`,
+      ],
+      [
+        join(app, ".claude/skills/out"),
+        `${join(app, ".claude/skills/out")} is a symbolic link to ${join(root, "outside")}, outside the allowed folders; not followed`,
+      ],
     ]);
   });
 

@@ -27,7 +27,10 @@ export interface FindSkillDirectoriesOptions {
  */
 export function findSkillDirectories(root: string, options: FindSkillDirectoriesOptions = {}): string[] {
   const start = expandHome(root);
-  const allowedRoots = [...defaultAllowedRoots(start), ...(options.allowedRoots ?? []).map((path) => realOrResolved(expandHome(path)))];
+  const allowedRoots = [
+    ...defaultAllowedRoots(start),
+    ...(options.allowedRoots ?? []).map((path) => realOrResolved(expandHome(path))),
+  ];
   const found: string[] = [];
   const visited = new Set<string>();
   const visit = (directory: string, real: string) => {
@@ -39,7 +42,9 @@ export function findSkillDirectories(root: string, options: FindSkillDirectories
     } catch {
       return;
     }
-    const isSkill = entries.some((entry) => (entry.name === "SKILL.md" || entry.name === "skill.md") && !entry.isDirectory());
+    const isSkill = entries.some(
+      (entry) => (entry.name === "SKILL.md" || entry.name === "skill.md") && !entry.isDirectory(),
+    );
     if (isSkill) found.push(directory);
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (SKIPPED_FOLDERS.has(entry.name)) continue;
@@ -58,7 +63,11 @@ export function findSkillDirectories(root: string, options: FindSkillDirectories
 
 // The real folder a symlink leads to when it may be followed; undefined for a link to a file,
 // and, reported, for one that leads outside the allowed folders or nowhere.
-function followable(link: string, allowedRoots: readonly string[], onSkipped: FindSkillDirectoriesOptions["onSkipped"]): string | undefined {
+function followable(
+  link: string,
+  allowedRoots: readonly string[],
+  onSkipped: FindSkillDirectoriesOptions["onSkipped"],
+): string | undefined {
   let target: string;
   try {
     target = linkTarget(link);

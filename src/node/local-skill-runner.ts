@@ -1,5 +1,9 @@
 import type { SkillSource } from "../core/skill-source.js";
-import { createSkillRunner as createRunner, type SkillRunner, type SkillRunnerOptions } from "../core/text-protocol/skill-runner.js";
+import {
+  createSkillRunner as createRunner,
+  type SkillRunner,
+  type SkillRunnerOptions,
+} from "../core/text-protocol/skill-runner.js";
 import { sourcesFromStrings } from "../sources/source-from-string.js";
 import { lockfileVerifier, type LockfileOption } from "./skills-lock/lockfile-verifier.js";
 

@@ -28,15 +28,33 @@ describe("packageSkill", () => {
     const { folder } = skillFolder();
     const packed = packageSkill(folder);
     expect(packed.name).toBe("pdf-forms");
-    expect(packed.entries).toEqual(["pdf-forms/.hidden", "pdf-forms/SKILL.md", "pdf-forms/references/FORMS.md", "pdf-forms/scripts/fill.py"]);
+    expect(packed.entries).toEqual([
+      "pdf-forms/.hidden",
+      "pdf-forms/SKILL.md",
+      "pdf-forms/references/FORMS.md",
+      "pdf-forms/scripts/fill.py",
+    ]);
   });
 
   it("leaves out what skill-creator leaves out: __pycache__ and node_modules anywhere, .pyc and .DS_Store files, evals/ at the root only", () => {
     const { tree, folder } = skillFolder();
-    for (const path of ["evals/eval_queries.json", "scripts/__pycache__/fill.cpython-312.pyc", "scripts/node_modules/x/index.js", "scripts/old.pyc", ".DS_Store", "references/evals/kept.md"]) {
+    for (const path of [
+      "evals/eval_queries.json",
+      "scripts/__pycache__/fill.cpython-312.pyc",
+      "scripts/node_modules/x/index.js",
+      "scripts/old.pyc",
+      ".DS_Store",
+      "references/evals/kept.md",
+    ]) {
       tree.write(`pdf-forms/${path}`, "x");
     }
-    expect(packageSkill(folder).entries).toEqual(["pdf-forms/.hidden", "pdf-forms/SKILL.md", "pdf-forms/references/FORMS.md", "pdf-forms/references/evals/kept.md", "pdf-forms/scripts/fill.py"]);
+    expect(packageSkill(folder).entries).toEqual([
+      "pdf-forms/.hidden",
+      "pdf-forms/SKILL.md",
+      "pdf-forms/references/FORMS.md",
+      "pdf-forms/references/evals/kept.md",
+      "pdf-forms/scripts/fill.py",
+    ]);
   });
 
   it("writes the same bytes for the same files, whatever their times and other mode bits", () => {
@@ -63,7 +81,9 @@ describe("packageSkill", () => {
   it("refuses a zip inside the skill folder, which Claude.ai would refuse", () => {
     const { tree, folder } = skillFolder();
     tree.write("pdf-forms/assets/old.skill", "PK");
-    expect(() => packageSkill(folder)).toThrow(/^assets\/old\.skill is a zip inside the skill folder, and Claude\.ai refuses/);
+    expect(() => packageSkill(folder)).toThrow(
+      /^assets\/old\.skill is a zip inside the skill folder, and Claude\.ai refuses/,
+    );
   });
 
   it("packs an empty folder inside the skill as nothing: zip entries are files", () => {
@@ -79,7 +99,9 @@ describe.runIf(usePython3())("a package read by Python's zipfile", () => {
     const file = join(tree.root, "out.skill");
     writeFileSync(file, packageSkill(folder).bytes);
     const entries = readZip(file, join(tree.root, "unpacked"));
-    expect(entries.map((entry) => [entry.name, entry.mode.toString(8), entry.dateTime.join("-"), entry.createSystem])).toEqual([
+    expect(
+      entries.map((entry) => [entry.name, entry.mode.toString(8), entry.dateTime.join("-"), entry.createSystem]),
+    ).toEqual([
       ["pdf-forms/.hidden", "100644", "1980-1-1-0-0-0", 3],
       ["pdf-forms/SKILL.md", "100644", "1980-1-1-0-0-0", 3],
       ["pdf-forms/references/FORMS.md", "100644", "1980-1-1-0-0-0", 3],

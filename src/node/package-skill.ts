@@ -50,7 +50,10 @@ const isSkippedFile = (name: string) => name === ".DS_Store" || name.endsWith(".
 export function packageSkill(directory: string, options: PackageSkillOptions = {}): SkillPackage {
   const report = validateSkillDirectory(directory, options);
   if (!report.valid) {
-    throw new SkillsetError("invalid-skill", `${report.path} is not a valid skill, so it was not packaged:\n${report.errors.map((error) => `  ${error}`).join("\n")}`);
+    throw new SkillsetError(
+      "invalid-skill",
+      `${report.path} is not a valid skill, so it was not packaged:\n${report.errors.map((error) => `  ${error}`).join("\n")}`,
+    );
   }
   const folder = resolve(report.path);
   const base = realpathSync(folder);
@@ -59,11 +62,17 @@ export function packageSkill(directory: string, options: PackageSkillOptions = {
   const entries: string[] = [];
   for (const file of packedFiles(folder, base)) {
     if (/\.(zip|skill)$/i.test(file.relativePath)) {
-      throw new SkillsetError("nested-archive", `${file.relativePath} is a zip inside the skill folder, and Claude.ai refuses a skill zip that holds another ("Zip cannot contain nested zip files"): unpack it into the folder or remove it`);
+      throw new SkillsetError(
+        "nested-archive",
+        `${file.relativePath} is a zip inside the skill folder, and Claude.ai refuses a skill zip that holds another ("Zip cannot contain nested zip files"): unpack it into the folder or remove it`,
+      );
     }
     const entry = `${name}/${file.relativePath}`;
     const mode = file.stat.mode & 0o100 ? 0o755 : 0o644;
-    files[entry] = [readFileSync(file.realPath), { mtime: FIXED_TIME, os: UNIX, attrs: ((REGULAR_FILE | mode) << 16) >>> 0 }];
+    files[entry] = [
+      readFileSync(file.realPath),
+      { mtime: FIXED_TIME, os: UNIX, attrs: ((REGULAR_FILE | mode) << 16) >>> 0 },
+    ];
     entries.push(entry);
   }
   return { name, directory: folder, bytes: zipSync(files, { level: 9 }), entries };
@@ -83,7 +92,12 @@ function packedFiles(folder: string, base: string, prefix = ""): PackedFile[] {
     const path = `${folder}${sep}${name}`;
     const relativePath = prefix ? `${prefix}/${name}` : name;
     const link = lstatSync(path);
-    if (link.isDirectory() ? SKIPPED_FOLDERS.has(name) || (prefix === "" && SKIPPED_ROOT_FOLDERS.has(name)) : isSkippedFile(name)) continue;
+    if (
+      link.isDirectory()
+        ? SKIPPED_FOLDERS.has(name) || (prefix === "" && SKIPPED_ROOT_FOLDERS.has(name))
+        : isSkippedFile(name)
+    )
+      continue;
     if (link.isDirectory()) {
       files.push(...packedFiles(path, base, relativePath));
     } else if (link.isFile()) {
@@ -91,7 +105,10 @@ function packedFiles(folder: string, base: string, prefix = ""): PackedFile[] {
     } else if (link.isSymbolicLink()) {
       files.push(followLink(path, relativePath, base));
     } else {
-      throw new SkillsetError("special-file", `${relativePath} is not a regular file (a device, FIFO or socket); remove it from the skill folder to package it`);
+      throw new SkillsetError(
+        "special-file",
+        `${relativePath} is not a regular file (a device, FIFO or socket); remove it from the skill folder to package it`,
+      );
     }
   }
   return files;
@@ -102,20 +119,33 @@ function followLink(path: string, relativePath: string, base: string): PackedFil
   try {
     target = realpathSync(path);
   } catch {
-    throw new SkillsetError("symlink-dangling", `${relativePath} is a symbolic link that leads nowhere (its target is missing, or a loop); remove it or replace it with a file`);
+    throw new SkillsetError(
+      "symlink-dangling",
+      `${relativePath} is a symbolic link that leads nowhere (its target is missing, or a loop); remove it or replace it with a file`,
+    );
   }
   const inside = relative(base, target);
   if (inside === "") throw symlinkedFolder(relativePath);
   if (inside === ".." || inside.startsWith(`..${sep}`) || resolve(base, inside) !== target) {
-    throw new SkillsetError("outside-skill", `${relativePath} is a symbolic link to ${target}, outside the skill folder; packages hold only the skill's own files: copy the file into the folder instead`);
+    throw new SkillsetError(
+      "outside-skill",
+      `${relativePath} is a symbolic link to ${target}, outside the skill folder; packages hold only the skill's own files: copy the file into the folder instead`,
+    );
   }
   const stat = statSync(target);
   if (stat.isDirectory()) throw symlinkedFolder(relativePath);
-  if (!stat.isFile()) throw new SkillsetError("special-file", `${relativePath} leads to something that is not a regular file; remove it from the skill folder to package it`);
+  if (!stat.isFile())
+    throw new SkillsetError(
+      "special-file",
+      `${relativePath} leads to something that is not a regular file; remove it from the skill folder to package it`,
+    );
   return { relativePath, realPath: target, stat };
 }
 
 // Links to folders inside could lead back to their own parents; a copy says what is meant.
 function symlinkedFolder(relativePath: string): SkillsetError {
-  return new SkillsetError("symlinked-folder", `${relativePath} is a symbolic link to a folder; packages do not follow links to folders: make it a real folder or remove it`);
+  return new SkillsetError(
+    "symlinked-folder",
+    `${relativePath} is a symbolic link to a folder; packages do not follow links to folders: make it a real folder or remove it`,
+  );
 }

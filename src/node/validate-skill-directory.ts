@@ -1,7 +1,11 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
-import { validateSkillText, type SkillValidationOptions, type ValidationReport } from "../core/skill-file/validate-skill.js";
+import {
+  validateSkillText,
+  type SkillValidationOptions,
+  type ValidationReport,
+} from "../core/skill-file/validate-skill.js";
 import { linkTarget } from "../sources/allowed-roots.js";
 import { decodeUtf8, readSkillFile } from "../sources/read-skill-head.js";
 import { expandHome } from "../sources/expand-home.js";
@@ -31,7 +35,13 @@ export function validateSkillDirectory(
   }
   const given = expanded.length > 1 ? expanded.replace(/\/+$/, "") : expanded;
   const directory = /(^|\/)skill\.md$/i.test(given) && statKind(given) === "file" ? dirname(given) : given;
-  const fail = (message: string): DirectoryValidationReport => ({ path: directory, valid: false, name: null, errors: [message], warnings: [] });
+  const fail = (message: string): DirectoryValidationReport => ({
+    path: directory,
+    valid: false,
+    name: null,
+    errors: [message],
+    warnings: [],
+  });
 
   const kind = statKind(directory);
   if (kind === "missing") return fail(brokenLink(directory) ?? `Path does not exist: ${directory}`);

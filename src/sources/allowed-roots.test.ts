@@ -3,7 +3,15 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
-import { allowedLinkTarget, allowedSkillFolder, isInsideAllowedRoots, linkTarget, readSkillFileWithinRoots, readSkillHeadWithinRoots, realOrResolved } from "./allowed-roots.js";
+import {
+  allowedLinkTarget,
+  allowedSkillFolder,
+  isInsideAllowedRoots,
+  linkTarget,
+  readSkillFileWithinRoots,
+  readSkillHeadWithinRoots,
+  realOrResolved,
+} from "./allowed-roots.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
 afterEach(() => {
@@ -51,7 +59,11 @@ describe("isInsideAllowedRoots", () => {
   });
 
   it("the file system's root as a root allows every path", () => {
-    expect(["/", "/etc/passwd", "/home/me/skills/x"].map((path) => isInsideAllowedRoots(path, ["/"]))).toEqual([true, true, true]);
+    expect(["/", "/etc/passwd", "/home/me/skills/x"].map((path) => isInsideAllowedRoots(path, ["/"]))).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -74,7 +86,10 @@ describe("allowedLinkTarget", () => {
     symlinkSync(join(evil, "bad"), join(skills, "escape"));
     expect(allowedLinkTarget(join(base, "inside"), [skills])).toBe(join(skills, "one"));
     expect(() => allowedLinkTarget(join(skills, "escape"), [skills])).toThrow(
-      expect.objectContaining({ code: "symlink-escape", message: `${join(skills, "escape")} is a symbolic link to ${join(evil, "bad")}, outside the allowed folders` }),
+      expect.objectContaining({
+        code: "symlink-escape",
+        message: `${join(skills, "escape")} is a symbolic link to ${join(evil, "bad")}, outside the allowed folders`,
+      }),
     );
   });
 });
@@ -88,11 +103,21 @@ describe("linkTarget", () => {
     symlinkSync("skills/one", join(base, "good"));
     expect(linkTarget(join(base, "good"))).toBe(join(skills, "one"));
     expect(() => linkTarget(join(base, "dangling"))).toThrow(
-      expect.objectContaining({ code: "symlink-dangling", message: `${join(base, "dangling")} is a symbolic link whose target does not exist (it points to gone/SKILL.md)` }),
+      expect.objectContaining({
+        code: "symlink-dangling",
+        message: `${join(base, "dangling")} is a symbolic link whose target does not exist (it points to gone/SKILL.md)`,
+      }),
     );
-    expect(() => linkTarget(join(base, "loop-a"))).toThrow(expect.objectContaining({ code: "symlink-loop", message: `${join(base, "loop-a")} is a symbolic link that leads back to itself (a loop)` }));
+    expect(() => linkTarget(join(base, "loop-a"))).toThrow(
+      expect.objectContaining({
+        code: "symlink-loop",
+        message: `${join(base, "loop-a")} is a symbolic link that leads back to itself (a loop)`,
+      }),
+    );
     // Through allowedLinkTarget, as discovery and reads use it: the same errors, not an escape.
-    expect(() => allowedLinkTarget(join(base, "dangling"), [base])).toThrow(expect.objectContaining({ code: "symlink-dangling" }));
+    expect(() => allowedLinkTarget(join(base, "dangling"), [base])).toThrow(
+      expect.objectContaining({ code: "symlink-dangling" }),
+    );
   });
 });
 
@@ -117,8 +142,13 @@ describe("reading through symlinks", () => {
     const { skills, text, bytes } = folders();
     mkdirSync(join(skills, "linked"));
     symlinkSync(join(skills, "one", "SKILL.md"), join(skills, "linked", "SKILL.md"));
-    expect(readSkillHeadWithinRoots(join(skills, "one", "SKILL.md"), false, [skills])).toEqual({ text: text.slice(0, text.indexOf("\n\n") + 1) });
-    expect(readSkillHeadWithinRoots(join(skills, "linked", "SKILL.md"), false, [skills])).toEqual({ text: text.slice(0, text.indexOf("\n\n") + 1), target: join(skills, "one", "SKILL.md") });
+    expect(readSkillHeadWithinRoots(join(skills, "one", "SKILL.md"), false, [skills])).toEqual({
+      text: text.slice(0, text.indexOf("\n\n") + 1),
+    });
+    expect(readSkillHeadWithinRoots(join(skills, "linked", "SKILL.md"), false, [skills])).toEqual({
+      text: text.slice(0, text.indexOf("\n\n") + 1),
+      target: join(skills, "one", "SKILL.md"),
+    });
     expect(readSkillHeadWithinRoots(join(skills, "missing", "SKILL.md"), false, [skills])).toBeUndefined();
     expect(readSkillFileWithinRoots(join(skills, "one", "SKILL.md"), [skills])).toEqual(bytes);
     expect(readSkillFileWithinRoots(join(skills, "linked", "SKILL.md"), [skills])).toEqual(bytes);
@@ -129,7 +159,10 @@ describe("reading through symlinks", () => {
     mkdirSync(join(skills, "escape"));
     const file = join(skills, "escape", "SKILL.md");
     symlinkSync(join(evil, "bad", "SKILL.md"), file);
-    const refusal = expect.objectContaining({ code: "symlink-escape", message: `${file} is a symbolic link to ${join(evil, "bad", "SKILL.md")}, outside the allowed folders` });
+    const refusal = expect.objectContaining({
+      code: "symlink-escape",
+      message: `${file} is a symbolic link to ${join(evil, "bad", "SKILL.md")}, outside the allowed folders`,
+    });
     expect(() => readSkillHeadWithinRoots(file, true, [skills])).toThrow(refusal);
     expect(() => readSkillFileWithinRoots(file, [skills])).toThrow(refusal);
   });

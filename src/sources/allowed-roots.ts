@@ -22,7 +22,9 @@ export function realOrResolved(path: string): string {
  */
 export function isInsideAllowedRoots(realPath: string, allowedRoots: readonly string[]): boolean {
   // A root that ends in a separator (`/`, `C:\\`) is a prefix as it is.
-  return allowedRoots.some((allowed) => realPath === allowed || realPath.startsWith(allowed.endsWith(sep) ? allowed : allowed + sep));
+  return allowedRoots.some(
+    (allowed) => realPath === allowed || realPath.startsWith(allowed.endsWith(sep) ? allowed : allowed + sep),
+  );
 }
 
 /**
@@ -36,10 +38,19 @@ export function linkTarget(link: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new SkillsetError("symlink-dangling", `${link} is a symbolic link whose target does not exist (${linkText(link)})`, { cause: error });
+      throw new SkillsetError(
+        "symlink-dangling",
+        `${link} is a symbolic link whose target does not exist (${linkText(link)})`,
+        { cause: error },
+      );
     }
-    if (code === "ELOOP") throw new SkillsetError("symlink-loop", `${link} is a symbolic link that leads back to itself (a loop)`, { cause: error });
-    throw new SkillsetError("read-failed", `Cannot follow the symbolic link ${link}: ${code ?? String(error)}`, { cause: error });
+    if (code === "ELOOP")
+      throw new SkillsetError("symlink-loop", `${link} is a symbolic link that leads back to itself (a loop)`, {
+        cause: error,
+      });
+    throw new SkillsetError("read-failed", `Cannot follow the symbolic link ${link}: ${code ?? String(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -58,7 +69,8 @@ function linkText(link: string): string {
  */
 export function allowedLinkTarget(file: string, allowedRoots: readonly string[]): string {
   const target = linkTarget(file);
-  if (!isInsideAllowedRoots(target, allowedRoots)) throw new SkillsetError("symlink-escape", `${file} is a symbolic link to ${target}, outside the allowed folders`);
+  if (!isInsideAllowedRoots(target, allowedRoots))
+    throw new SkillsetError("symlink-escape", `${file} is a symbolic link to ${target}, outside the allowed folders`);
   return target;
 }
 
@@ -70,7 +82,11 @@ export function allowedLinkTarget(file: string, allowedRoots: readonly string[])
 export function allowedSkillFolder(skill: SkillMetadata, allowedRoots: readonly string[]): string {
   const folder = skillDirectory(skill);
   const real = realOrResolved(folder);
-  if (!isInsideAllowedRoots(real, allowedRoots)) throw new SkillsetError("outside-skill", `the skill's folder ${folder} now resolves to ${real}, outside the allowed folders; refused`);
+  if (!isInsideAllowedRoots(real, allowedRoots))
+    throw new SkillsetError(
+      "outside-skill",
+      `the skill's folder ${folder} now resolves to ${real}, outside the allowed folders; refused`,
+    );
   return real;
 }
 
@@ -78,7 +94,11 @@ export function allowedSkillFolder(skill: SkillMetadata, allowedRoots: readonly 
  * {@link readSkillHead}, following a symlinked `file` only into `allowedRoots`; with the real
  * path of a followed link as `target`.
  */
-export function readSkillHeadWithinRoots(file: string, withStamp: boolean, allowedRoots: readonly string[]): { text: string; stamp?: string; target?: string } | undefined {
+export function readSkillHeadWithinRoots(
+  file: string,
+  withStamp: boolean,
+  allowedRoots: readonly string[],
+): { text: string; stamp?: string; target?: string } | undefined {
   try {
     return readSkillHead(file, withStamp);
   } catch (error) {

@@ -11,7 +11,8 @@ afterEach(() => {
   trees = [];
 });
 
-const skillText = (name: string, description = `Use ${name}.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
+const skillText = (name: string, description = `Use ${name}.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 
 describe("createBackendSource over deepagents backends", () => {
   it("discovers skills through FilesystemBackend and re-scans cheaply", async () => {
@@ -42,7 +43,10 @@ describe("createBackendSource over deepagents backends", () => {
     t.write("skills/two/SKILL.md", skillText("two"));
     const backend = new FilesystemBackend({ rootDir: t.root, virtualMode: true });
     const scan = await createBackendSource({ backend, path: "/skills", recursive: true }).scan();
-    expect(scan.skills.map((skill) => skill.path).sort()).toEqual(["/skills/.curated/one/SKILL.md", "/skills/two/SKILL.md"]);
+    expect(scan.skills.map((skill) => skill.path).sort()).toEqual([
+      "/skills/.curated/one/SKILL.md",
+      "/skills/two/SKILL.md",
+    ]);
   });
 
   it("reads skills from a LangGraph store through StoreBackend and sees changes", async () => {
@@ -64,7 +68,14 @@ describe("createBackendSource over deepagents backends", () => {
 
   it("reads skills from graph state through StateBackend", async () => {
     const now = new Date().toISOString();
-    const files = { "/skills/in-state/SKILL.md": { content: skillText("in-state"), mimeType: "text/markdown", created_at: now, modified_at: now } };
+    const files = {
+      "/skills/in-state/SKILL.md": {
+        content: skillText("in-state"),
+        mimeType: "text/markdown",
+        created_at: now,
+        modified_at: now,
+      },
+    };
     const backend = new StateBackend({ state: { files } } as never);
     const scan = await createBackendSource({ backend: () => backend, path: "/skills/" }).scan();
     expect(scan.skills.map((skill) => skill.name)).toEqual(["in-state"]);
@@ -74,7 +85,11 @@ describe("createBackendSource over deepagents backends", () => {
     const files: Record<string, string> = { "/s/old/SKILL.md": skillText("old") };
     const legacy: SkillsBackend = {
       lsInfo: (path) =>
-        path === "/s/" ? [{ path: "/s/old/", is_dir: true }] : path === "/s/old/" ? [{ path: "/s/old/SKILL.md", size: files["/s/old/SKILL.md"]!.length }] : [],
+        path === "/s/"
+          ? [{ path: "/s/old/", is_dir: true }]
+          : path === "/s/old/"
+            ? [{ path: "/s/old/SKILL.md", size: files["/s/old/SKILL.md"]!.length }]
+            : [],
       read: (path) => files[path] ?? `Error: File '${path}' not found`,
     };
     const scan = await createBackendSource({ backend: legacy, path: "/s" }).scan();
@@ -85,11 +100,16 @@ describe("createBackendSource over deepagents backends", () => {
     const failing: SkillsBackend = { ls: () => ({ error: "permission denied" }) };
     const scan = await createBackendSource({ backend: failing, path: "/skills/" }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "source-unreadable", message: "Cannot list /skills/: permission denied" })]);
+    expect(scan.diagnostics).toEqual([
+      expect.objectContaining({ code: "source-unreadable", message: "Cannot list /skills/: permission denied" }),
+    ]);
 
     const sneaky: SkillsBackend = {
-      ls: (path) => ({ files: path === "/skills/" ? [{ path: "/skills/../etc/", is_dir: true }] : [{ path: "/etc/SKILL.md" }] }),
-      downloadFiles: (paths) => paths.map((path) => ({ path, content: new TextEncoder().encode(skillText("x")), error: null })),
+      ls: (path) => ({
+        files: path === "/skills/" ? [{ path: "/skills/../etc/", is_dir: true }] : [{ path: "/etc/SKILL.md" }],
+      }),
+      downloadFiles: (paths) =>
+        paths.map((path) => ({ path, content: new TextEncoder().encode(skillText("x")), error: null })),
     };
     expect((await createBackendSource({ backend: sneaky, path: "/skills/" }).scan()).skills).toEqual([]);
   });
@@ -105,7 +125,9 @@ describe("createBackendSource: SKILL.md files that cannot be loaded are skipped 
           .map((file) => {
             const rest = file.slice(path.length);
             const child = rest.includes("/") ? `${path}${rest.slice(0, rest.indexOf("/") + 1)}` : file;
-            return child.endsWith("/") ? { path: child, is_dir: true } : { path: child, size: listedSize?.(child) ?? 0, modified_at: "2026-01-01T00:00:00Z" };
+            return child.endsWith("/")
+              ? { path: child, is_dir: true }
+              : { path: child, size: listedSize?.(child) ?? 0, modified_at: "2026-01-01T00:00:00Z" };
           }),
       }),
       downloadFiles: (paths) => {
@@ -117,13 +139,20 @@ describe("createBackendSource: SKILL.md files that cannot be loaded are skipped 
   };
 
   it("skips a SKILL.md the listing says is over 10 MiB, naming it, without downloading it", async () => {
-    const { backend, downloaded } = backendOf({ "/s/big/SKILL.md": new Uint8Array(0), "/s/ok/SKILL.md": new TextEncoder().encode(skillText("ok")) }, (path) =>
-      path === "/s/big/SKILL.md" ? 10 * 1024 * 1024 + 1 : 10,
+    const { backend, downloaded } = backendOf(
+      { "/s/big/SKILL.md": new Uint8Array(0), "/s/ok/SKILL.md": new TextEncoder().encode(skillText("ok")) },
+      (path) => (path === "/s/big/SKILL.md" ? 10 * 1024 * 1024 + 1 : 10),
     );
     const scan = await createBackendSource({ backend, path: "/s/" }).scan();
     expect(scan.skills.map((skill) => skill.name)).toEqual(["ok"]);
     expect(scan.diagnostics).toEqual([
-      { severity: "error", code: "too-large", file: "/s/big/SKILL.md", source: "backend:/s/", message: "/s/big/SKILL.md exceeds the maximum size (10485760 bytes)" },
+      {
+        severity: "error",
+        code: "too-large",
+        file: "/s/big/SKILL.md",
+        source: "backend:/s/",
+        message: "/s/big/SKILL.md exceeds the maximum size (10485760 bytes)",
+      },
     ]);
     expect(downloaded).toEqual(["/s/ok/SKILL.md"]);
   });
@@ -141,6 +170,14 @@ describe("createBackendSource: SKILL.md files that cannot be loaded are skipped 
     const { backend } = backendOf({ "/s/latin/SKILL.md": bytes });
     const scan = await createBackendSource({ backend, path: "/s/" }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics).toEqual([{ severity: "error", code: "not-utf8", file: "/s/latin/SKILL.md", source: "backend:/s/", message: "/s/latin/SKILL.md is not valid UTF-8" }]);
+    expect(scan.diagnostics).toEqual([
+      {
+        severity: "error",
+        code: "not-utf8",
+        file: "/s/latin/SKILL.md",
+        source: "backend:/s/",
+        message: "/s/latin/SKILL.md is not valid UTF-8",
+      },
+    ]);
   });
 });

@@ -23,9 +23,14 @@ type MaybePromise<T> = T | Promise<T>;
 export interface SkillsBackend {
   ls?(path: string): MaybePromise<{ files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]>;
   lsInfo?(path: string): MaybePromise<BackendFileInfo[]>;
-  glob?(pattern: string, path?: string): MaybePromise<{ files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]>;
+  glob?(
+    pattern: string,
+    path?: string,
+  ): MaybePromise<{ files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]>;
   globInfo?(pattern: string, path?: string): MaybePromise<BackendFileInfo[]>;
-  downloadFiles?(paths: string[]): MaybePromise<Array<{ path: string; content: Uint8Array | null; error: string | null }>>;
+  downloadFiles?(
+    paths: string[],
+  ): MaybePromise<Array<{ path: string; content: Uint8Array | null; error: string | null }>>;
   readRaw?(path: string): MaybePromise<unknown>;
   read?(path: string, offset?: number, limit?: number): MaybePromise<unknown>;
 }
@@ -69,11 +74,22 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
         entries = await listSkillFiles(backend, root, separator, options.recursive ?? false);
       } catch (error) {
         entries = [];
-        diagnostics.push({ severity: "warning", code: "source-unreadable", file: root, source: id, message: `Cannot list ${root}: ${describe(error)}` });
+        diagnostics.push({
+          severity: "warning",
+          code: "source-unreadable",
+          file: root,
+          source: id,
+          message: `Cannot list ${root}: ${describe(error)}`,
+        });
       }
       const stamped = entries
         .filter((entry) => isContained(entry.path, root))
-        .map((entry) => ({ path: entry.path, size: entry.size, probe: isProbe(entry), stamp: entry.size !== undefined && entry.modified_at ? `${entry.modified_at}:${entry.size}` : "" }))
+        .map((entry) => ({
+          path: entry.path,
+          size: entry.size,
+          probe: isProbe(entry),
+          stamp: entry.size !== undefined && entry.modified_at ? `${entry.modified_at}:${entry.size}` : "",
+        }))
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
       const next = new Map<string, { stamp: string; result: InspectSkillResult }>();
@@ -82,21 +98,40 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
         const cached = cache.get(entry.path);
         if (cached && entry.stamp !== "" && cached.stamp === entry.stamp) next.set(entry.path, cached);
         // The listing already says it is too large: skip it without downloading it.
-        else if (entry.size !== undefined && entry.size > MAX_SKILL_FILE_BYTES) next.set(entry.path, { stamp: entry.stamp, result: tooLarge(entry.path, id) });
+        else if (entry.size !== undefined && entry.size > MAX_SKILL_FILE_BYTES)
+          next.set(entry.path, { stamp: entry.stamp, result: tooLarge(entry.path, id) });
         else toFetch.push(entry);
       }
-      const fetched = toFetch.length > 0 ? await downloadAll(backend, toFetch.map((entry) => entry.path)) : new Map<string, Uint8Array | string>();
+      const fetched =
+        toFetch.length > 0
+          ? await downloadAll(
+              backend,
+              toFetch.map((entry) => entry.path),
+            )
+          : new Map<string, Uint8Array | string>();
       for (const { path, stamp, probe } of toFetch) {
         const content = fetched.get(path);
         // A folder the backend could not list, and with no SKILL.md to read, holds no skill.
         if (content === undefined && probe) continue;
-        const result = content === undefined ? readFailure(path, id) : overSizeLimit(content) ? tooLarge(path, id) : inspectSkillFile(content, path, id);
+        const result =
+          content === undefined
+            ? readFailure(path, id)
+            : overSizeLimit(content)
+              ? tooLarge(path, id)
+              : inspectSkillFile(content, path, id);
         next.set(path, { stamp: stamp || contentStamp(content), result });
       }
       cache = next;
 
-      const skills = collectSkills([...next.values()].map((entry) => entry.result), id, diagnostics);
-      const signature = [...next].map(([path, { stamp }]) => `${path}\0${stamp}`).join("\n") + "\n" + diagnostics.map((d) => d.message).join("\n");
+      const skills = collectSkills(
+        [...next.values()].map((entry) => entry.result),
+        id,
+        diagnostics,
+      );
+      const signature =
+        [...next].map(([path, { stamp }]) => `${path}\0${stamp}`).join("\n") +
+        "\n" +
+        diagnostics.map((d) => d.message).join("\n");
       if (last && signature === lastSignature) return last;
       lastSignature = signature;
       last = { version: `${id}#${++version}`, skills, diagnostics };
@@ -114,11 +149,14 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
     },
     async readFile(skill, relativePath, maxBytes) {
       const path = `${skillDirectory(skill)}${separator}${separator === "/" ? relativePath : relativePath.replaceAll("/", separator)}`;
-      if (!isContained(path, root)) throw new SkillsetError("outside-skill", `${relativePath} is outside the skill's folder; refused`);
+      if (!isContained(path, root))
+        throw new SkillsetError("outside-skill", `${relativePath} is outside the skill's folder; refused`);
       const content = (await downloadAll(await getBackend(), [path])).get(path);
-      if (content === undefined) throw new SkillsetError("not-found", `${relativePath} does not exist in the skill's folder`);
+      if (content === undefined)
+        throw new SkillsetError("not-found", `${relativePath} does not exist in the skill's folder`);
       const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
-      if (bytes.byteLength > maxBytes) throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
+      if (bytes.byteLength > maxBytes)
+        throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
       return bytes;
     },
     async listFiles(skill, limits) {
@@ -132,7 +170,10 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
         for (const folder of level) {
           for (const entry of await listFolder(backend, folder)) {
             if (!isContained(entry.path, base)) continue;
-            const relativePath = entry.path.slice(base.length).replace(/[\\/]$/, "").replaceAll(separator, "/");
+            const relativePath = entry.path
+              .slice(base.length)
+              .replace(/[\\/]$/, "")
+              .replaceAll(separator, "/");
             if (isFolder(entry)) {
               if (depth < limits.maxDepth) nextLevel.push(entry.path);
               else truncated = true;
@@ -149,9 +190,16 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
   };
 }
 
-async function listSkillFiles(backend: SkillsBackend, root: string, separator: string, recursive: boolean): Promise<BackendFileInfo[]> {
+async function listSkillFiles(
+  backend: SkillsBackend,
+  root: string,
+  separator: string,
+  recursive: boolean,
+): Promise<BackendFileInfo[]> {
   if (recursive && (backend.glob || backend.globInfo)) {
-    const result = backend.glob ? await backend.glob("**/SKILL.md", root) : await backend.globInfo!("**/SKILL.md", root);
+    const result = backend.glob
+      ? await backend.glob("**/SKILL.md", root)
+      : await backend.globInfo!("**/SKILL.md", root);
     return unwrap(result)
       .map((file) => ({ ...file, path: absolutePath(root, file.path.replaceAll("/", separator)) }))
       .filter((file) => file.path.endsWith(`${separator}SKILL.md`));
@@ -196,7 +244,9 @@ async function listFolder(backend: SkillsBackend, folder: string): Promise<Backe
 }
 
 function absolutePath(folder: string, path: string): string {
-  return path.startsWith(folder) || path.startsWith("/") || /^([A-Za-z]:)?\\/.test(path) || /^[A-Za-z]:\//.test(path) ? path : `${folder}${path}`;
+  return path.startsWith(folder) || path.startsWith("/") || /^([A-Za-z]:)?\\/.test(path) || /^[A-Za-z]:\//.test(path)
+    ? path
+    : `${folder}${path}`;
 }
 
 function isFolder(entry: BackendFileInfo): boolean {
@@ -227,7 +277,8 @@ async function downloadAll(backend: SkillsBackend, paths: string[]): Promise<Map
 // readRaw gives exact content; `read` is the fallback (raw text on 1.9+ filesystem/state/store backends).
 async function readOne(backend: SkillsBackend, path: string): Promise<string | Uint8Array | undefined> {
   const raw = backend.readRaw ? await backend.readRaw(path) : undefined;
-  const data = (raw as { data?: { content?: unknown } } | undefined)?.data ?? (raw as { content?: unknown } | undefined);
+  const data =
+    (raw as { data?: { content?: unknown } } | undefined)?.data ?? (raw as { content?: unknown } | undefined);
   const content = data?.content;
   if (typeof content === "string" || content instanceof Uint8Array) return content;
   if (Array.isArray(content)) return content.join("\n");
@@ -239,17 +290,31 @@ async function readOne(backend: SkillsBackend, path: string): Promise<string | U
 }
 
 function tooLarge(path: string, source: string): InspectSkillResult {
-  return { diagnostics: [{ severity: "error", code: "too-large", file: path, message: `${path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`, source }] };
+  return {
+    diagnostics: [
+      {
+        severity: "error",
+        code: "too-large",
+        file: path,
+        message: `${path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`,
+        source,
+      },
+    ],
+  };
 }
 
 // Text from a backend counts in UTF-8 bytes, as the file would; it is encoded only when it might be over.
 function overSizeLimit(content: Uint8Array | string): boolean {
   if (typeof content !== "string") return content.byteLength > MAX_SKILL_FILE_BYTES;
-  return content.length * 3 > MAX_SKILL_FILE_BYTES && new TextEncoder().encode(content).byteLength > MAX_SKILL_FILE_BYTES;
+  return (
+    content.length * 3 > MAX_SKILL_FILE_BYTES && new TextEncoder().encode(content).byteLength > MAX_SKILL_FILE_BYTES
+  );
 }
 
 function readFailure(path: string, source: string): InspectSkillResult {
-  return { diagnostics: [{ severity: "error", code: "read-failed", file: path, message: `Failed to read ${path}`, source }] };
+  return {
+    diagnostics: [{ severity: "error", code: "read-failed", file: path, message: `Failed to read ${path}`, source }],
+  };
 }
 
 // Without size and time from the backend, the content itself tells whether the file changed.
@@ -262,7 +327,13 @@ function contentStamp(content: Uint8Array | string | undefined): string {
 }
 
 function isContained(path: string, root: string): boolean {
-  return path.startsWith(root) && !path.slice(root.length).split(/[\\/]/).some((part) => part === ".." || part === ".");
+  return (
+    path.startsWith(root) &&
+    !path
+      .slice(root.length)
+      .split(/[\\/]/)
+      .some((part) => part === ".." || part === ".")
+  );
 }
 
 function describe(error: unknown): string {

@@ -7,7 +7,11 @@ import { isAbsolute, join } from "node:path";
  * place: `~/.cache/skillset`, `~/Library/Caches/skillset` on macOS, `%LOCALAPPDATA%\skillset\Cache`
  * on Windows.
  */
-export function cacheFolder(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function cacheFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   const xdg = env.XDG_CACHE_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, "skillset");
   if (platform === "darwin") return join(home, "Library", "Caches", "skillset");

@@ -26,7 +26,9 @@ describe("expandHome", () => {
   });
 
   it.each(["~other", "~other/skills", "~+/skills"])("refuses %j, naming it", (path) => {
-    expect(() => expandHome(path, "/home/me")).toThrow(`Cannot use ${path}: only ~ and ~/ (your home folder) are expanded; write the folder's full path`);
+    expect(() => expandHome(path, "/home/me")).toThrow(
+      `Cannot use ${path}: only ~ and ~/ (your home folder) are expanded; write the folder's full path`,
+    );
   });
 
   it("uses HOME by default", () => {
@@ -56,13 +58,21 @@ describe("on-disk validation accepts ~/", () => {
     process.env.HOME = home.root;
     mkdirSync(join(home.root, "skills", "mine"), { recursive: true });
     writeFileSync(join(home.root, "skills", "mine", "SKILL.md"), "---\nname: mine\ndescription: Mine.\n---\n");
-    expect(validateSkillDirectory("~/skills/mine")).toEqual({ path: join(home.root, "skills", "mine"), valid: true, name: "mine", errors: [], warnings: [] });
+    expect(validateSkillDirectory("~/skills/mine")).toEqual({
+      path: join(home.root, "skills", "mine"),
+      valid: true,
+      name: "mine",
+      errors: [],
+      warnings: [],
+    });
     expect(findSkillDirectories("~/skills")).toEqual([join(home.root, "skills", "mine")]);
     expect(validateSkillDirectory("~nobody/skills/mine")).toEqual({
       path: "~nobody/skills/mine",
       valid: false,
       name: null,
-      errors: ["Cannot use ~nobody/skills/mine: only ~ and ~/ (your home folder) are expanded; write the folder's full path"],
+      errors: [
+        "Cannot use ~nobody/skills/mine: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
+      ],
       warnings: [],
     });
   });

@@ -12,7 +12,10 @@ export function expandHome(path: string, home: string = homedir()): string {
   if (path === "~") return home;
   if (path.startsWith("~/")) return join(home, path.slice(2));
   if (path.startsWith("~")) {
-    throw new SkillsetError("unsupported-path", `Cannot use ${path}: only ~ and ~/ (your home folder) are expanded; write the folder's full path`);
+    throw new SkillsetError(
+      "unsupported-path",
+      `Cannot use ${path}: only ~ and ~/ (your home folder) are expanded; write the folder's full path`,
+    );
   }
   return path;
 }

@@ -28,9 +28,28 @@ describe("sameEntries", () => {
   it("compares folders and entry objects by identity", () => {
     const a = entry("/s/a/SKILL.md");
     const b = entry("/s/b/SKILL.md");
-    expect(sameEntries(new Map([["/s/a", a], ["/s/b", b]]), new Map([["/s/b", b], ["/s/a", a]]))).toBe(true);
+    expect(
+      sameEntries(
+        new Map([
+          ["/s/a", a],
+          ["/s/b", b],
+        ]),
+        new Map([
+          ["/s/b", b],
+          ["/s/a", a],
+        ]),
+      ),
+    ).toBe(true);
     expect(sameEntries(new Map([["/s/a", a]]), new Map([["/s/a", entry("/s/a/SKILL.md")]]))).toBe(false);
-    expect(sameEntries(new Map([["/s/a", a]]), new Map([["/s/a", a], ["/s/b", b]]))).toBe(false);
+    expect(
+      sameEntries(
+        new Map([["/s/a", a]]),
+        new Map([
+          ["/s/a", a],
+          ["/s/b", b],
+        ]),
+      ),
+    ).toBe(false);
     expect(sameEntries(new Map([["/s/a", a]]), new Map([["/s/b", a]]))).toBe(false);
     expect(sameEntries(new Map(), new Map())).toBe(true);
   });
@@ -48,9 +67,31 @@ describe("createLocalSkillCache", () => {
     cache.add("/s/c", c);
     expect([cache.get("/s/b"), cache.get("/s/c"), cache.get("/s/missing")]).toEqual([b, c, undefined]);
     expect(cache.size).toBe(3);
-    expect([...cache]).toEqual([["/s/b", b], ["/s/a", a], ["/s/c", c]]);
+    expect([...cache]).toEqual([
+      ["/s/b", b],
+      ["/s/a", a],
+      ["/s/c", c],
+    ]);
     expect(cache.directories).toEqual(["/s/b", "/s/a", "/s/c"]);
-    expect(sameEntries(cache, new Map([["/s/a", a], ["/s/b", b], ["/s/c", c]]))).toBe(true);
-    expect(sameEntries(new Map([["/s/a", a], ["/s/b", b], ["/s/c", entry("/s/c/SKILL.md")]]), cache)).toBe(false);
+    expect(
+      sameEntries(
+        cache,
+        new Map([
+          ["/s/a", a],
+          ["/s/b", b],
+          ["/s/c", c],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      sameEntries(
+        new Map([
+          ["/s/a", a],
+          ["/s/b", b],
+          ["/s/c", entry("/s/c/SKILL.md")],
+        ]),
+        cache,
+      ),
+    ).toBe(false);
   });
 });

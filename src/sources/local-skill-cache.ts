@@ -56,7 +56,8 @@ export function createLocalSkillCache(): LocalSkillCacheBuilder {
       index ??= new Map(directories.map((folder, at) => [folder, entries[at]!]));
       return index.get(directory);
     },
-    [Symbol.iterator]: () => directories.map((directory, at): [string, CachedSkill] => [directory, entries[at]!])[Symbol.iterator](),
+    [Symbol.iterator]: () =>
+      directories.map((directory, at): [string, CachedSkill] => [directory, entries[at]!])[Symbol.iterator](),
   };
 }
 

@@ -21,7 +21,8 @@ function folder() {
   return { tree, root, directory, file, head: "---\nname: one\ndescription: Use one for tests.\n---\n" };
 }
 
-const reader = (root: string, previous: LocalSkillCache = new Map(), usePolling = false) => createLocalSkillReader({ previous, usePolling, sourceId: "test", allowedRoots: [root] });
+const reader = (root: string, previous: LocalSkillCache = new Map(), usePolling = false) =>
+  createLocalSkillReader({ previous, usePolling, sourceId: "test", allowedRoots: [root] });
 
 describe("createLocalSkillReader", () => {
   it("reads a skill folder without its stamp on a cold scan, and says false for a folder without SKILL.md", () => {
@@ -30,7 +31,12 @@ describe("createLocalSkillReader", () => {
     const cold = reader(root);
     expect(cold.readSkillAt(directory, directory)).toBe(true);
     expect(cold.readSkillAt(join(root, "none"), join(root, "none"))).toBe(false);
-    expect([...cold.entries]).toEqual([[directory, { stamp: "", file, text: head, ...inspectSkill({ text: head, file, directoryName: "one", source: "test" }) }]]);
+    expect([...cold.entries]).toEqual([
+      [
+        directory,
+        { stamp: "", file, text: head, ...inspectSkill({ text: head, file, directoryName: "one", source: "test" }) },
+      ],
+    ]);
   });
 
   it("on a polling scan, reuses the entry object when the stamp is the same, and records the stamp when it was not known", () => {
@@ -81,7 +87,13 @@ describe("createLocalSkillReader", () => {
     const cold = reader(root);
     expect(cold.readSkillAt(join(root, "lower"), join(root, "lower"))).toBe(true);
     expect(cold.entries.get(join(root, "lower"))!.diagnostics).toEqual([
-      { severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: "test" },
+      {
+        severity: "warning",
+        code: "lowercase-file",
+        file,
+        message: "Name the file SKILL.md; skill.md is accepted but not standard",
+        source: "test",
+      },
     ]);
   });
 
@@ -94,7 +106,9 @@ describe("createLocalSkillReader", () => {
       stamp: statStamp(file),
       file,
       text: "",
-      diagnostics: [{ severity: "error", code: "not-utf8", file, message: `${file} is not valid UTF-8`, source: "test" }],
+      diagnostics: [
+        { severity: "error", code: "not-utf8", file, message: `${file} is not valid UTF-8`, source: "test" },
+      ],
     });
   });
 });
@@ -106,6 +120,10 @@ describe("mayHoldSkillFile", () => {
     tree.write("none/README.md", "no skill");
     mkdirSync(join(root, "dangling"));
     symlinkSync(join(root, "gone.md"), join(root, "dangling", "SKILL.md"));
-    expect([directory, join(root, "lower"), join(root, "dangling"), join(root, "none"), join(root, "missing")].map(mayHoldSkillFile)).toEqual([true, true, true, false, false]);
+    expect(
+      [directory, join(root, "lower"), join(root, "dangling"), join(root, "none"), join(root, "missing")].map(
+        mayHoldSkillFile,
+      ),
+    ).toEqual([true, true, true, false, false]);
   });
 });

@@ -2,7 +2,12 @@ import { lstatSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
 import { inspectSkill, type InspectSkillInput } from "../core/skill-file/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
-import { createLocalSkillCache, statStamp, type LocalSkillCache, type LocalSkillCacheBuilder } from "./local-skill-cache.js";
+import {
+  createLocalSkillCache,
+  statStamp,
+  type LocalSkillCache,
+  type LocalSkillCacheBuilder,
+} from "./local-skill-cache.js";
 
 const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
 
@@ -37,13 +42,22 @@ export interface LocalSkillReader {
  * each file and reuse the previous entry when its stamp is the same, or when only the body
  * changed, so an unchanged skill keeps its entry object.
  */
-export function createLocalSkillReader({ previous, usePolling, sourceId, allowedRoots }: LocalSkillReaderOptions): LocalSkillReader {
+export function createLocalSkillReader({
+  previous,
+  usePolling,
+  sourceId,
+  allowedRoots,
+}: LocalSkillReaderOptions): LocalSkillReader {
   const entries = createLocalSkillCache();
   // One input for every skill of the scan, refilled per skill (inspectSkill keeps no reference to
   // it): discovery reads thousands of skills, and an object each was garbage for every one.
   const input: InspectSkillInput = { text: "", file: "", directoryName: "", source: sourceId };
 
-  const readSkillAt = (directory: string, realDirectory: string, name = directory.slice(directory.lastIndexOf("/") + 1)): boolean => {
+  const readSkillAt = (
+    directory: string,
+    realDirectory: string,
+    name = directory.slice(directory.lastIndexOf("/") + 1),
+  ): boolean => {
     // An index, not for...of: the interpreter allocates an iterator and its results per folder.
     for (let at = 0; at < SKILL_FILES.length; at++) {
       const fileName = SKILL_FILES[at]!;
@@ -63,7 +77,12 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         const head = readSkillHeadWithinRoots(file, usePolling, allowedRoots);
         if (head === undefined) continue;
         const realPath = head.target ?? (realDirectory === directory ? file : `${realDirectory}/${fileName}`);
-        if (cached && cached.file === file && cached.text === head.text && (cached.skill?.realPath ?? file) === realPath) {
+        if (
+          cached &&
+          cached.file === file &&
+          cached.text === head.text &&
+          (cached.skill?.realPath ?? file) === realPath
+        ) {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           cached.stamp = head.stamp ?? "";
           entries.add(directory, cached);
@@ -75,9 +94,21 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
         const result = inspectSkill(input);
         if (result.skill && realPath !== file) result.skill.realPath = realPath;
         if (fileName !== "SKILL.md") {
-          result.diagnostics.unshift({ severity: "warning", code: "lowercase-file", file, message: "Name the file SKILL.md; skill.md is accepted but not standard", source: sourceId });
+          result.diagnostics.unshift({
+            severity: "warning",
+            code: "lowercase-file",
+            file,
+            message: "Name the file SKILL.md; skill.md is accepted but not standard",
+            source: sourceId,
+          });
         }
-        entries.add(directory, { stamp: head.stamp ?? "", file, text: head.text, skill: result.skill, diagnostics: result.diagnostics });
+        entries.add(directory, {
+          stamp: head.stamp ?? "",
+          file,
+          text: head.text,
+          skill: result.skill,
+          diagnostics: result.diagnostics,
+        });
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
@@ -110,7 +141,9 @@ export function createLocalSkillReader({ previous, usePolling, sourceId, allowed
  */
 export function mayHoldSkillFile(directory: string): boolean {
   try {
-    return SKILL_FILES.some((fileName) => lstatSync(`${directory}/${fileName}`, { throwIfNoEntry: false }) !== undefined);
+    return SKILL_FILES.some(
+      (fileName) => lstatSync(`${directory}/${fileName}`, { throwIfNoEntry: false }) !== undefined,
+    );
   } catch {
     return true;
   }

@@ -51,7 +51,16 @@ describe("resolveLocalSourceOptions", () => {
     const base = folder();
     mkdirSync(join(base, "real"));
     symlinkSync(join(base, "real"), join(base, "link"));
-    expect(resolveLocalSourceOptions({ path: join(base, "link"), recursive: true, maxDepth: 2, maxDirectories: 5, watch: false, id: "mine" })).toEqual({
+    expect(
+      resolveLocalSourceOptions({
+        path: join(base, "link"),
+        recursive: true,
+        maxDepth: 2,
+        maxDirectories: 5,
+        watch: false,
+        id: "mine",
+      }),
+    ).toEqual({
       root: join(base, "link"),
       readable: true,
       id: "mine",
@@ -62,12 +71,9 @@ describe("resolveLocalSourceOptions", () => {
       allowedRoots: [join(base, "real"), ...userFolders(home)],
       pathProblems: [],
     });
-    expect(resolveLocalSourceOptions({ path: base, allowedRoots: [join(base, "link"), join(base, "gone")] }).allowedRoots).toEqual([
-      base,
-      ...userFolders(home),
-      join(base, "real"),
-      join(base, "gone"),
-    ]);
+    expect(
+      resolveLocalSourceOptions({ path: base, allowedRoots: [join(base, "link"), join(base, "gone")] }).allowedRoots,
+    ).toEqual([base, ...userFolders(home), join(base, "real"), join(base, "gone")]);
   });
 
   it("expands ~ and ~/ from HOME, in the path and the allowed roots", () => {
@@ -81,7 +87,8 @@ describe("resolveLocalSourceOptions", () => {
   });
 
   it("keeps a path it cannot expand as given, unreadable, with no default root, and lists every such path in order", () => {
-    const message = (path: string) => `Cannot use ${path}: only ~ and ~/ (your home folder) are expanded; write the folder's full path`;
+    const message = (path: string) =>
+      `Cannot use ${path}: only ~ and ~/ (your home folder) are expanded; write the folder's full path`;
     expect(resolveLocalSourceOptions("~nobody/skills")).toEqual({
       root: "~nobody/skills",
       readable: false,

@@ -26,7 +26,13 @@ describe("createLocalSource when folders cannot be watched", () => {
     await source.scan();
     const second = await source.scan();
     expect(second.diagnostics).toEqual([
-      { severity: "info", code: "watch-unavailable", file: tree.root, source: `local:${tree.root}`, message: `Cannot watch ${tree.root} (ENOSPC); re-scans compare file stamps instead` },
+      {
+        severity: "info",
+        code: "watch-unavailable",
+        file: tree.root,
+        source: `local:${tree.root}`,
+        message: `Cannot watch ${tree.root} (ENOSPC); re-scans compare file stamps instead`,
+      },
     ]);
     const attempts = watch.mock.calls.length;
     expect(await source.scan()).toBe(second);

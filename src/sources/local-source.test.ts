@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, chmodSync, mkdirSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
@@ -17,7 +26,8 @@ afterEach(() => {
   trees = [];
 });
 
-const names = async (source: ReturnType<typeof createLocalSource>) => (await source.scan()).skills.map((skill) => skill.name).sort();
+const names = async (source: ReturnType<typeof createLocalSource>) =>
+  (await source.scan()).skills.map((skill) => skill.name).sort();
 
 describe("createLocalSource: discovery", () => {
   it("finds the skill folders of a folder, with absolute SKILL.md paths", async () => {
@@ -48,8 +58,15 @@ describe("createLocalSource: discovery", () => {
     t.skill("node_modules/pkg/bundled");
     t.skill(".git/hooked");
     expect(await names(createLocalSource({ path: t.root, watch: false }))).toEqual(["top"]);
-    expect(await names(createLocalSource({ path: t.root, recursive: true, watch: false }))).toEqual(["creator", "nested", "top"]);
-    expect(await names(createLocalSource({ path: t.root, recursive: true, maxDepth: 2, watch: false }))).toEqual(["creator", "top"]);
+    expect(await names(createLocalSource({ path: t.root, recursive: true, watch: false }))).toEqual([
+      "creator",
+      "nested",
+      "top",
+    ]);
+    expect(await names(createLocalSource({ path: t.root, recursive: true, maxDepth: 2, watch: false }))).toEqual([
+      "creator",
+      "top",
+    ]);
   });
 
   it("walks depth-first in name order, so of two skills with one name the deeper one in an earlier folder wins", async () => {
@@ -73,7 +90,9 @@ describe("createLocalSource: discovery", () => {
     for (let i = 0; i < 5; i++) t.skill(`g${i}/s${i}`);
     const scan = await createLocalSource({ path: t.root, recursive: true, maxDirectories: 2, watch: false }).scan();
     expect(scan.skills).toHaveLength(2);
-    expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "scan-limit", severity: "warning", file: t.root })]);
+    expect(scan.diagnostics).toEqual([
+      expect.objectContaining({ code: "scan-limit", severity: "warning", file: t.root }),
+    ]);
   });
 
   it("says when the depth limit left folders out: a skill 7 folders below is not found, and not silently", async () => {
@@ -91,7 +110,10 @@ describe("createLocalSource: discovery", () => {
         source: `local:${t.root}`,
       },
     ]);
-    expect(await names(createLocalSource({ path: t.root, recursive: true, maxDepth: 7, watch: false }))).toEqual(["seven", "six"]);
+    expect(await names(createLocalSource({ path: t.root, recursive: true, maxDepth: 7, watch: false }))).toEqual([
+      "seven",
+      "six",
+    ]);
   });
 
   it("reports skipped and warned skills with their files", async () => {
@@ -112,7 +134,9 @@ describe("createLocalSource: discovery", () => {
     const second = t.skill("b", "same");
     const scan = await createLocalSource({ path: t.root, watch: false }).scan();
     expect(scan.skills.map((skill) => skill.path)).toEqual([join(t.root, "a", "SKILL.md")]);
-    expect(scan.diagnostics).toContainEqual(expect.objectContaining({ code: "duplicate-name", severity: "error", file: second }));
+    expect(scan.diagnostics).toContainEqual(
+      expect.objectContaining({ code: "duplicate-name", severity: "error", file: second }),
+    );
   });
 
   it("accepts a lowercase skill.md with a warning", async () => {
@@ -139,7 +163,13 @@ describe("createLocalSource: source folders that cannot be scanned", () => {
     const scan = await createLocalSource({ path: missing, watch: false }).scan();
     expect(scan.skills).toEqual([]);
     expect(scan.diagnostics).toEqual([
-      { severity: "warning", code: "source-missing", file: missing, source: `local:${missing}`, message: `Skills folder ${missing} does not exist` },
+      {
+        severity: "warning",
+        code: "source-missing",
+        file: missing,
+        source: `local:${missing}`,
+        message: `Skills folder ${missing} does not exist`,
+      },
     ]);
   });
 
@@ -147,7 +177,9 @@ describe("createLocalSource: source folders that cannot be scanned", () => {
     const t = tree();
     const file = t.write("notes.txt", "hello");
     const scan = await createLocalSource({ path: file, watch: false }).scan();
-    expect(scan.diagnostics.map((d) => [d.severity, d.code, d.file, d.message])).toEqual([["warning", "source-not-a-folder", file, `Skills folder ${file} is not a folder`]]);
+    expect(scan.diagnostics.map((d) => [d.severity, d.code, d.file, d.message])).toEqual([
+      ["warning", "source-not-a-folder", file, `Skills folder ${file} is not a folder`],
+    ]);
   });
 
   it.skipIf(process.getuid?.() === 0)("warns when the folder cannot be read", async () => {
@@ -156,7 +188,9 @@ describe("createLocalSource: source folders that cannot be scanned", () => {
     mkdirSync(locked, { mode: 0o000 });
     try {
       const scan = await createLocalSource({ path: locked, watch: false }).scan();
-      expect(scan.diagnostics.map((d) => [d.severity, d.code, d.message])).toEqual([["warning", "source-unreadable", `Cannot read skills folder ${locked}: EACCES`]]);
+      expect(scan.diagnostics.map((d) => [d.severity, d.code, d.message])).toEqual([
+        ["warning", "source-unreadable", `Cannot read skills folder ${locked}: EACCES`],
+      ]);
     } finally {
       chmodSync(locked, 0o755);
     }
@@ -190,7 +224,13 @@ describe("createLocalSource: SKILL.md files that cannot be loaded are skipped at
     const scan = await createLocalSource({ path: t.root, watch: false }).scan();
     expect(scan.skills).toEqual([]);
     expect(scan.diagnostics).toEqual([
-      { severity: "error", code: "too-large", file, source: `local:${t.root}`, message: `${file} exceeds the maximum size (10485760 bytes)` },
+      {
+        severity: "error",
+        code: "too-large",
+        file,
+        source: `local:${t.root}`,
+        message: `${file} exceeds the maximum size (10485760 bytes)`,
+      },
     ]);
   });
 
@@ -210,7 +250,9 @@ describe("createLocalSource: SKILL.md files that cannot be loaded are skipped at
     appendFileSync(good, "café ☕ 𝄞\n");
     const scan = await createLocalSource({ path: t.root, watch: false }).scan();
     expect(scan.skills.map((skill) => skill.name)).toEqual(["fine"]);
-    expect(scan.diagnostics).toEqual([{ severity: "error", code: "not-utf8", file, source: `local:${t.root}`, message: `${file} is not valid UTF-8` }]);
+    expect(scan.diagnostics).toEqual([
+      { severity: "error", code: "not-utf8", file, source: `local:${t.root}`, message: `${file} is not valid UTF-8` },
+    ]);
   });
 
   it("notices on a re-scan that a listed skill's body became invalid UTF-8", async () => {
@@ -243,7 +285,9 @@ describe("createLocalSource: ~ is the home folder", () => {
     h.skill(".agents/skills/mine");
     const skills = join(h.root, ".agents", "skills");
     const scan = await createLocalSource({ path: "~/.agents/skills", watch: false }).scan();
-    expect(scan.skills.map((skill) => [skill.name, skill.path, skill.source])).toEqual([["mine", join(skills, "mine", "SKILL.md"), `local:${skills}`]]);
+    expect(scan.skills.map((skill) => [skill.name, skill.path, skill.source])).toEqual([
+      ["mine", join(skills, "mine", "SKILL.md"), `local:${skills}`],
+    ]);
     expect(scan.diagnostics).toEqual([]);
     const whole = await createLocalSource({ path: "~", recursive: true, watch: false }).scan();
     expect(whole.skills.map((skill) => skill.name)).toEqual(["mine"]);
@@ -276,7 +320,8 @@ describe("createLocalSource: ~ is the home folder", () => {
           code: "unsupported-path",
           file: "~other/skills",
           source: "local:~other/skills",
-          message: "Cannot use ~other/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
+          message:
+            "Cannot use ~other/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
         },
       ]);
       expect(await source.scan()).toBe(scan);
@@ -327,8 +372,12 @@ describe("createLocalSource: confinement (decision 11)", () => {
     symlinkSync(join(t.root, "store", "real"), join(t.root, "store", "linked"));
     const store = join(t.root, "store");
     const scan = await createLocalSource({ path: store, watch: false }).scan();
-    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[join(store, "real", "SKILL.md"), undefined]]);
-    expect(scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file, diagnostic.message])).toEqual([
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([
+      [join(store, "real", "SKILL.md"), undefined],
+    ]);
+    expect(
+      scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file, diagnostic.message]),
+    ).toEqual([
       ["warning", "spec", join(store, "linked", "SKILL.md"), "Directory name 'linked' must match skill name 'real'"],
       [
         "info",
@@ -345,9 +394,18 @@ describe("createLocalSource: confinement (decision 11)", () => {
     t.skill("store/two", "one", "Another skill named one.");
     symlinkSync(join(t.root, "canonical", "one"), join(t.root, "store", "one"));
     const store = join(t.root, "store");
-    const scan = await createLocalSource({ path: store, allowedRoots: [join(t.root, "canonical")], watch: false }).scan();
-    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[join(store, "one", "SKILL.md"), join(t.root, "canonical", "one", "SKILL.md")]]);
-    expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toContainEqual(["duplicate-name", join(store, "two", "SKILL.md")]);
+    const scan = await createLocalSource({
+      path: store,
+      allowedRoots: [join(t.root, "canonical")],
+      watch: false,
+    }).scan();
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([
+      [join(store, "one", "SKILL.md"), join(t.root, "canonical", "one", "SKILL.md")],
+    ]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toContainEqual([
+      "duplicate-name",
+      join(store, "two", "SKILL.md"),
+    ]);
   });
 
   it("refuses symlinked folders and SKILL.md files that point outside the allowed roots", async () => {
@@ -365,7 +423,11 @@ describe("createLocalSource: confinement (decision 11)", () => {
       ["error", "symlink-escape"],
       ["error", "symlink-escape"],
     ]);
-    const allowed = await createLocalSource({ path: join(t.root, "skills"), allowedRoots: [join(t.root, "skills"), outside.root], watch: false }).scan();
+    const allowed = await createLocalSource({
+      path: join(t.root, "skills"),
+      allowedRoots: [join(t.root, "skills"), outside.root],
+      watch: false,
+    }).scan();
     expect(allowed.skills.map((skill) => skill.name).sort()).toEqual(["leak", "secret"]);
   });
 
@@ -391,9 +453,15 @@ describe("createLocalSource: confinement (decision 11)", () => {
         ["personal", join(t.root, "home/.agents/skills/personal/SKILL.md")],
         ["shared", join(t.root, "project/.agents/skills/shared/SKILL.md")],
       ]);
-      expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["symlink-escape", join(claude, "stranger")]]);
+      expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
+        ["symlink-escape", join(claude, "stranger")],
+      ]);
       // allowedRoots adds to the defaults.
-      const wider = await createLocalSource({ path: claude, allowedRoots: [join(t.root, "elsewhere")], watch: false }).scan();
+      const wider = await createLocalSource({
+        path: claude,
+        allowedRoots: [join(t.root, "elsewhere")],
+        watch: false,
+      }).scan();
       expect(wider.skills.map((skill) => skill.name)).toEqual(["packaged", "personal", "shared", "stranger"]);
     } finally {
       process.env.HOME = originalHome;
@@ -409,8 +477,16 @@ describe("createLocalSource: confinement (decision 11)", () => {
     const source = createLocalSource({ path: t.root, watch: false });
     const first = await source.scan();
     expect(first.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.message])).toEqual([
-      ["error", "symlink-dangling", `${join(t.root, "dangling")} is a symbolic link whose target does not exist (it points to ../gone); skipped`],
-      ["error", "symlink-dangling", `${join(t.root, "broken", "SKILL.md")} is a symbolic link whose target does not exist (it points to nowhere.md)`],
+      [
+        "error",
+        "symlink-dangling",
+        `${join(t.root, "dangling")} is a symbolic link whose target does not exist (it points to ../gone); skipped`,
+      ],
+      [
+        "error",
+        "symlink-dangling",
+        `${join(t.root, "broken", "SKILL.md")} is a symbolic link whose target does not exist (it points to nowhere.md)`,
+      ],
     ]);
     // Polling scans see the same, and return the same scan.
     expect(await source.scan()).toBe(first);
@@ -431,7 +507,9 @@ describe("createLocalSource: confinement (decision 11)", () => {
     execFileSync("mkfifo", [join(t.root, "fifo", "SKILL.md")]);
     const scan = await createLocalSource({ path: t.root, watch: false }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "not-a-file", severity: "error", file: join(t.root, "fifo", "SKILL.md") })]);
+    expect(scan.diagnostics).toEqual([
+      expect.objectContaining({ code: "not-a-file", severity: "error", file: join(t.root, "fifo", "SKILL.md") }),
+    ]);
   });
 
   it("refuses a SKILL.md larger than 10 MiB without reading it", async () => {
@@ -439,13 +517,18 @@ describe("createLocalSource: confinement (decision 11)", () => {
     const file = t.write("huge/SKILL.md", "---\n");
     execFileSync("truncate", ["-s", "1G", file]);
     const scan = await createLocalSource({ path: t.root, watch: false }).scan();
-    expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "too-large", message: `${file} exceeds the maximum size (10485760 bytes)` })]);
+    expect(scan.diagnostics).toEqual([
+      expect.objectContaining({ code: "too-large", message: `${file} exceeds the maximum size (10485760 bytes)` }),
+    ]);
   });
 
   it("refuses invalid UTF-8 in the frontmatter", async () => {
     const t = tree();
     mkdirSync(join(t.root, "bin"));
-    writeFileSync(join(t.root, "bin", "SKILL.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]));
+    writeFileSync(
+      join(t.root, "bin", "SKILL.md"),
+      Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]),
+    );
     const scan = await createLocalSource({ path: t.root, watch: false }).scan();
     expect(scan.diagnostics).toEqual([expect.objectContaining({ code: "not-utf8", severity: "error" })]);
   });
@@ -475,7 +558,9 @@ describe("createLocalSource: re-scans", () => {
           ["edit", "A changed description that is longer."],
           ["keep", "Use keep for tests."],
         ]);
-        expect(second.skills.find((skill) => skill.name === "keep")).toBe(first.skills.find((skill) => skill.name === "keep"));
+        expect(second.skills.find((skill) => skill.name === "keep")).toBe(
+          first.skills.find((skill) => skill.name === "keep"),
+        );
         expect(await source.scan()).toBe(second);
       } finally {
         source.close?.();

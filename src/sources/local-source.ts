@@ -4,7 +4,11 @@ import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { allowedSkillFolder, readSkillFileWithinRoots } from "./allowed-roots.js";
 import { createLocalSkillCache, sameEntries, type LocalSkillCache } from "./local-skill-cache.js";
-import { resolveLocalSourceOptions, type LocalSourceOptions, type LocalSourceSettings } from "./local-source-options.js";
+import {
+  resolveLocalSourceOptions,
+  type LocalSourceOptions,
+  type LocalSourceSettings,
+} from "./local-source-options.js";
 import { createLocalWatchState, stopWatching, syncWatchers, type LocalWatchState } from "./local-watch.js";
 import { scanLocalFolder } from "./scan-local-folder.js";
 import { listSkillFiles, readContainedFile } from "./skill-folder-files.js";
@@ -43,7 +47,14 @@ interface LocalSourceState {
 export function createLocalSource(options: LocalSourceOptions | string): SkillSource {
   const settings = resolveLocalSourceOptions(options);
   const { allowedRoots } = settings;
-  const state: LocalSourceState = { cache: createLocalSkillCache(), last: undefined, lastWalked: [], running: undefined, version: 0, watch: createLocalWatchState() };
+  const state: LocalSourceState = {
+    cache: createLocalSkillCache(),
+    last: undefined,
+    lastWalked: [],
+    running: undefined,
+    version: 0,
+    watch: createLocalWatchState(),
+  };
   return {
     specificationVersion: "v1",
     id: settings.id,
@@ -104,16 +115,26 @@ async function scanNow(settings: LocalSourceSettings, state: LocalSourceState): 
   state.lastWalked = scan.folders;
   const { diagnostics } = scan;
   if (watch.watching) await syncWatchers(watch, scan.folders, slice);
-  if (watch.problem) diagnostics.push({ severity: "info", code: "watch-unavailable", file: settings.root, message: watch.problem, source: settings.id });
+  if (watch.problem)
+    diagnostics.push({
+      severity: "info",
+      code: "watch-unavailable",
+      file: settings.root,
+      message: watch.problem,
+      source: settings.id,
+    });
   // The catalog's merge after this scan gets a slice of its own.
   await slice.pause();
 
   // Unchanged skills keep their cached entry object, so comparing entries is by identity.
-  if (state.last && sameEntries(previous, scan.entries) && sameMessages(state.last.diagnostics, diagnostics)) return state.last;
+  if (state.last && sameEntries(previous, scan.entries) && sameMessages(state.last.diagnostics, diagnostics))
+    return state.last;
   state.last = { version: `${settings.id}#${++state.version}`, skills: scan.skills, diagnostics };
   return state.last;
 }
 
 function sameMessages(before: readonly Diagnostic[], after: readonly Diagnostic[]): boolean {
-  return before.length === after.length && before.every((diagnostic, index) => diagnostic.message === after[index]!.message);
+  return (
+    before.length === after.length && before.every((diagnostic, index) => diagnostic.message === after[index]!.message)
+  );
 }

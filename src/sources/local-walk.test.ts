@@ -15,7 +15,8 @@ afterEach(() => {
 function library() {
   const tree = tempTree();
   trees.push(tree);
-  for (const path of ["a", "b/c", "b/d/e", "f/g", "node_modules/x", ".git/y", ".hg/h", ".svn/s", "__pycache__/p"]) tree.skill(path);
+  for (const path of ["a", "b/c", "b/d/e", "f/g", "node_modules/x", ".git/y", ".hg/h", ".svn/s", "__pycache__/p"])
+    tree.skill(path);
   tree.write("z.txt", "not a folder");
   return realpathSync(tree.root);
 }
@@ -49,13 +50,23 @@ async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice
     },
     slice,
   );
-  return { offered, walked, warnings, ...(skipped.length > 0 ? { skipped } : {}), ...(Object.keys(real).length > 0 ? { real } : {}) };
+  return {
+    offered,
+    walked,
+    warnings,
+    ...(skipped.length > 0 ? { skipped } : {}),
+    ...(Object.keys(real).length > 0 ? { real } : {}),
+  };
 }
 
 describe("walkLocalFolders", () => {
   it("offers only the root's children when not recursive, in name order, leaving out skipped folders and files", async () => {
     const root = library();
-    expect(await walk({ root })).toEqual({ offered: [`${root}/a`, `${root}/b`, `${root}/f`], walked: [root], warnings: [] });
+    expect(await walk({ root })).toEqual({
+      offered: [`${root}/a`, `${root}/b`, `${root}/f`],
+      walked: [root],
+      warnings: [],
+    });
   });
 
   it("enters every folder that is no skill folder when recursive, depth-first in name order", async () => {
@@ -72,12 +83,24 @@ describe("walkLocalFolders", () => {
     expect(await walk({ root, recursive: true, maxDepth: 2 })).toEqual({
       offered: [`${root}/a`, `${root}/b`, `${root}/b/c`, `${root}/b/d`, `${root}/f`, `${root}/f/g`],
       walked: [root, `${root}/b`, `${root}/f`],
-      warnings: [[root, "depth-limit", `Stopped scanning ${root} at depth 2: the folders below ${root}/b/d were not searched; skills there may be missing`]],
+      warnings: [
+        [
+          root,
+          "depth-limit",
+          `Stopped scanning ${root} at depth 2: the folders below ${root}/b/d were not searched; skills there may be missing`,
+        ],
+      ],
     });
     expect(await walk({ root, recursive: true, maxDepth: 1 })).toEqual({
       offered: [`${root}/a`, `${root}/b`, `${root}/f`],
       walked: [root],
-      warnings: [[root, "depth-limit", `Stopped scanning ${root} at depth 1: the folders below ${root}/b and 1 other folder were not searched; skills there may be missing`]],
+      warnings: [
+        [
+          root,
+          "depth-limit",
+          `Stopped scanning ${root} at depth 1: the folders below ${root}/b and 1 other folder were not searched; skills there may be missing`,
+        ],
+      ],
     });
     // A folder at the limit that holds only files hides nothing: no warning.
     expect((await walk({ root, recursive: true, maxDepth: 3 })).warnings).toEqual([]);
@@ -118,10 +141,26 @@ describe("walkLocalFolders", () => {
       walked: [root, `${root}/b`],
       warnings: [],
       skipped: [
-        [`${root}/cycle-a`, "symlink-loop", `${root}/cycle-a is a symbolic link that leads back to itself (a loop); skipped`],
-        [`${root}/cycle-b`, "symlink-loop", `${root}/cycle-b is a symbolic link that leads back to itself (a loop); skipped`],
-        [`${root}/dangling`, "symlink-dangling", `${root}/dangling is a symbolic link whose target does not exist (it points to ${base}/missing); skipped`],
-        [`${root}/out`, "symlink-escape", `${root}/out is a symbolic link to ${base}/skills-evil, outside the allowed folders; skipped`],
+        [
+          `${root}/cycle-a`,
+          "symlink-loop",
+          `${root}/cycle-a is a symbolic link that leads back to itself (a loop); skipped`,
+        ],
+        [
+          `${root}/cycle-b`,
+          "symlink-loop",
+          `${root}/cycle-b is a symbolic link that leads back to itself (a loop); skipped`,
+        ],
+        [
+          `${root}/dangling`,
+          "symlink-dangling",
+          `${root}/dangling is a symbolic link whose target does not exist (it points to ${base}/missing); skipped`,
+        ],
+        [
+          `${root}/out`,
+          "symlink-escape",
+          `${root}/out is a symbolic link to ${base}/skills-evil, outside the allowed folders; skipped`,
+        ],
       ],
       // Offered under the link's path, with the real folder it leads to.
       real: { [`${root}/in`]: `${root}/b`, [`${root}/loop`]: root },

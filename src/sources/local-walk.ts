@@ -81,7 +81,12 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
         continue;
       }
       if (--directoryBudget < 0) {
-        if (directoryBudget === -1) warn(root, "scan-limit", `Stopped scanning ${root} after ${maxDirectories} folders; skills below may be missing`);
+        if (directoryBudget === -1)
+          warn(
+            root,
+            "scan-limit",
+            `Stopped scanning ${root} after ${maxDirectories} folders; skills below may be missing`,
+          );
         continue;
       }
       enter(path, real, folder.depth + 1);
@@ -93,20 +98,32 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
   while (!walkSlice()) await slice.pause();
   if (cut.length > 0) {
     const others = cut.length > 1 ? ` and ${cut.length - 1} other ${cut.length === 2 ? "folder" : "folders"}` : "";
-    warn(root, "depth-limit", `Stopped scanning ${root} at depth ${maxDepth}: the folders below ${cut[0]}${others} were not searched; skills there may be missing`);
+    warn(
+      root,
+      "depth-limit",
+      `Stopped scanning ${root} at depth ${maxDepth}: the folders below ${cut[0]}${others} were not searched; skills there may be missing`,
+    );
   }
   return walked;
 }
 
 // The folders directly inside `directory`, sorted, without skipped names; symlinks only when
 // their real target is a folder inside the allowed roots (others are reported).
-function childDirectories(directory: string, realDirectory: string, { allowedRoots, warn, skip }: LocalWalkOptions): ChildFolders {
+function childDirectories(
+  directory: string,
+  realDirectory: string,
+  { allowedRoots, warn, skip }: LocalWalkOptions,
+): ChildFolders {
   const children: ChildFolders = { paths: [], reals: [], names: [] };
   let entries: Dirent[];
   try {
     entries = readdirSync(directory, { withFileTypes: true });
   } catch (error) {
-    warn(directory, "unreadable-folder", `Cannot list ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    warn(
+      directory,
+      "unreadable-folder",
+      `Cannot list ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
     return children;
   }
   // Sorted by name, which orders the paths alike (they share the folder's path) but compares
@@ -158,7 +175,9 @@ function isDirectory(path: string): boolean {
 // Whether `directory` holds a folder (or a link, which may be one) the walk would enter.
 function holdsFolders(directory: string): boolean {
   try {
-    return readdirSync(directory, { withFileTypes: true }).some((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name));
+    return readdirSync(directory, { withFileTypes: true }).some(
+      (entry) => (entry.isDirectory() || entry.isSymbolicLink()) && !SKIPPED_FOLDERS.has(entry.name),
+    );
   } catch {
     return false;
   }

@@ -31,7 +31,12 @@ function setup() {
 describe("local watch state", () => {
   it("starts watching nothing, and dirty", () => {
     const state = createLocalWatchState();
-    expect({ watchers: [...state.watchers.keys()], watching: state.watching, problem: state.problem, dirty: state.dirty }).toEqual({ watchers: [], watching: false, problem: undefined, dirty: true });
+    expect({
+      watchers: [...state.watchers.keys()],
+      watching: state.watching,
+      problem: state.problem,
+      dirty: state.dirty,
+    }).toEqual({ watchers: [], watching: false, problem: undefined, dirty: true });
   });
 
   it("syncWatchers watches exactly the folders given, closing the others; a new watcher marks the state dirty", async () => {
@@ -67,7 +72,12 @@ describe("local watch state", () => {
     await syncWatchers(state, [a], neverDue);
     state.dirty = false;
     await syncWatchers(state, [a, missing], neverDue);
-    expect({ watchers: state.watchers.size, watching: state.watching, problem: state.problem, dirty: state.dirty }).toEqual({
+    expect({
+      watchers: state.watchers.size,
+      watching: state.watching,
+      problem: state.problem,
+      dirty: state.dirty,
+    }).toEqual({
       watchers: 0,
       watching: false,
       problem: `Cannot watch ${missing} (ENOENT); re-scans compare file stamps instead`,
@@ -96,6 +106,10 @@ describe("local watch state", () => {
     state.dirty = false;
     stopWatching(state);
     expect(closes.map((close) => close.mock.calls.length)).toEqual([1, 1]);
-    expect({ watchers: state.watchers.size, watching: state.watching, dirty: state.dirty }).toEqual({ watchers: 0, watching: false, dirty: true });
+    expect({ watchers: state.watchers.size, watching: state.watching, dirty: state.dirty }).toEqual({
+      watchers: 0,
+      watching: false,
+      dirty: true,
+    });
   });
 });

@@ -45,7 +45,11 @@ export function createLocalWatchState(): LocalWatchState {
  * scan compares stamps once more. When a folder cannot be watched, records the `problem` and
  * stops watching.
  */
-export async function syncWatchers(state: LocalWatchState, directories: readonly string[], slice: TimeSlice): Promise<void> {
+export async function syncWatchers(
+  state: LocalWatchState,
+  directories: readonly string[],
+  slice: TimeSlice,
+): Promise<void> {
   const { watchers } = state;
   const wanted = new Set(directories);
   for (const [directory, watcher] of watchers) {

@@ -3,7 +3,9 @@ import { createMemorySource } from "./memory-source.js";
 
 describe("createMemorySource", () => {
   it("serves skills, files and changes from memory", async () => {
-    const source = createMemorySource({ files: { "/skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\nBody", "/skills/a/scripts/x.py": "print(1)" } });
+    const source = createMemorySource({
+      files: { "/skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\nBody", "/skills/a/scripts/x.py": "print(1)" },
+    });
     const first = await source.scan();
     expect(first.skills.map((skill) => skill.path)).toEqual(["/skills/a/SKILL.md"]);
     expect(await source.scan()).toBe(first);
@@ -14,7 +16,9 @@ describe("createMemorySource", () => {
     source.write("/skills/b/SKILL.md", "---\nname: b\n---\n");
     const second = await source.scan();
     expect(second.skills.map((skill) => skill.name)).toEqual(["a"]);
-    expect(second.diagnostics).toEqual([expect.objectContaining({ file: "/skills/b/SKILL.md", code: "description-missing" })]);
+    expect(second.diagnostics).toEqual([
+      expect.objectContaining({ file: "/skills/b/SKILL.md", code: "description-missing" }),
+    ]);
     source.remove("/skills/a");
     expect((await source.scan()).skills).toEqual([]);
   });

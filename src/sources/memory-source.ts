@@ -28,9 +28,15 @@ export function createMemorySource(options: MemorySourceOptions = {}): MemorySou
   let version = 0;
   let last: SkillSourceScan | undefined;
 
-  const normalize = (path: string) => "/" + path.split("/").filter((part) => part !== "" && part !== ".").join("/");
+  const normalize = (path: string) =>
+    "/" +
+    path
+      .split("/")
+      .filter((part) => part !== "" && part !== ".")
+      .join("/");
   const put = (path: string, content: string | Uint8Array) => {
-    if (path.split("/").includes("..")) throw new SkillsetError("invalid-path", `Path ${JSON.stringify(path)} must not contain '..'`);
+    if (path.split("/").includes(".."))
+      throw new SkillsetError("invalid-path", `Path ${JSON.stringify(path)} must not contain '..'`);
     files.set(normalize(path), typeof content === "string" ? encoder.encode(content) : content);
   };
   for (const [path, content] of Object.entries(options.files ?? {})) put(path, content);
@@ -70,7 +76,8 @@ export function createMemorySource(options: MemorySourceOptions = {}): MemorySou
     async readFile(skill, relativePath, maxBytes) {
       const bytes = files.get(`${skillDirectory(skill)}/${relativePath}`);
       if (!bytes) throw new SkillsetError("not-found", `${relativePath} does not exist in the skill's folder`);
-      if (bytes.byteLength > maxBytes) throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
+      if (bytes.byteLength > maxBytes)
+        throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
       return bytes;
     },
     async listFiles(skill, limits) {

@@ -43,7 +43,10 @@ export function findInstalledPackage(name: string, from: string): InstalledPacka
     const manifest = join(directory, "package.json");
     if (!existsSync(manifest)) continue;
     const json = readManifest(manifest);
-    const hoistRoot = basename(folder) === "node_modules" && isAncestorBelowHome(dirname(folder), resolve(from)) ? dirname(folder) : undefined;
+    const hoistRoot =
+      basename(folder) === "node_modules" && isAncestorBelowHome(dirname(folder), resolve(from))
+        ? dirname(folder)
+        : undefined;
     return {
       name,
       directory,
@@ -60,7 +63,9 @@ export function findInstalledPackage(name: string, from: string): InstalledPacka
 export function readManifest(file: string): Record<string, unknown> | undefined {
   try {
     const json: unknown = JSON.parse(readFileSync(file, "utf8"));
-    return json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+    return json !== null && typeof json === "object" && !Array.isArray(json)
+      ? (json as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -72,7 +77,8 @@ export function readManifest(file: string): Record<string, unknown> | undefined 
  * so a link out (`npm link`, a global folder) is refused.
  */
 export function packageIsAllowed(installed: InstalledPackage, allowedRoots: readonly string[]): boolean {
-  const roots = installed.hoistRoot === undefined ? allowedRoots : [...allowedRoots, realOrResolved(installed.hoistRoot)];
+  const roots =
+    installed.hoistRoot === undefined ? allowedRoots : [...allowedRoots, realOrResolved(installed.hoistRoot)];
   return isInsideAllowedRoots(installed.realDirectory, roots);
 }
 

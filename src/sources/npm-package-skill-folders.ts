@@ -13,7 +13,11 @@ export const PACKAGE_SKILL_FOLDERS = ["skills", "dist/skills"] as const;
  * `dist/skills/` that exist. A folder that is a link out of the package and the allowed folders
  * is left out with an error; a package with none of them gets a warning.
  */
-export function packageSkillFolders(pkg: ResolvedNpmPackage, allowedRoots: readonly string[], sourceId: string): { folders: string[]; diagnostics: Diagnostic[] } {
+export function packageSkillFolders(
+  pkg: ResolvedNpmPackage,
+  allowedRoots: readonly string[],
+  sourceId: string,
+): { folders: string[]; diagnostics: Diagnostic[] } {
   if (existsSync(join(pkg.directory, "SKILL.md"))) return { folders: [pkg.directory], diagnostics: [] };
   const folders: string[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -23,11 +27,24 @@ export function packageSkillFolders(pkg: ResolvedNpmPackage, allowedRoots: reado
     if (!isFolder(folder)) continue;
     const real = realOrResolved(folder);
     if (isInsideAllowedRoots(real, roots)) folders.push(folder);
-    else diagnostics.push({ severity: "error", code: "symlink-escape", file: folder, message: `${folder} is a symbolic link to ${real}, outside the package and the allowed folders`, source: sourceId });
+    else
+      diagnostics.push({
+        severity: "error",
+        code: "symlink-escape",
+        file: folder,
+        message: `${folder} is a symbolic link to ${real}, outside the package and the allowed folders`,
+        source: sourceId,
+      });
   }
   if (folders.length === 0 && diagnostics.length === 0) {
     const message = `Package '${pkg.name}' (${pkg.directory}) has no skills: no SKILL.md at its root and no skills/<name>/SKILL.md or dist/skills/<name>/SKILL.md`;
-    diagnostics.push({ severity: "warning", code: "package-without-skills", file: join(pkg.directory, "package.json"), message, source: sourceId });
+    diagnostics.push({
+      severity: "warning",
+      code: "package-without-skills",
+      file: join(pkg.directory, "package.json"),
+      message,
+      source: sourceId,
+    });
   }
   return { folders, diagnostics };
 }

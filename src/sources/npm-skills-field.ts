@@ -23,15 +23,20 @@ const NPM_PREFIX = "npm:";
  * installer to fetch, so they are reported, not read.
  */
 export function parseSkillsField(field: unknown): ParsedSkillsField {
-  if (!Array.isArray(field)) return { requests: [], problems: [`"skills" must be an array of "npm:<package>" entries, got ${describe(field)}`] };
+  if (!Array.isArray(field))
+    return { requests: [], problems: [`"skills" must be an array of "npm:<package>" entries, got ${describe(field)}`] };
   const requests: NpmSkillRequest[] = [];
   const problems: string[] = [];
   for (const entry of field as unknown[]) {
     const { source, skills } = entryParts(entry);
     if (source === undefined || skills === undefined) {
-      problems.push(`"skills" entry ${describe(entry)} is not "npm:<package>" nor { "source": "npm:<package>", "skills": [names] }`);
+      problems.push(
+        `"skills" entry ${describe(entry)} is not "npm:<package>" nor { "source": "npm:<package>", "skills": [names] }`,
+      );
     } else if (!source.startsWith(NPM_PREFIX)) {
-      problems.push(`"skills" entry "${source}" is not an npm: source; skillset reads installed packages only (fetch other sources with npx skills experimental_sync)`);
+      problems.push(
+        `"skills" entry "${source}" is not an npm: source; skillset reads installed packages only (fetch other sources with npx skills experimental_sync)`,
+      );
     } else {
       const name = source.slice(NPM_PREFIX.length);
       if (isPackageName(name)) requests.push({ package: name, skills });

@@ -7,19 +7,43 @@ import { createNpmSource } from "./npm-source.js";
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 const PACKAGES: FixturePackage[] = [
-  { manifest: { name: "skill-pkg-a", version: "1.2.3" }, files: { "skills/alpha/SKILL.md": skillFile("alpha"), "skills/beta/SKILL.md": skillFile("beta"), "skills/beta/notes.md": "beta notes\n" } },
+  {
+    manifest: { name: "skill-pkg-a", version: "1.2.3" },
+    files: {
+      "skills/alpha/SKILL.md": skillFile("alpha"),
+      "skills/beta/SKILL.md": skillFile("beta"),
+      "skills/beta/notes.md": "beta notes\n",
+    },
+  },
   // `exports` hides package.json from require: the source finds the package root all the same.
   {
     manifest: { name: "@acme/tools", version: "0.4.0", exports: { ".": "./index.js" }, skills: ["npm:skill-pkg-root"] },
-    files: { "index.js": "export {};\n", "dist/skills/gamma/SKILL.md": skillFile("gamma"), "dist/skills/delta/SKILL.md": skillFile("delta") },
+    files: {
+      "index.js": "export {};\n",
+      "dist/skills/gamma/SKILL.md": skillFile("gamma"),
+      "dist/skills/delta/SKILL.md": skillFile("delta"),
+    },
   },
   // A root SKILL.md makes the package one skill: its skills/ folder is not read.
-  { manifest: { name: "skill-pkg-root", version: "2.0.0" }, files: { "SKILL.md": skillFile("root-skill"), "skills/ignored/SKILL.md": skillFile("ignored") } },
+  {
+    manifest: { name: "skill-pkg-root", version: "2.0.0" },
+    files: { "SKILL.md": skillFile("root-skill"), "skills/ignored/SKILL.md": skillFile("ignored") },
+  },
   { manifest: { name: "no-skills-pkg", version: "1.0.0" }, files: { "index.js": "" } },
-  { manifest: { name: "bad-skill-pkg", version: "3.1.0" }, files: { "skills/broken/SKILL.md": "---\nname: broken\n---\n\nNo description.\n" } },
+  {
+    manifest: { name: "bad-skill-pkg", version: "3.1.0" },
+    files: { "skills/broken/SKILL.md": "---\nname: broken\n---\n\nNo description.\n" },
+  },
 ];
 
-const SKILLS_FIELD = ["npm:skill-pkg-a", { source: "npm:@acme/tools", skills: ["gamma"] }, "npm:no-skills-pkg", "npm:not-installed", "github:owner/repo", "npm:bad-skill-pkg"];
+const SKILLS_FIELD = [
+  "npm:skill-pkg-a",
+  { source: "npm:@acme/tools", skills: ["gamma"] },
+  "npm:no-skills-pkg",
+  "npm:not-installed",
+  "github:owner/repo",
+  "npm:bad-skill-pkg",
+];
 
 let fixture: ReturnType<typeof npmProject>;
 beforeAll(() => {
@@ -103,7 +127,9 @@ describe("createNpmSource over packages installed with npm", () => {
       "skill-pkg-a@1.2.3/beta",
       "skill-pkg-root@2.0.0/root-skill",
     ]);
-    expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["Directory name 'skill-pkg-root' must match skill name 'root-skill'"]);
+    expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      "Directory name 'skill-pkg-root' must match skill name 'root-skill'",
+    ]);
     const beta = scan.skills.find((skill) => skill.name === "beta")!;
     expect(decode(await source.readSkill(beta))).toBe(skillFile("beta"));
     expect(decode(await source.readFile!(beta, "notes.md", 1000))).toBe("beta notes\n");
@@ -117,7 +143,10 @@ describe("createNpmSource over packages installed with npm", () => {
     const scan = await source.scan();
     expect(scan.skills).toEqual([]);
     expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([
-      ["package-not-installed", `Package '@acme/missing' is not installed: no node_modules/@acme/missing at or above ${fixture.project}. Run npm install @acme/missing`],
+      [
+        "package-not-installed",
+        `Package '@acme/missing' is not installed: no node_modules/@acme/missing at or above ${fixture.project}. Run npm install @acme/missing`,
+      ],
     ]);
   });
 
@@ -125,7 +154,9 @@ describe("createNpmSource over packages installed with npm", () => {
     const sub = join(fixture.project, "src/deep");
     mkdirSync(sub, { recursive: true });
     const scan = await createNpmSource({ packages: ["skill-pkg-root"], cwd: sub, watch: false }).scan();
-    expect(scan.skills.map((skill) => [skill.name, skill.path])).toEqual([["root-skill", join(fixture.project, "node_modules/skill-pkg-root/SKILL.md")]]);
+    expect(scan.skills.map((skill) => [skill.name, skill.path])).toEqual([
+      ["root-skill", join(fixture.project, "node_modules/skill-pkg-root/SKILL.md")],
+    ]);
   });
 
   it("keeps its scan while nothing changed, and sees a package uninstalled and installed again", async () => {
@@ -147,13 +178,22 @@ describe("createNpmSource over workspaces and pnpm's layout", () => {
   it("an npm workspace reads a sibling package linked into the root's node_modules, from the member's folder", async () => {
     const workspace = npmProject([], { workspaces: ["packages/*"] });
     try {
-      writeFiles(join(workspace.project, "packages/app"), { "package.json": JSON.stringify({ name: "app", version: "0.0.1", skills: ["npm:@ws/lib"] }) });
-      writeFiles(join(workspace.project, "packages/lib"), { "package.json": JSON.stringify({ name: "@ws/lib", version: "5.0.0" }), "skills/lib-skill/SKILL.md": skillFile("lib-skill") });
+      writeFiles(join(workspace.project, "packages/app"), {
+        "package.json": JSON.stringify({ name: "app", version: "0.0.1", skills: ["npm:@ws/lib"] }),
+      });
+      writeFiles(join(workspace.project, "packages/lib"), {
+        "package.json": JSON.stringify({ name: "@ws/lib", version: "5.0.0" }),
+        "skills/lib-skill/SKILL.md": skillFile("lib-skill"),
+      });
       npm(workspace.project, "install", "--offline", "--no-audit", "--no-fund");
       const scan = await createNpmSource({ cwd: join(workspace.project, "packages/app"), watch: false }).scan();
       expect(scan.diagnostics).toEqual([]);
       expect(scan.skills.map((skill) => [skill.name, skill.package, skill.path])).toEqual([
-        ["lib-skill", { name: "@ws/lib", version: "5.0.0" }, join(workspace.project, "node_modules/@ws/lib/skills/lib-skill/SKILL.md")],
+        [
+          "lib-skill",
+          { name: "@ws/lib", version: "5.0.0" },
+          join(workspace.project, "node_modules/@ws/lib/skills/lib-skill/SKILL.md"),
+        ],
       ]);
     } finally {
       workspace.cleanup();
@@ -164,12 +204,17 @@ describe("createNpmSource over workspaces and pnpm's layout", () => {
     const tree = npmProject([], {});
     try {
       const store = join(tree.project, "node_modules/.pnpm/@acme+pn@1.0.0/node_modules/@acme/pn");
-      writeFiles(store, { "package.json": JSON.stringify({ name: "@acme/pn", version: "1.0.0" }), "skills/pn-skill/SKILL.md": skillFile("pn-skill") });
+      writeFiles(store, {
+        "package.json": JSON.stringify({ name: "@acme/pn", version: "1.0.0" }),
+        "skills/pn-skill/SKILL.md": skillFile("pn-skill"),
+      });
       mkdirSync(join(tree.project, "node_modules/@acme"), { recursive: true });
       symlinkSync("../.pnpm/@acme+pn@1.0.0/node_modules/@acme/pn", join(tree.project, "node_modules/@acme/pn"));
       const scan = await createNpmSource({ packages: ["@acme/pn"], cwd: tree.project, watch: false }).scan();
       expect(scan.diagnostics).toEqual([]);
-      expect(scan.skills.map((skill) => [skill.name, skill.package])).toEqual([["pn-skill", { name: "@acme/pn", version: "1.0.0" }]]);
+      expect(scan.skills.map((skill) => [skill.name, skill.package])).toEqual([
+        ["pn-skill", { name: "@acme/pn", version: "1.0.0" }],
+      ]);
     } finally {
       tree.cleanup();
     }

@@ -51,7 +51,12 @@ export function createNpmSource(options: NpmSourceOptions = {}): SkillSource {
   let version = 0;
 
   const scanPackages = async (): Promise<SkillSourceScan> => {
-    const resolved = resolveNpmPackages({ ...(options.packages ? { packages: options.packages } : {}), cwd, allowedRoots, sourceId: id });
+    const resolved = resolveNpmPackages({
+      ...(options.packages ? { packages: options.packages } : {}),
+      cwd,
+      allowedRoots,
+      sourceId: id,
+    });
     const diagnostics = [...resolved.diagnostics];
     const skills: SkillMetadata[] = [];
     const nextFolders = new Map<string, SkillSource>();
@@ -62,20 +67,36 @@ export function createNpmSource(options: NpmSourceOptions = {}): SkillSource {
       diagnostics.push(...layout.diagnostics);
       let count = 0;
       for (const folder of layout.folders) {
-        const inner = folders.get(folder) ?? createLocalSource({ path: folder, id, watch: options.watch ?? true, allowedRoots: [...allowedRoots, pkg.realDirectory] });
+        const inner =
+          folders.get(folder) ??
+          createLocalSource({
+            path: folder,
+            id,
+            watch: options.watch ?? true,
+            allowedRoots: [...allowedRoots, pkg.realDirectory],
+          });
         nextFolders.set(folder, inner);
         const scan = await inner.scan();
         versions.push(`${folder}@${pkg.version ?? ""}:${scan.version}`);
         diagnostics.push(...scan.diagnostics);
         for (const skill of chosenSkills(scan.skills, pkg, diagnostics, id)) {
-          skills.push({ ...skill, package: { name: pkg.name, ...(pkg.version === undefined ? {} : { version: pkg.version }) } });
+          skills.push({
+            ...skill,
+            package: { name: pkg.name, ...(pkg.version === undefined ? {} : { version: pkg.version }) },
+          });
           nextOwners.set(skill.path, inner);
           count++;
         }
       }
       if (count === 0 && layout.folders.length > 0) {
         const message = `Package '${pkg.name}' (${pkg.directory}) has no valid skills in ${layout.folders.join(", ")}`;
-        diagnostics.push({ severity: "warning", code: "package-without-skills", file: join(pkg.directory, "package.json"), message, source: id });
+        diagnostics.push({
+          severity: "warning",
+          code: "package-without-skills",
+          file: join(pkg.directory, "package.json"),
+          message,
+          source: id,
+        });
       }
     }
     for (const [folder, inner] of folders) if (!nextFolders.has(folder)) inner.close?.();
@@ -118,12 +139,23 @@ export function createNpmSource(options: NpmSourceOptions = {}): SkillSource {
 
 // The skills of a package that were asked for (all, or those named by folder or skill name); a
 // warning for each name asked for that the package does not have.
-function chosenSkills(skills: readonly SkillMetadata[], pkg: ResolvedNpmPackage, diagnostics: Diagnostic[], sourceId: string): readonly SkillMetadata[] {
+function chosenSkills(
+  skills: readonly SkillMetadata[],
+  pkg: ResolvedNpmPackage,
+  diagnostics: Diagnostic[],
+  sourceId: string,
+): readonly SkillMetadata[] {
   if (pkg.skills.length === 0) return skills;
   const folderName = (skill: SkillMetadata) => baseName(skillDirectory(skill));
   for (const name of pkg.skills) {
     if (skills.some((skill) => skill.name === name || folderName(skill) === name)) continue;
-    diagnostics.push({ severity: "warning", code: "skill-not-in-package", file: join(pkg.directory, "package.json"), message: `Package '${pkg.name}' has no skill '${name}'`, source: sourceId });
+    diagnostics.push({
+      severity: "warning",
+      code: "skill-not-in-package",
+      file: join(pkg.directory, "package.json"),
+      message: `Package '${pkg.name}' has no skill '${name}'`,
+      source: sourceId,
+    });
   }
   return skills.filter((skill) => pkg.skills.includes(skill.name) || pkg.skills.includes(folderName(skill)));
 }

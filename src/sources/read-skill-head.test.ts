@@ -52,7 +52,10 @@ describe("readSkillHead", () => {
     expect(headOf("---\nname: b\n")).toBe("---\nname: b\n");
     // Ends with the first byte of the character whose second byte the longer file left behind.
     const accent = Buffer.byteLength(longer) - 2;
-    const truncated = Buffer.concat([Buffer.from(`---\nname: c\n---\n${"y".repeat(accent - 16)}`), Buffer.from([0xc3])]);
+    const truncated = Buffer.concat([
+      Buffer.from(`---\nname: c\n---\n${"y".repeat(accent - 16)}`),
+      Buffer.from([0xc3]),
+    ]);
     expect(truncated.length).toBe(accent + 1);
     expect(() => headOf(truncated)).toThrow(/is not valid UTF-8$/);
   });

@@ -26,14 +26,27 @@ async function scan(options: LocalSourceOptions, previous: LocalSkillCache = new
   let pauses = 0;
   const slice: TimeSlice = { due: () => false, pause: async () => void pauses++ };
   const result = await scanLocalFolder({ settings: resolveLocalSourceOptions(options), previous, usePolling, slice });
-  return { result, pauses, skills: result.skills.map((skill) => skill.name), folders: result.folders, entries: [...result.entries].map(([directory]) => directory), unscannable: result.unscannable };
+  return {
+    result,
+    pauses,
+    skills: result.skills.map((skill) => skill.name),
+    folders: result.folders,
+    entries: [...result.entries].map(([directory]) => directory),
+    unscannable: result.unscannable,
+  };
 }
 
 describe("scanLocalFolder", () => {
   it("returns the skills, the folders walked then the skill folders, and the entries read, pausing before and after the walk", async () => {
     const root = library();
     const { result, ...flat } = await scan({ path: root });
-    expect(flat).toEqual({ pauses: 2, skills: ["a"], folders: [root, `${root}/a`], entries: [`${root}/a`], unscannable: false });
+    expect(flat).toEqual({
+      pauses: 2,
+      skills: ["a"],
+      folders: [root, `${root}/a`],
+      entries: [`${root}/a`],
+      unscannable: false,
+    });
     expect(result.diagnostics).toEqual([]);
     const recursive = await scan({ path: root, recursive: true });
     expect(recursive.folders).toEqual([root, `${root}/group`, `${root}/a`, `${root}/group/b`]);
@@ -51,7 +64,13 @@ describe("scanLocalFolder", () => {
   it("reads a skill folder given as the source itself, without walking", async () => {
     const root = library();
     const { result, ...solo } = await scan({ path: join(root, "a") });
-    expect(solo).toEqual({ pauses: 2, skills: ["a"], folders: [`${root}/a`], entries: [`${root}/a`], unscannable: false });
+    expect(solo).toEqual({
+      pauses: 2,
+      skills: ["a"],
+      folders: [`${root}/a`],
+      entries: [`${root}/a`],
+      unscannable: false,
+    });
     expect(result.diagnostics).toEqual([]);
   });
 
@@ -59,7 +78,15 @@ describe("scanLocalFolder", () => {
     const root = join(library(), "missing");
     const { result, ...missing } = await scan({ path: root });
     expect(missing).toEqual({ pauses: 2, skills: [], folders: [], entries: [], unscannable: true });
-    expect(result.diagnostics).toEqual([{ severity: "warning", code: "source-missing", file: root, message: `Skills folder ${root} does not exist`, source: `local:${root}` }]);
+    expect(result.diagnostics).toEqual([
+      {
+        severity: "warning",
+        code: "source-missing",
+        file: root,
+        message: `Skills folder ${root} does not exist`,
+        source: `local:${root}`,
+      },
+    ]);
   });
 
   it("reports paths it cannot expand and reads nothing", async () => {
@@ -67,8 +94,21 @@ describe("scanLocalFolder", () => {
     const { result, ...unexpanded } = await scan({ path: "~nobody/skills", allowedRoots: [root, "~other"] });
     expect(unexpanded).toEqual({ pauses: 2, skills: [], folders: [], entries: [], unscannable: false });
     expect(result.diagnostics).toEqual([
-      { severity: "warning", code: "unsupported-path", file: "~nobody/skills", message: "Cannot use ~nobody/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path", source: "local:~nobody/skills" },
-      { severity: "warning", code: "unsupported-path", file: "~other", message: "Cannot use ~other: only ~ and ~/ (your home folder) are expanded; write the folder's full path", source: "local:~nobody/skills" },
+      {
+        severity: "warning",
+        code: "unsupported-path",
+        file: "~nobody/skills",
+        message:
+          "Cannot use ~nobody/skills: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
+        source: "local:~nobody/skills",
+      },
+      {
+        severity: "warning",
+        code: "unsupported-path",
+        file: "~other",
+        message: "Cannot use ~other: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
+        source: "local:~nobody/skills",
+      },
     ]);
   });
 });

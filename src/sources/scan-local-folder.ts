@@ -38,12 +38,19 @@ export interface LocalScanResult {
  * when `recursive`) are. Pauses first, since started from a timer callback the first two slices
  * would run before timers get another turn (libuv runs them after the check phase).
  */
-export async function scanLocalFolder({ settings, previous, usePolling, slice }: LocalScanInput): Promise<LocalScanResult> {
+export async function scanLocalFolder({
+  settings,
+  previous,
+  usePolling,
+  slice,
+}: LocalScanInput): Promise<LocalScanResult> {
   await slice.pause();
   const { root, id, allowedRoots } = settings;
   const diagnostics: Diagnostic[] = [];
-  const warn = (file: string, code: string, message: string) => diagnostics.push({ severity: "warning", code, file, message, source: id });
-  const skip = (file: string, code: string, message: string) => diagnostics.push({ severity: "error", code, file, message, source: id });
+  const warn = (file: string, code: string, message: string) =>
+    diagnostics.push({ severity: "warning", code, file, message, source: id });
+  const skip = (file: string, code: string, message: string) =>
+    diagnostics.push({ severity: "error", code, file, message, source: id });
   const reader = createLocalSkillReader({ previous, usePolling, sourceId: id, allowedRoots });
   let folders: string[] = [];
 
@@ -55,7 +62,20 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
     const realRoot = realOrResolved(root);
     if (!(mayHoldSkillFile(root) && reader.readSkillAt(root, realRoot))) {
       const { recursive, maxDepth, maxDirectories } = settings;
-      folders = await walkLocalFolders({ root, realRoot, recursive, maxDepth, maxDirectories, allowedRoots, readSkillAt: reader.readSkillAt, warn, skip }, slice);
+      folders = await walkLocalFolders(
+        {
+          root,
+          realRoot,
+          recursive,
+          maxDepth,
+          maxDirectories,
+          allowedRoots,
+          readSkillAt: reader.readSkillAt,
+          warn,
+          skip,
+        },
+        slice,
+      );
     }
   }
 
@@ -63,18 +83,26 @@ export async function scanLocalFolder({ settings, previous, usePolling, slice }:
   await slice.pause();
   const { directories, entries } = reader.entries;
   const skills = collectSkills(entries, id, diagnostics);
-  return { skills, diagnostics, entries: reader.entries, folders: folders.concat(directories), unscannable: problem !== undefined };
+  return {
+    skills,
+    diagnostics,
+    entries: reader.entries,
+    folders: folders.concat(directories),
+    unscannable: problem !== undefined,
+  };
 }
 
 /** Why the source folder cannot be scanned, or undefined when it can. */
 function rootProblem(root: string): { code: string; message: string } | undefined {
   try {
-    if (!statSync(root).isDirectory()) return { code: "source-not-a-folder", message: `Skills folder ${root} is not a folder` };
+    if (!statSync(root).isDirectory())
+      return { code: "source-not-a-folder", message: `Skills folder ${root} is not a folder` };
     accessSync(root, constants.R_OK | constants.X_OK);
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { code: "source-missing", message: `Skills folder ${root} does not exist` };
+    if (code === "ENOENT" || code === "ENOTDIR")
+      return { code: "source-missing", message: `Skills folder ${root} does not exist` };
     return { code: "source-unreadable", message: `Cannot read skills folder ${root}: ${code ?? String(error)}` };
   }
 }

@@ -40,6 +40,9 @@ export function sourceFromString(entry: string, options: StringSourceOptions = {
 }
 
 /** Each string of `entries` as its source; sources given as objects stay as they are. */
-export function sourcesFromStrings(entries: ReadonlyArray<string | SkillSource>, options: StringSourceOptions = {}): SkillSource[] {
+export function sourcesFromStrings(
+  entries: ReadonlyArray<string | SkillSource>,
+  options: StringSourceOptions = {},
+): SkillSource[] {
   return entries.map((entry) => (typeof entry === "string" ? sourceFromString(entry, options) : entry));
 }

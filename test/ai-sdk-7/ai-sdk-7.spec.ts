@@ -16,5 +16,6 @@ describeSkillsForAiSdk({
   ai,
   test,
   // AI SDK 7 gathers every step's messages in `responseMessages` (`response.messages` is the last step's).
-  responseMessages: async (result) => (await (result as unknown as { responseMessages: PromiseLike<Message[]> }).responseMessages),
+  responseMessages: async (result) =>
+    await (result as unknown as { responseMessages: PromiseLike<Message[]> }).responseMessages,
 });

@@ -14,5 +14,6 @@ describeSkillsForAiSdk({
   ai,
   test,
   // AI SDK 6 gathers every step's messages in `response.messages` (a promise when streaming).
-  responseMessages: async (result) => ((await (result as unknown as { response: PromiseLike<{ messages: Message[] }> }).response).messages),
+  responseMessages: async (result) =>
+    (await (result as unknown as { response: PromiseLike<{ messages: Message[] }> }).response).messages,
 });

@@ -30,7 +30,10 @@ interface CallResult {
 interface AiModule {
   generateText(options: object): Promise<CallResult>;
   streamText(options: object): CallResult;
-  ToolLoopAgent: new (settings: object) => { generate(options: object): Promise<CallResult>; stream(options: object): PromiseLike<CallResult> | CallResult };
+  ToolLoopAgent: new (settings: object) => {
+    generate(options: object): Promise<CallResult>;
+    stream(options: object): PromiseLike<CallResult> | CallResult;
+  };
   stepCountIs(count: number): unknown;
   readUIMessageStream(options: { stream: ReadableStream<unknown> }): AsyncIterable<UiMessage>;
   convertToModelMessages(messages: unknown[], options?: { tools?: object }): Promise<Message[]>;
@@ -55,7 +58,8 @@ export interface AiSdk {
 
 const BASE = "You are a careful assistant.";
 
-const skillFile = (name: string, description: string, extra = "", body = `Follow the ${name} steps.`) => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}\n`;
+const skillFile = (name: string, description: string, extra = "", body = `Follow the ${name} steps.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}\n`;
 
 const REVIEW = skillFile(
   "review-pr",
@@ -65,11 +69,21 @@ const REVIEW = skillFile(
 );
 
 const SKILLS: Record<string, string> = {
-  "csv/SKILL.md": skillFile("csv", "Analyze CSV files.", "allowed-tools: sh\n", "Use pandas. Run scripts/hello.sh first."),
+  "csv/SKILL.md": skillFile(
+    "csv",
+    "Analyze CSV files.",
+    "allowed-tools: sh\n",
+    "Use pandas. Run scripts/hello.sh first.",
+  ),
   "csv/references/guide.md": "line 1\nline 2\nline 3\n",
   "csv/scripts/hello.sh": 'echo "hello $1"\n',
   "review-pr/SKILL.md": REVIEW,
-  "deploy/SKILL.md": skillFile("deploy", "Deploy to production.", "disable-model-invocation: true\n", "Deploy $ARGUMENTS now."),
+  "deploy/SKILL.md": skillFile(
+    "deploy",
+    "Deploy to production.",
+    "disable-model-invocation: true\n",
+    "Deploy $ARGUMENTS now.",
+  ),
   "internal/SKILL.md": skillFile("internal", "Internal steps.", "user-invocable: false\n"),
   "status/SKILL.md": skillFile("status", "Repo status.", "allowed-tools: echo\n", "Status: !`echo all good`\nDone."),
   "a/SKILL.md": skillFile("a", "Skill a."),
@@ -79,7 +93,12 @@ const SKILLS: Record<string, string> = {
 
 /** Registers the suite for one SDK version. */
 export function describeSkillsForAiSdk(version: AiSdk): void {
-  const sdk = { ...(version.ai as AiModule), ...(version.test as { MockLanguageModelV3: MockModelClass }), major: version.major, responseMessages: version.responseMessages };
+  const sdk = {
+    ...(version.ai as AiModule),
+    ...(version.test as { MockLanguageModelV3: MockModelClass }),
+    major: version.major,
+    responseMessages: version.responseMessages,
+  };
   const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -94,17 +113,38 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
   }
 
   const user = (content: string): Message => ({ role: "user", content });
-  const load = (skill: string, id?: string, extra: Record<string, unknown> = {}): [string, Record<string, unknown>, string?] => ["load_skill", { skill_name: skill, ...extra }, id];
-  const unload = (skill: string, id?: string): [string, Record<string, unknown>, string?] => ["unload_skill", { skill_name: skill }, id];
+  const load = (
+    skill: string,
+    id?: string,
+    extra: Record<string, unknown> = {},
+  ): [string, Record<string, unknown>, string?] => ["load_skill", { skill_name: skill, ...extra }, id];
+  const unload = (skill: string, id?: string): [string, Record<string, unknown>, string?] => [
+    "unload_skill",
+    { skill_name: skill },
+    id,
+  ];
 
   /** One generateText turn over `history`; returns the conversation after it and what the model saw. */
-  async function turn(skills: ReturnType<typeof createSkills> | ReturnType<ReturnType<typeof createSkills>["thread"]>, history: Message[], steps: ScriptedStep[], options: { tools?: object } = {}) {
+  async function turn(
+    skills: ReturnType<typeof createSkills> | ReturnType<ReturnType<typeof createSkills>["thread"]>,
+    history: Message[],
+    steps: ScriptedStep[],
+    options: { tools?: object } = {},
+  ) {
     const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, steps);
     const messages = (await skills.prepareMessages(history as never)) as Message[];
     const tools = { ...options.tools, ...skills.tools };
-    const result = await sdk.generateText({ model, messages, tools, prepareStep: skills.prepareStep({ instructions: BASE, tools }), stopWhen: sdk.stepCountIs(10) });
+    const result = await sdk.generateText({
+      model,
+      messages,
+      tools,
+      prepareStep: skills.prepareStep({ instructions: BASE, tools }),
+      stopWhen: sdk.stepCountIs(10),
+    });
     // What an application keeps: through JSON, as a database would.
-    const conversation = JSON.parse(JSON.stringify([...messages, ...(await sdk.responseMessages(result))])) as Message[];
+    const conversation = JSON.parse(
+      JSON.stringify([...messages, ...(await sdk.responseMessages(result))]),
+    ) as Message[];
     return { calls, conversation, text: await result.text };
   }
 
@@ -126,7 +166,11 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
     describe("generateText", () => {
       it("adds the catalog after the system prompt, and shows a skill as loaded from the step after its load", async () => {
         const { root, skills } = setup();
-        const { calls, conversation, text } = await turn(skills, [user("Profile data.csv")], [[load("csv", "l1")], "Profiled."]);
+        const { calls, conversation, text } = await turn(
+          skills,
+          [user("Profile data.csv")],
+          [[load("csv", "l1")], "Profiled."],
+        );
         expect(text).toBe("Profiled.");
         expect(calls[0]!.system.startsWith(`${BASE}\n\n`)).toBe(true);
         expect(calls[0]!.system).toContain("\n- csv: Analyze CSV files.\n");
@@ -141,7 +185,11 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
             `Paths above are relative to ${join(root, "csv")}; read them with \`read_skill_resource\` when the instructions call for them.\n` +
             "Recommended tools while this skill is active: sh",
         );
-        expect(calls[1]!.system.endsWith("Loaded skills (1/10, 9 slots free):\n- csv (1 script, 1 reference; recommended tools: sh)")).toBe(true);
+        expect(
+          calls[1]!.system.endsWith(
+            "Loaded skills (1/10, 9 slots free):\n- csv (1 script, 1 reference; recommended tools: sh)",
+          ),
+        ).toBe(true);
         // The prefix a provider caches is the same before and after the load.
         const catalog = calls[0]!.system.slice(0, calls[0]!.system.lastIndexOf("Loaded skills"));
         expect(calls[1]!.system.startsWith(catalog)).toBe(true);
@@ -154,7 +202,10 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
         const history = [...first.conversation, user("And unload it.")];
         const second = await turn(skills, history, [[load("csv", "again")], [unload("csv", "u1")], "Unloaded."]);
         expect(second.calls[0]!.system).toContain("Loaded skills (1/10, 9 slots free):\n- csv (");
-        expect(toolResults(second.conversation).get("again")).toEqual({ text: "Skill 'csv' is already loaded. Its instructions are already active.", error: true });
+        expect(toolResults(second.conversation).get("again")).toEqual({
+          text: "Skill 'csv' is already loaded. Its instructions are already active.",
+          error: true,
+        });
         expect(toolResults(second.conversation).get("u1")!.text).toBe(
           "Skill 'csv' has been unloaded. Currently loaded: 0/10 (10 slot(s) available). Its instructions from the earlier load_skill call are still in the conversation history, but no longer apply.",
         );
@@ -165,7 +216,11 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       it("holds the budget across steps and turns", async () => {
         const { skills } = setup({ maxLoadedSkills: 2 });
         const first = await turn(skills, [user("Use a and b.")], [[load("a")], [load("b")], "Both."]);
-        const second = await turn(skills, [...first.conversation, user("Now c.")], [[load("c", "c1")], [unload("a")], [load("c", "c2")], "Swapped."]);
+        const second = await turn(
+          skills,
+          [...first.conversation, user("Now c.")],
+          [[load("c", "c1")], [unload("a")], [load("c", "c2")], "Swapped."],
+        );
         expect(toolResults(second.conversation).get("c1")).toEqual({
           text: "Error: Cannot load skill 'c'. Maximum number of simultaneously loaded skills reached (2). Currently loaded: a, b. Use `unload_skill(\"skill-name\")` to unload a skill you no longer need, then retry loading.",
           error: true,
@@ -176,7 +231,11 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
 
       it("lets parallel calls of one step agree: the budget holds and each refusal says why", async () => {
         const { skills } = setup({ maxLoadedSkills: 2 });
-        const { calls, conversation } = await turn(skills, [user("Everything.")], [[load("a", "pa"), load("b", "pb"), load("c", "pc")], [unload("a", "ua"), load("a", "la")], "ok"]);
+        const { calls, conversation } = await turn(
+          skills,
+          [user("Everything.")],
+          [[load("a", "pa"), load("b", "pb"), load("c", "pc")], [unload("a", "ua"), load("a", "la")], "ok"],
+        );
         const results = toolResults(conversation);
         expect([results.get("pa")!.error, results.get("pb")!.error]).toEqual([false, false]);
         expect(results.get("pc")).toEqual({
@@ -185,36 +244,90 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
         });
         expect(calls[1]!.system.endsWith("Loaded skills (2/2, 0 slots free):\n- a\n- b")).toBe(true);
         expect(results.get("ua")!.error).toBe(false);
-        expect(results.get("la")).toEqual({ text: "Error: Skill 'a' is being unloaded by another call in this step; try again in a later step if you still need to.", error: true });
+        expect(results.get("la")).toEqual({
+          text: "Error: Skill 'a' is being unloaded by another call in this step; try again in a later step if you still need to.",
+          error: true,
+        });
         expect(await skills.loadedSkills(conversation as never)).toEqual(["b"]);
       });
 
       it("refuses unknown and manual-only skills as unknown, and loads model-only ones", async () => {
         const { skills } = setup();
-        const { conversation } = await turn(skills, [user("Go.")], [[load("nope", "n1"), load("deploy", "d1"), load("internal", "i1")], "ok"]);
+        const { conversation } = await turn(
+          skills,
+          [user("Go.")],
+          [[load("nope", "n1"), load("deploy", "d1"), load("internal", "i1")], "ok"],
+        );
         const results = toolResults(conversation);
-        expect(results.get("n1")!.text).toBe("Error: Skill 'nope' not found. Available skills: a, b, c, csv, internal, review-pr, status");
-        expect(results.get("d1")!.text).toBe("Error: Skill 'deploy' not found. Available skills: a, b, c, csv, internal, review-pr, status");
-        expect([results.get("n1")!.error, results.get("d1")!.error, results.get("i1")!.error]).toEqual([true, true, false]);
+        expect(results.get("n1")!.text).toBe(
+          "Error: Skill 'nope' not found. Available skills: a, b, c, csv, internal, review-pr, status",
+        );
+        expect(results.get("d1")!.text).toBe(
+          "Error: Skill 'deploy' not found. Available skills: a, b, c, csv, internal, review-pr, status",
+        );
+        expect([results.get("n1")!.error, results.get("d1")!.error, results.get("i1")!.error]).toEqual([
+          true,
+          true,
+          false,
+        ]);
         expect(await skills.loadedSkills(conversation as never)).toEqual(["internal"]);
       });
 
       it("renders arguments the model passes, and the thread id as the session", async () => {
         const { root, skills } = setup();
-        const { conversation } = await turn(skills.thread("chat-7"), [user("Review 42.")], [[load("review-pr", "r1", { arguments: '42 "very high"' })], "ok"]);
+        const { conversation } = await turn(
+          skills.thread("chat-7"),
+          [user("Review 42.")],
+          [[load("review-pr", "r1", { arguments: '42 "very high"' })], "ok"],
+        );
         const text = toolResults(conversation).get("r1")!.text;
-        expect(text).toContain(`Review PR 42 with priority very high.\nAll: 42 "very high"\nFolder: ${join(root, "review-pr")}\nSession: chat-7\n`);
+        expect(text).toContain(
+          `Review PR 42 with priority very high.\nAll: 42 "very high"\nFolder: ${join(root, "review-pr")}\nSession: chat-7\n`,
+        );
       });
 
       it("reads a loaded skill's files and runs its scripts, and refuses both for a skill that is not loaded", async () => {
         const { skills } = setup({ runScripts: { executor: createLocalExecutor({ timeoutMs: 10_000 }) } });
-        const read = (skill: string, path: string, id: string, extra = {}): [string, Record<string, unknown>, string] => ["read_skill_resource", { skill_name: skill, path, ...extra }, id];
-        const run = (skill: string, command: string, id: string): [string, Record<string, unknown>, string] => ["run_skill_script", { skill_name: skill, command }, id];
-        const { calls, conversation } = await turn(skills, [user("Go.")], [[read("csv", "references/guide.md", "early")], [load("csv")], [read("csv", "references/guide.md", "r1", { offset: 1, limit: 1 }), read("csv", "../a/SKILL.md", "r2"), run("csv", "sh scripts/hello.sh world", "s1"), run("csv", "rm -rf /", "s2")], "ok"]);
+        const read = (
+          skill: string,
+          path: string,
+          id: string,
+          extra = {},
+        ): [string, Record<string, unknown>, string] => [
+          "read_skill_resource",
+          { skill_name: skill, path, ...extra },
+          id,
+        ];
+        const run = (skill: string, command: string, id: string): [string, Record<string, unknown>, string] => [
+          "run_skill_script",
+          { skill_name: skill, command },
+          id,
+        ];
+        const { calls, conversation } = await turn(
+          skills,
+          [user("Go.")],
+          [
+            [read("csv", "references/guide.md", "early")],
+            [load("csv")],
+            [
+              read("csv", "references/guide.md", "r1", { offset: 1, limit: 1 }),
+              read("csv", "../a/SKILL.md", "r2"),
+              run("csv", "sh scripts/hello.sh world", "s1"),
+              run("csv", "rm -rf /", "s2"),
+            ],
+            "ok",
+          ],
+        );
         expect(calls[0]!.tools).toEqual(["load_skill", "unload_skill", "read_skill_resource", "run_skill_script"]);
         const results = toolResults(conversation);
-        expect(results.get("early")).toEqual({ text: "Error: Skill 'csv' is not loaded. Load it with load_skill first.", error: true });
-        expect(results.get("r1")).toEqual({ text: "[references/guide.md: lines 2-2 of 3; next offset 2]\nline 2", error: false });
+        expect(results.get("early")).toEqual({
+          text: "Error: Skill 'csv' is not loaded. Load it with load_skill first.",
+          error: true,
+        });
+        expect(results.get("r1")).toEqual({
+          text: "[references/guide.md: lines 2-2 of 3; next offset 2]\nline 2",
+          error: false,
+        });
         expect(results.get("r2")!.error).toBe(true);
         expect(results.get("r2")!.text).toMatch(/^Error: Cannot read '\.\.\/a\/SKILL\.md': /);
         expect(results.get("s1")!.error).toBe(false);
@@ -237,26 +350,50 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       it("keeps system messages as they are and adds the skills section as one more", async () => {
         const { skills } = setup();
         const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, ["ok"]);
-        const instructions = { role: "system" as const, content: BASE, providerOptions: { anthropic: { cacheControl: { type: "ephemeral" } } } };
-        await sdk.generateText({ model, messages: [user("Hi")], tools: skills.tools, prepareStep: skills.prepareStep({ instructions }) });
+        const instructions = {
+          role: "system" as const,
+          content: BASE,
+          providerOptions: { anthropic: { cacheControl: { type: "ephemeral" } } },
+        };
+        await sdk.generateText({
+          model,
+          messages: [user("Hi")],
+          tools: skills.tools,
+          prepareStep: skills.prepareStep({ instructions }),
+        });
         expect(calls[0]!.systemMessages).toHaveLength(2);
         expect(calls[0]!.systemMessages[0]).toEqual(instructions);
-        expect(calls[0]!.systemMessages[1]!.content).toMatch(/^## Skills\n[\s\S]*\nLoaded skills: none \(10 slots free\)\.$/);
+        expect(calls[0]!.systemMessages[1]!.content).toMatch(
+          /^## Skills\n[\s\S]*\nLoaded skills: none \(10 slots free\)\.$/,
+        );
       });
 
       if (sdk.major === 6) {
         it("asks for the system prompt on AI SDK 6, which does not show it to prepareStep", async () => {
           const { skills } = setup();
           const { model } = scriptedModel(sdk.MockLanguageModelV3, ["ok"]);
-          await expect(sdk.generateText({ model, system: BASE, messages: [user("Hi")], tools: skills.tools, prepareStep: skills.prepareStep() })).rejects.toThrow(
-            "skills.prepareStep(): AI SDK 6 does not show prepareStep the system prompt",
-          );
+          await expect(
+            sdk.generateText({
+              model,
+              system: BASE,
+              messages: [user("Hi")],
+              tools: skills.tools,
+              prepareStep: skills.prepareStep(),
+            }),
+          ).rejects.toThrow("skills.prepareStep(): AI SDK 6 does not show prepareStep the system prompt");
         });
       } else {
         it("keeps the call's own instructions when prepareStep is given none", async () => {
           const { skills } = setup();
           const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, [[load("a")], "ok"]);
-          await sdk.generateText({ model, instructions: BASE, messages: [user("Hi")], tools: skills.tools, prepareStep: skills.prepareStep(), stopWhen: sdk.stepCountIs(5) });
+          await sdk.generateText({
+            model,
+            instructions: BASE,
+            messages: [user("Hi")],
+            tools: skills.tools,
+            prepareStep: skills.prepareStep(),
+            stopWhen: sdk.stepCountIs(5),
+          });
           expect(calls.map((call) => call.system.startsWith(`${BASE}\n\n## Skills\n`))).toEqual([true, true]);
           expect(calls[1]!.system.split("## Skills").length).toBe(2);
           expect(calls[1]!.system.endsWith("- a")).toBe(true);
@@ -267,18 +404,36 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
     describe("search_skills", () => {
       const LIBRARY: Record<string, string> = Object.fromEntries(
         ["csv", "pdf", "docx", "xlsx", "pptx", "png", "svg", "sql", "yaml", "toml"].flatMap((format) =>
-          ["convert", "validate", "summarize", "repair", "diff", "merge"].map((verb) => [`${verb}-${format}/SKILL.md`, skillFile(`${verb}-${format}`, `${verb[0]!.toUpperCase()}${verb.slice(1)} ${format.toUpperCase()} files: a long description that repeats what the skill does for ${format} files, so the catalog needs room.`)]),
+          ["convert", "validate", "summarize", "repair", "diff", "merge"].map((verb) => [
+            `${verb}-${format}/SKILL.md`,
+            skillFile(
+              `${verb}-${format}`,
+              `${verb[0]!.toUpperCase()}${verb.slice(1)} ${format.toUpperCase()} files: a long description that repeats what the skill does for ${format} files, so the catalog needs room.`,
+            ),
+          ]),
         ),
       );
 
       it("is offered while the catalog is over its budget, and finds a skill the catalog no longer shows in full", async () => {
         const { skills } = setup({ catalogBudget: 500 }, LIBRARY);
-        const { calls, conversation } = await turn(skills, [user("Repair my spreadsheet.")], [[["search_skills", { query: "repair xlsx spreadsheet", limit: 2 }, "s1"]], [load("repair-xlsx", "l1")], "ok"]);
+        const { calls, conversation } = await turn(
+          skills,
+          [user("Repair my spreadsheet.")],
+          [
+            [["search_skills", { query: "repair xlsx spreadsheet", limit: 2 }, "s1"]],
+            [load("repair-xlsx", "l1")],
+            "ok",
+          ],
+        );
         expect(calls[0]!.tools).toEqual(["load_skill", "unload_skill", "search_skills", "read_skill_resource"]);
         expect(calls[0]!.system).toContain("\n- More skills, by name only (`load_skill` shows what one does): ");
         const found = toolResults(conversation).get("s1")!;
         expect(found.error).toBe(false);
-        expect(found.text.startsWith("Skills matching 'repair xlsx spreadsheet', best first:\n- repair-xlsx: Repair XLSX files: ")).toBe(true);
+        expect(
+          found.text.startsWith(
+            "Skills matching 'repair xlsx spreadsheet', best first:\n- repair-xlsx: Repair XLSX files: ",
+          ),
+        ).toBe(true);
         expect(found.text.split("\n- ")).toHaveLength(3);
         expect(toolResults(conversation).get("l1")!.error).toBe(false);
       });
@@ -291,24 +446,57 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
         expect((await turn(always, [user("Hi")], ["ok"])).calls[0]!.tools).toContain("search_skills");
         const never = setup({ searchSkills: false, catalogBudget: 500 }, LIBRARY).skills;
         expect(Object.keys(never.tools)).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
-        expect((await turn(never, [user("Hi")], ["ok"])).calls[0]!.tools).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
+        expect((await turn(never, [user("Hi")], ["ok"])).calls[0]!.tools).toEqual([
+          "load_skill",
+          "unload_skill",
+          "read_skill_resource",
+        ]);
       });
     });
 
     describe("tools that come with a skill", () => {
-      const GITHUB = { "github/SKILL.md": skillFile("github", "Work with GitHub issues.", "metadata:\n  include_tools: list_issues create_issue\n"), "a/SKILL.md": skillFile("a", "Skill a.") };
-      const listIssues = { description: "List the repository's open issues.", inputSchema: z.object({}), execute: async () => "#1 Crash on start" };
+      const GITHUB = {
+        "github/SKILL.md": skillFile(
+          "github",
+          "Work with GitHub issues.",
+          "metadata:\n  include_tools: list_issues create_issue\n",
+        ),
+        "a/SKILL.md": skillFile("a", "Skill a."),
+      };
+      const listIssues = {
+        description: "List the repository's open issues.",
+        inputSchema: z.object({}),
+        execute: async () => "#1 Crash on start",
+      };
 
       it("offers a skill's tools from the step after its load, last and in order, refuses them before, and withdraws them on unload", async () => {
         const { skills } = setup({ skillTools: { list_issues: listIssues } }, GITHUB);
-        const steps: ScriptedStep[] = [[["list_issues", {}, "early"]], [load("github", "l1")], [["list_issues", {}, "ok"]], [unload("github", "u1")], "done"];
+        const steps: ScriptedStep[] = [
+          [["list_issues", {}, "early"]],
+          [load("github", "l1")],
+          [["list_issues", {}, "ok"]],
+          [unload("github", "u1")],
+          "done",
+        ];
         const { calls, conversation } = await turn(skills, [user("What is open?")], steps);
         const own = ["load_skill", "unload_skill", "read_skill_resource"];
-        expect(calls.map((call) => call.tools)).toEqual([own, own, [...own, "list_issues"], [...own, "list_issues"], own]);
+        expect(calls.map((call) => call.tools)).toEqual([
+          own,
+          own,
+          [...own, "list_issues"],
+          [...own, "list_issues"],
+          own,
+        ]);
         const results = toolResults(conversation);
         // Not among the step's active tools: the AI SDK answers it as an unknown tool.
         expect(results.get("early")).toEqual({ text: expect.stringContaining("'list_issues'"), error: true });
-        expect(results.get("l1")!.text.endsWith("\n\nTools this skill brings, offered from your next step: list_issues. Not available in this agent (nobody supplies them): create_issue; do the task without them.")).toBe(true);
+        expect(
+          results
+            .get("l1")!
+            .text.endsWith(
+              "\n\nTools this skill brings, offered from your next step: list_issues. Not available in this agent (nobody supplies them): create_issue; do the task without them.",
+            ),
+        ).toBe(true);
         expect(results.get("ok")).toEqual({ text: "#1 Crash on start", error: false });
       });
 
@@ -321,7 +509,9 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       });
 
       it("refuses skillTools that would replace skillset's own tools", () => {
-        expect(() => setup({ skillTools: { load_skill: listIssues } }, GITHUB)).toThrow("createSkills: skillTools may not replace skillset's own tools: load_skill");
+        expect(() => setup({ skillTools: { load_skill: listIssues } }, GITHUB)).toThrow(
+          "createSkills: skillTools may not replace skillset's own tools: load_skill",
+        );
       });
     });
 
@@ -329,7 +519,13 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       it("streamText streams the answer, and the loop loads between steps", async () => {
         const { skills } = setup();
         const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, [[load("csv", "s1")], "Streamed."]);
-        const result = sdk.streamText({ model, messages: [user("Go.")], tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE }), stopWhen: sdk.stepCountIs(5) });
+        const result = sdk.streamText({
+          model,
+          messages: [user("Go.")],
+          tools: skills.tools,
+          prepareStep: skills.prepareStep({ instructions: BASE }),
+          stopWhen: sdk.stepCountIs(5),
+        });
         const chunks: string[] = [];
         for await (const chunk of result.textStream!) chunks.push(chunk);
         expect(chunks).toEqual(["St", "reamed."]);
@@ -340,43 +536,89 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       it("streamText lets parallel calls agree too", async () => {
         const { skills } = setup({ maxLoadedSkills: 1 });
         const { model } = scriptedModel(sdk.MockLanguageModelV3, [[load("a", "x1"), load("b", "x2")], "ok"]);
-        const result = sdk.streamText({ model, messages: [user("Go.")], tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE }), stopWhen: sdk.stepCountIs(5) });
+        const result = sdk.streamText({
+          model,
+          messages: [user("Go.")],
+          tools: skills.tools,
+          prepareStep: skills.prepareStep({ instructions: BASE }),
+          stopWhen: sdk.stepCountIs(5),
+        });
         const conversation = await sdk.responseMessages(result);
-        expect([toolResults(conversation).get("x1")!.error, toolResults(conversation).get("x2")!.error]).toEqual([false, true]);
+        expect([toolResults(conversation).get("x1")!.error, toolResults(conversation).get("x2")!.error]).toEqual([
+          false,
+          true,
+        ]);
         expect(await skills.loadedSkills(conversation as never)).toEqual(["a"]);
       });
 
       it("carries the loaded skills through a chat UI's messages (UIMessage), as useChat keeps them", async () => {
         const { skills } = setup();
-        const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, [[load("csv"), load("nope")], "Loaded.", "Next."]);
+        const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, [
+          [load("csv"), load("nope")],
+          "Loaded.",
+          "Next.",
+        ]);
         const ask: UiMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "Profile data.csv" }] };
-        const result = sdk.streamText({ model, messages: await sdk.convertToModelMessages([ask]), tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE }), stopWhen: sdk.stepCountIs(5) });
+        const result = sdk.streamText({
+          model,
+          messages: await sdk.convertToModelMessages([ask]),
+          tools: skills.tools,
+          prepareStep: skills.prepareStep({ instructions: BASE }),
+          stopWhen: sdk.stepCountIs(5),
+        });
         let answer: UiMessage | undefined;
         // A UI stream hides error texts unless told otherwise; refusals are safe to show, and the
         // model reads them again from the history.
-        const stream = result.toUIMessageStream!({ onError: (error) => (SkillsetError.isInstance(error) ? error.message : "An error occurred.") });
+        const stream = result.toUIMessageStream!({
+          onError: (error) => (SkillsetError.isInstance(error) ? error.message : "An error occurred."),
+        });
         for await (const message of sdk.readUIMessageStream({ stream })) answer = message;
         const toolParts = answer!.parts.filter((part) => part.type.startsWith("tool-"));
-        expect(toolParts.map((part) => [part.type, part.state])).toEqual([["tool-load_skill", "output-available"], ["tool-load_skill", "output-error"]]);
+        expect(toolParts.map((part) => [part.type, part.state])).toEqual([
+          ["tool-load_skill", "output-available"],
+          ["tool-load_skill", "output-error"],
+        ]);
         expect(toolParts[1]!.errorText).toMatch(/^Error: Skill 'nope' not found\./);
-        const history = JSON.parse(JSON.stringify([ask, answer, { id: "u2", role: "user", parts: [{ type: "text", text: "Go on." }] }])) as UiMessage[];
+        const history = JSON.parse(
+          JSON.stringify([ask, answer, { id: "u2", role: "user", parts: [{ type: "text", text: "Go on." }] }]),
+        ) as UiMessage[];
         const messages = await sdk.convertToModelMessages(history, { tools: skills.tools });
         expect(await skills.loadedSkills(messages as never)).toEqual(["csv"]);
-        await sdk.generateText({ model, messages, tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE }) });
+        await sdk.generateText({
+          model,
+          messages,
+          tools: skills.tools,
+          prepareStep: skills.prepareStep({ instructions: BASE }),
+        });
         expect(calls.at(-1)!.system).toContain("Loaded skills (1/10, 9 slots free):\n- csv (");
       });
 
       it("ToolLoopAgent generates and streams with the skills, turn after turn", async () => {
         const { skills } = setup();
-        const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, [[load("csv")], "First.", [load("a")], "Second."]);
-        const agent = new sdk.ToolLoopAgent({ model, instructions: BASE, tools: skills.tools, prepareStep: skills.prepareStep({ instructions: BASE }), stopWhen: sdk.stepCountIs(5) });
+        const { model, calls } = scriptedModel(sdk.MockLanguageModelV3, [
+          [load("csv")],
+          "First.",
+          [load("a")],
+          "Second.",
+        ]);
+        const agent = new sdk.ToolLoopAgent({
+          model,
+          instructions: BASE,
+          tools: skills.tools,
+          prepareStep: skills.prepareStep({ instructions: BASE }),
+          stopWhen: sdk.stepCountIs(5),
+        });
         const input = [user("One.")];
         const first = await agent.generate({ messages: input });
         expect(await first.text).toBe("First.");
         const history = [...input, ...(await sdk.responseMessages(first)), user("Two.")];
         const second = await agent.stream({ messages: history });
         expect(await second.text).toBe("Second.");
-        expect(calls[3]!.system.endsWith("Loaded skills (2/10, 8 slots free):\n- csv (1 script, 1 reference; recommended tools: sh)\n- a")).toBe(true);
+        expect(
+          calls[3]!.system.endsWith(
+            "Loaded skills (2/10, 8 slots free):\n- csv (1 script, 1 reference; recommended tools: sh)\n- a",
+          ),
+        ).toBe(true);
       });
     });
 
@@ -401,7 +643,9 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       it("replaces the first text part of a message with parts, and keeps the others", async () => {
         const { skills } = setup();
         const image = { type: "image", image: "aGVsbG8=", mediaType: "image/png" };
-        const [message] = (await skills.prepareMessages([{ role: "user", content: [{ type: "text", text: "/deploy staging" }, image] }] as never)) as Message[];
+        const [message] = (await skills.prepareMessages([
+          { role: "user", content: [{ type: "text", text: "/deploy staging" }, image] },
+        ] as never)) as Message[];
         const parts = message!.content as Array<{ type: string; text?: string }>;
         expect(parts[0]!.text).toContain("Deploy staging now.");
         expect(parts[1]).toEqual(image);
@@ -409,7 +653,14 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
 
       it("passes through what is not a command for a skill the user may invoke", async () => {
         const { skills } = setup();
-        for (const input of ["/etc/hosts is broken", "/unknown 1 2", "/internal now", "/review-pr/x", "please /review-pr 1", "/"]) {
+        for (const input of [
+          "/etc/hosts is broken",
+          "/unknown 1 2",
+          "/internal now",
+          "/review-pr/x",
+          "please /review-pr 1",
+          "/",
+        ]) {
           const history = [user(input)];
           expect(await skills.prepareMessages(history as never)).toEqual(history);
         }
@@ -430,15 +681,21 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
         const { skills } = setup({ maxLoadedSkills: 2 });
         const first = await turn(skills, [user("a and b")], [[load("a")], [load("b")], "ok"]);
         const second = await turn(skills, [...first.conversation, user("/review-pr 1 low")], ["ok"]);
-        expect(lastText(second.calls[0]!)).toMatch(/\nThe user invoked this skill: \/review-pr 1 low\nFollow its instructions now\.\n\(Skill 'a' was unloaded to make room: at most 2 skills can be loaded at once\.\)$/);
+        expect(lastText(second.calls[0]!)).toMatch(
+          /\nThe user invoked this skill: \/review-pr 1 low\nFollow its instructions now\.\n\(Skill 'a' was unloaded to make room: at most 2 skills can be loaded at once\.\)$/,
+        );
         expect(await skills.loadedSkills(second.conversation as never)).toEqual(["b", "review-pr"]);
       });
 
       it("keeps the user's text and says why when the skill cannot be read", async () => {
         const memory = createMemorySource({ files: { "/skills/broken/SKILL.md": skillFile("broken", "Broken.") } });
-        const skills = createSkills({ sources: [{ ...memory, readSkill: async () => Promise.reject(new Error("disk on fire")) }] });
+        const skills = createSkills({
+          sources: [{ ...memory, readSkill: async () => Promise.reject(new Error("disk on fire")) }],
+        });
         const [message] = (await skills.prepareMessages([user("/broken now")] as never)) as Message[];
-        expect(message!.content).toBe("/broken now\n\n[skillset: /broken could not be invoked. Error: Failed to read skill file at /skills/broken/SKILL.md: disk on fire]");
+        expect(message!.content).toBe(
+          "/broken now\n\n[skillset: /broken could not be invoked. Error: Failed to read skill file at /skills/broken/SKILL.md: disk on fire]",
+        );
         expect(await skills.loadedSkills([message] as never)).toEqual([]);
       });
 
@@ -459,8 +716,20 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
 
       it("lists the skills a user may invoke, for a / menu", async () => {
         const { skills } = setup();
-        expect((await skills.invocableSkills()).map((skill) => skill.name)).toEqual(["a", "b", "c", "csv", "deploy", "review-pr", "status"]);
-        expect((await skills.invocableSkills()).find((skill) => skill.name === "review-pr")).toEqual({ name: "review-pr", description: "Review a pull request.", argumentHint: "[pr-number] [priority]" });
+        expect((await skills.invocableSkills()).map((skill) => skill.name)).toEqual([
+          "a",
+          "b",
+          "c",
+          "csv",
+          "deploy",
+          "review-pr",
+          "status",
+        ]);
+        expect((await skills.invocableSkills()).find((skill) => skill.name === "review-pr")).toEqual({
+          name: "review-pr",
+          description: "Review a pull request.",
+          argumentHint: "[pr-number] [priority]",
+        });
       });
     });
 
@@ -471,11 +740,18 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
         const thread = skills.thread("t1");
         await turn(thread, [user("Load csv.")], [[load("csv")], "ok"]);
         expect(store.get("t1")!.loaded).toEqual(["csv"]);
-        expect(store.get("t1")!.resources.csv!.map((resource) => resource.relativePath)).toEqual(["references/guide.md", "scripts/hello.sh"]);
+        expect(store.get("t1")!.resources.csv!.map((resource) => resource.relativePath)).toEqual([
+          "references/guide.md",
+          "scripts/hello.sh",
+        ]);
         // The application kept only the new message: the store still knows, and the model still gets the instructions.
         const { calls } = await turn(thread, [user("Go on.")], ["ok"]);
-        expect(calls[0]!.system).toContain("Loaded skills (1/10, 9 slots free):\n- csv (1 script, 1 reference; recommended tools: sh)");
-        expect(calls[0]!.system).toContain("Instructions of loaded skills whose load_skill results are no longer in the conversation (they are still loaded; follow them):\n<skill name=\"csv\"");
+        expect(calls[0]!.system).toContain(
+          "Loaded skills (1/10, 9 slots free):\n- csv (1 script, 1 reference; recommended tools: sh)",
+        );
+        expect(calls[0]!.system).toContain(
+          'Instructions of loaded skills whose load_skill results are no longer in the conversation (they are still loaded; follow them):\n<skill name="csv"',
+        );
         expect(await skills.thread("t2").loadedSkills()).toEqual([]);
       });
 
@@ -505,7 +781,9 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
 
       it("needs a thread id", async () => {
         const { skills } = setup({ store: new Map() });
-        await expect(skills.loadedSkills()).rejects.toThrow("createSkills: a store keeps loaded skills by thread; use skills.thread(threadId)");
+        await expect(skills.loadedSkills()).rejects.toThrow(
+          "createSkills: a store keeps loaded skills by thread; use skills.thread(threadId)",
+        );
       });
     });
 
@@ -514,18 +792,28 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       const names = ["a", "b", "c"];
       const call = fc.tuple(fc.constantFrom("load_skill", "unload_skill"), fc.constantFrom(...names));
       await fc.assert(
-        fc.asyncProperty(fc.array(call, { maxLength: 3 }), fc.array(call, { minLength: 1, maxLength: 5 }), async (before, step) => {
-          const steps: ScriptedStep[] = [...before.map(([name, skill]) => [[name, { skill_name: skill }]] as ScriptedStep), step.map(([name, skill], index) => [name, { skill_name: skill }, `p${index}`]), "ok"];
-          const { calls, conversation } = await turn(skills, [user("Go.")], steps);
-          const loaded = await skills.loadedSkills(conversation as never);
-          expect(loaded.length).toBeLessThanOrEqual(2);
-          const shown = loaded.length === 0 ? "Loaded skills: none (2 slots free)." : `- ${loaded.join("\n- ")}`;
-          expect(calls.at(-1)!.system.endsWith(shown)).toBe(true);
-          // Every load the results report as done is loaded, unless a later call unloaded it.
-          const results = toolResults(conversation);
-          const done = step.filter(([name], index) => name === "load_skill" && !results.get(`p${index}`)!.error).map(([, skill]) => skill);
-          for (const skill of done) expect(loaded).toContain(skill);
-        }),
+        fc.asyncProperty(
+          fc.array(call, { maxLength: 3 }),
+          fc.array(call, { minLength: 1, maxLength: 5 }),
+          async (before, step) => {
+            const steps: ScriptedStep[] = [
+              ...before.map(([name, skill]) => [[name, { skill_name: skill }]] as ScriptedStep),
+              step.map(([name, skill], index) => [name, { skill_name: skill }, `p${index}`]),
+              "ok",
+            ];
+            const { calls, conversation } = await turn(skills, [user("Go.")], steps);
+            const loaded = await skills.loadedSkills(conversation as never);
+            expect(loaded.length).toBeLessThanOrEqual(2);
+            const shown = loaded.length === 0 ? "Loaded skills: none (2 slots free)." : `- ${loaded.join("\n- ")}`;
+            expect(calls.at(-1)!.system.endsWith(shown)).toBe(true);
+            // Every load the results report as done is loaded, unless a later call unloaded it.
+            const results = toolResults(conversation);
+            const done = step
+              .filter(([name], index) => name === "load_skill" && !results.get(`p${index}`)!.error)
+              .map(([, skill]) => skill);
+            for (const skill of done) expect(loaded).toContain(skill);
+          },
+        ),
         { numRuns: 40 },
       );
     });

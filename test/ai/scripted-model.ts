@@ -20,7 +20,10 @@ export interface ModelCall {
 }
 
 /** The constructor of `MockLanguageModelV3`, as both SDK versions export it. */
-export type MockModelClass = new (options: { doGenerate: (options: CallOptions) => Promise<unknown>; doStream: (options: CallOptions) => Promise<unknown> }) => object;
+export type MockModelClass = new (options: {
+  doGenerate: (options: CallOptions) => Promise<unknown>;
+  doStream: (options: CallOptions) => Promise<unknown>;
+}) => object;
 
 interface CallOptions {
   prompt: Array<{ role: string; content: unknown }>;
@@ -29,7 +32,10 @@ interface CallOptions {
 
 type Part = { type: "text"; text: string } | { type: "tool-call"; toolCallId: string; toolName: string; input: string };
 
-const USAGE = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const USAGE = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
 
 let nextId = 0;
 
@@ -50,7 +56,15 @@ export function scriptedModel(Mock: MockModelClass, steps: ScriptedStep[]): { mo
     });
     const step = queue.shift() ?? "done";
     if (typeof step === "string") return { parts: [{ type: "text", text: step }], finishReason: "stop" };
-    return { parts: step.map(([toolName, input, id]): Part => ({ type: "tool-call", toolCallId: id ?? `call-${++nextId}`, toolName, input: JSON.stringify(input) })), finishReason: "tool-calls" };
+    return {
+      parts: step.map(([toolName, input, id]): Part => ({
+        type: "tool-call",
+        toolCallId: id ?? `call-${++nextId}`,
+        toolName,
+        input: JSON.stringify(input),
+      })),
+      finishReason: "tool-calls",
+    };
   };
   const model = new Mock({
     doGenerate: async (options) => {
@@ -63,10 +77,20 @@ export function scriptedModel(Mock: MockModelClass, steps: ScriptedStep[]): { mo
       for (const part of parts) {
         if (part.type !== "text") chunks.push(part);
         // Text streams in two pieces, to show streaming is real.
-        else chunks.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text.slice(0, 2) }, { type: "text-delta", id: "t", delta: part.text.slice(2) }, { type: "text-end", id: "t" });
+        else
+          chunks.push(
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: part.text.slice(0, 2) },
+            { type: "text-delta", id: "t", delta: part.text.slice(2) },
+            { type: "text-end", id: "t" },
+          );
       }
       chunks.push({ type: "finish", finishReason: { unified: finishReason, raw: finishReason }, usage: USAGE });
-      return { stream: new ReadableStream({ start: (controller) => (chunks.forEach((chunk) => controller.enqueue(chunk)), controller.close()) }) };
+      return {
+        stream: new ReadableStream({
+          start: (controller) => (chunks.forEach((chunk) => controller.enqueue(chunk)), controller.close()),
+        }),
+      };
     },
   });
   return { model, calls };

@@ -16,7 +16,8 @@ const servers: FakeProviderServer[] = [];
 const trees: Array<{ cleanup(): void }> = [];
 const children: Array<ReturnType<typeof spawn>> = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const server of servers.splice(0)) await server.close();
   for (const tree of trees.splice(0)) tree.cleanup();
   folders.cleanup();
@@ -35,14 +36,21 @@ function skills(): string {
   tree.skill("notes", "notes", "Writes meeting notes.");
   tree.write("notes/references/format.md", "# Format\n");
   chmodSync(tree.write("notes/scripts/stamp.sh", "#!/bin/sh\necho stamped\n"), 0o755);
-  tree.write("review-pr/SKILL.md", "---\nname: review-pr\ndescription: Reviews a pull request.\nargument-hint: '[pr-number]'\n---\n\nReview PR $0 carefully.\n");
+  tree.write(
+    "review-pr/SKILL.md",
+    "---\nname: review-pr\ndescription: Reviews a pull request.\nargument-hint: '[pr-number]'\n---\n\nReview PR $0 carefully.\n",
+  );
   return tree.root;
 }
 
 /** Runs `skillset chat` with a data folder of its own and the OpenAI key set. */
 function chat(args: string[], input: string, options: CliRunOptions & { data?: string } = {}) {
   const data = options.data ?? folders.make("skillset-data-");
-  return runCli(["chat", ...args], { ...options, input, env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test", XDG_DATA_HOME: data, ...options.env } });
+  return runCli(["chat", ...args], {
+    ...options,
+    input,
+    env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test", XDG_DATA_HOME: data, ...options.env },
+  });
 }
 
 /** The header line with its random thread id, and the rest of stderr. */
@@ -60,24 +68,52 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
       { text: "Notes start with a heading." },
       { text: "You are welcome." },
     ]);
-    const result = await chat([root, "--model", "openai:gpt-test", "--base-url", server.url], "how do I write notes?\nthanks\n");
+    const result = await chat(
+      [root, "--model", "openai:gpt-test", "--base-url", server.url],
+      "how do I write notes?\nthanks\n",
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Loading the notes skill.\nNotes start with a heading.\nYou are welcome.\n");
     const { header, rest } = splitHeader(result.stderr);
-    expect(header).toMatch(/^skillset chat · openai:gpt-test · 2 skills · thread ([0-9a-f]{8}) \(continue with --thread \1\)$/);
+    expect(header).toMatch(
+      /^skillset chat · openai:gpt-test · 2 skills · thread ([0-9a-f]{8}) \(continue with --thread \1\)$/,
+    );
     expect(rest).toBe("· loaded notes (2 resources)\n· read notes/references/format.md\n");
     // The model got the skill's instructions and the reference, and the whole conversation on the last turn.
     expect(server.requests[1]!.messages.at(-1)!.text).toContain("# notes");
     expect(server.requests[2]!.messages.at(-1)!.text).toBe("[references/format.md: lines 1-1 of 1]\n# Format");
-    expect(server.requests[3]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant", "user"]);
+    expect(server.requests[3]!.messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
     expect(server.requests[0]!.tools).toEqual(["load_skill", "unload_skill", "read_skill_resource"]);
   });
 
   it("/skills, /<skill> args, /loaded, /unload and /help; lines after /exit are not read", async () => {
     const root = skills();
     const server = await openai([{ text: "Reviewing PR 42." }, { text: "Nothing is loaded now." }]);
-    const input = ["/skills", "/loaded", "/review-pr 42", "/loaded", "/unload review-pr", "/loaded", "/unload review-pr", "what now?", "/help", "/exit", "never sent"].join("\n");
-    const result = await chat([root, "--model", "openai:gpt-test", "--base-url", server.url, "--thread", "t1"], `${input}\n`);
+    const input = [
+      "/skills",
+      "/loaded",
+      "/review-pr 42",
+      "/loaded",
+      "/unload review-pr",
+      "/loaded",
+      "/unload review-pr",
+      "what now?",
+      "/help",
+      "/exit",
+      "never sent",
+    ].join("\n");
+    const result = await chat(
+      [root, "--model", "openai:gpt-test", "--base-url", server.url, "--thread", "t1"],
+      `${input}\n`,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       [
@@ -97,7 +133,9 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
         "",
       ].join("\n"),
     );
-    expect(splitHeader(result.stderr).rest).toBe("· invoked /review-pr 42\n· unloaded review-pr\nskillset: Skill 'review-pr' is not loaded. Loaded: none.\n");
+    expect(splitHeader(result.stderr).rest).toBe(
+      "· invoked /review-pr 42\n· unloaded review-pr\nskillset: Skill 'review-pr' is not loaded. Loaded: none.\n",
+    );
     expect(server.requests).toHaveLength(2);
     // The model got the rendered skill in place of the command, then a note that it no longer applies.
     expect(server.requests[0]!.lastUserText).toContain("Review PR 42 carefully.");
@@ -111,7 +149,9 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
     const root = skills();
     const server = await openai([{ text: "Sure." }]);
     const result = await chat([root, "--model", "openai:gpt-test", "--base-url", server.url], "/review-prs 42\n");
-    expect(splitHeader(result.stderr).rest).toBe("! /review-prs is not a skill you can invoke (see /skills); sent as a message\n");
+    expect(splitHeader(result.stderr).rest).toBe(
+      "! /review-prs is not a skill you can invoke (see /skills); sent as a message\n",
+    );
     expect(server.requests[0]!.lastUserText).toBe("/review-prs 42");
     expect(result.stdout).toBe("Sure.\n");
   });
@@ -119,20 +159,29 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
   it("a provider error is one line, the next message is answered, and the exit code says a message failed", async () => {
     const root = skills();
     const server = await openai([{ status: 429, message: "Rate limit reached" }, { text: "Here now." }]);
-    const result = await chat([root, "--model", "openai:gpt-test", "--base-url", server.url, "--max-retries", "0"], "first\nsecond\n");
+    const result = await chat(
+      [root, "--model", "openai:gpt-test", "--base-url", server.url, "--max-retries", "0"],
+      "first\nsecond\n",
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("Here now.\n");
-    expect(splitHeader(result.stderr).rest).toBe("skillset: The provider is rate-limiting requests (429): Rate limit reached. Wait a moment and try again.\n");
+    expect(splitHeader(result.stderr).rest).toBe(
+      "skillset: The provider is rate-limiting requests (429): Rate limit reached. Wait a moment and try again.\n",
+    );
   });
 
   it("SIGINT (Ctrl-C) stops the answer, not the chat; when no answer is being written, it ends the chat (exit 130)", async () => {
     const root = skills();
     const long = Array.from({ length: 60 }, (_, index) => `word${index}`).join(" ");
     const server = await openai([{ text: long, chunkSize: 6, chunkDelayMs: 50 }, { text: "Still here." }]);
-    const child = spawn(process.execPath, [CLI, "chat", root, "--model", "openai:gpt-test", "--base-url", server.url, "--thread", "t1"], {
-      cwd: ROOT,
-      env: baseEnv({ OPENAI_API_KEY: "sk-test", XDG_DATA_HOME: folders.make("skillset-data-") }),
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, "chat", root, "--model", "openai:gpt-test", "--base-url", server.url, "--thread", "t1"],
+      {
+        cwd: ROOT,
+        env: baseEnv({ OPENAI_API_KEY: "sk-test", XDG_DATA_HOME: folders.make("skillset-data-") }),
+      },
+    );
     children.push(child);
     let stdout = "";
     let stderr = "";
@@ -159,7 +208,11 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
   it("--thread continues a conversation in another process, loaded skills included, from the data folder", async () => {
     const root = skills();
     const data = folders.make("skillset-data-");
-    const server = await openai([{ toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] }, { text: "Loaded." }, { text: "Still here." }]);
+    const server = await openai([
+      { toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] },
+      { text: "Loaded." },
+      { text: "Still here." },
+    ]);
     const args = [root, "--model", "openai:gpt-test", "--base-url", server.url, "--thread", "project-7"];
     const first = await chat(args, "load the notes skill\n", { data });
     expect(first.stdout).toBe("Loaded.\n");
@@ -168,18 +221,39 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
     const second = await chat(args, "/loaded\nare you there?\n", { data });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe("notes (2 resources)\nStill here.\n");
-    expect(splitHeader(second.stderr).header).toBe("skillset chat · openai:gpt-test · 2 skills · thread project-7 resumed: 4 messages, loaded: notes (continue with --thread project-7)");
-    expect(server.requests[2]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(splitHeader(second.stderr).header).toBe(
+      "skillset chat · openai:gpt-test · 2 skills · thread project-7 resumed: 4 messages, loaded: notes (continue with --thread project-7)",
+    );
+    expect(server.requests[2]!.messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+    ]);
     expect(server.requests[2]!.system).toContain("notes");
   });
 
   it("runs a skill's script only with --allow-scripts", async () => {
     const root = skills();
-    const run = { toolCalls: [{ name: "run_skill_script", args: { skill_name: "notes", command: "scripts/stamp.sh" } }] };
-    const withScripts = await openai([{ toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] }, run, { text: "Stamped." }]);
-    const allowed = await chat([root, "--model", "openai:gpt-test", "--base-url", withScripts.url, "--allow-scripts"], "stamp it\n");
-    expect(splitHeader(allowed.stderr).rest).toMatch(/^· loaded notes \(2 resources\)\n· ran scripts\/stamp\.sh in notes \(exit 0, \d+ ms\)\n$/);
-    expect(withScripts.requests[2]!.messages.at(-1)!.text).toMatch(/^\$ scripts\/stamp\.sh\n\(exited with code 0 after \d+ ms\)\n--- stdout ---\nstamped$/);
+    const run = {
+      toolCalls: [{ name: "run_skill_script", args: { skill_name: "notes", command: "scripts/stamp.sh" } }],
+    };
+    const withScripts = await openai([
+      { toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] },
+      run,
+      { text: "Stamped." },
+    ]);
+    const allowed = await chat(
+      [root, "--model", "openai:gpt-test", "--base-url", withScripts.url, "--allow-scripts"],
+      "stamp it\n",
+    );
+    expect(splitHeader(allowed.stderr).rest).toMatch(
+      /^· loaded notes \(2 resources\)\n· ran scripts\/stamp\.sh in notes \(exit 0, \d+ ms\)\n$/,
+    );
+    expect(withScripts.requests[2]!.messages.at(-1)!.text).toMatch(
+      /^\$ scripts\/stamp\.sh\n\(exited with code 0 after \d+ ms\)\n--- stdout ---\nstamped$/,
+    );
 
     const without = await openai([{ text: "No scripts here." }]);
     await chat([root, "--model", "openai:gpt-test", "--base-url", without.url], "stamp it\n");
@@ -191,21 +265,45 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
     const work = folders.make("skillset-work-");
     writeFileSync(path.join(work, "todo.txt"), "buy milk\n");
     const server = await openai([
-      { toolCalls: [{ name: "read_file", args: { path: "todo.txt" } }, { name: "read_file", args: { path: "../outside.txt" } }] },
+      {
+        toolCalls: [
+          { name: "read_file", args: { path: "todo.txt" } },
+          { name: "read_file", args: { path: "../outside.txt" } },
+        ],
+      },
       { text: "You need milk." },
     ]);
-    const result = await chat([root, "--model", "openai:gpt-test", "--base-url", server.url, "--files"], "what is on my list?\n", { cwd: work });
-    expect(server.requests[0]!.tools).toEqual(["ls", "read_file", "glob", "grep", "load_skill", "unload_skill", "read_skill_resource"]);
+    const result = await chat(
+      [root, "--model", "openai:gpt-test", "--base-url", server.url, "--files"],
+      "what is on my list?\n",
+      { cwd: work },
+    );
+    expect(server.requests[0]!.tools).toEqual([
+      "ls",
+      "read_file",
+      "glob",
+      "grep",
+      "load_skill",
+      "unload_skill",
+      "read_skill_resource",
+    ]);
     expect(server.requests[1]!.messages.slice(-2).map((message) => message.text)).toEqual([
       "[todo.txt: lines 1-1 of 1]\nbuy milk",
       `Error: ${path.dirname(work)}/outside.txt does not exist.`,
     ]);
-    expect(splitHeader(result.stderr).rest).toBe(`· read_file todo.txt\n! read_file ../outside.txt failed: ${path.dirname(work)}/outside.txt does not exist.\n`);
+    expect(splitHeader(result.stderr).rest).toBe(
+      `· read_file todo.txt\n! read_file ../outside.txt failed: ${path.dirname(work)}/outside.txt does not exist.\n`,
+    );
   });
 
   it("talks to Anthropic's API the same way", async () => {
     const root = skills();
-    const server = await startFakeAnthropicServer(inOrder([{ text: "Loading.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] }, { text: "Done." }]));
+    const server = await startFakeAnthropicServer(
+      inOrder([
+        { text: "Loading.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] },
+        { text: "Done." },
+      ]),
+    );
     servers.push(server);
     const result = await chat([root, "--model", "anthropic:claude-test", "--base-url", server.url], "notes please\n");
     expect(result.stdout).toBe("Loading.\nDone.\n");
@@ -217,15 +315,21 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
 
 describe("skillset chat, setting up", { timeout: 120_000 }, () => {
   it("names the provider package to install when it is missing", async () => {
-    const result = await chat([skills(), "--model", "anthropic:claude-test"], "hi\n", { hidePackages: ["@langchain/anthropic"] });
+    const result = await chat([skills(), "--model", "anthropic:claude-test"], "hi\n", {
+      hidePackages: ["@langchain/anthropic"],
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("skillset: --model anthropic:claude-test needs the package @langchain/anthropic, which is not installed: npm install @langchain/anthropic\n");
+    expect(result.stderr).toBe(
+      "skillset: --model anthropic:claude-test needs the package @langchain/anthropic, which is not installed: npm install @langchain/anthropic\n",
+    );
   });
 
   it("names LangChain when it is missing, while the other commands still work", async () => {
     const root = skills();
     const result = await chat([root, "--model", "openai:gpt-test"], "hi\n", { hidePackages: ["langchain"] });
-    expect(result.stderr).toBe("skillset: skillset chat needs the package langchain, which is not installed: npm install langchain\n");
+    expect(result.stderr).toBe(
+      "skillset: skillset chat needs the package langchain, which is not installed: npm install langchain\n",
+    );
     expect(result.code).toBe(1);
     expect((await runCli(["list", root], { hidePackages: ["langchain"] })).code).toBe(0);
   });
@@ -237,20 +341,40 @@ describe("skillset chat, setting up", { timeout: 120_000 }, () => {
     const hide = { hidePackages: ["better-sqlite3"] };
     const resumed = await chat([...args, "--thread", "t1"], "hi\n", hide);
     expect(resumed.code).toBe(1);
-    expect(resumed.stderr).toBe("skillset: --thread needs the package better-sqlite3, which is not installed: npm install better-sqlite3\n");
+    expect(resumed.stderr).toBe(
+      "skillset: --thread needs the package better-sqlite3, which is not installed: npm install better-sqlite3\n",
+    );
 
     const fresh = await chat(args, "hi\n", hide);
     expect(fresh.code).toBe(0);
     expect(fresh.stdout).toBe("Hello.\n");
-    expect(fresh.stderr).toMatch(/^This conversation is kept in memory only: saving it needs the package better-sqlite3: npm install better-sqlite3\nskillset chat · openai:gpt-test · 2 skills · thread [0-9a-f]{8}\n$/);
+    expect(fresh.stderr).toMatch(
+      /^This conversation is kept in memory only: saving it needs the package better-sqlite3: npm install better-sqlite3\nskillset chat · openai:gpt-test · 2 skills · thread [0-9a-f]{8}\n$/,
+    );
   });
 
   it.each([
-    [["--model", "gpt-4o"], 2, "skillset: --model must be <provider>:<model>, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5 (got 'gpt-4o')\n"],
-    [["--model", "acme:big"], 2, "skillset: Unknown model provider 'acme': use one of openai, anthropic, azure_openai, langsmith, cohere, google, google-vertexai, google-vertexai-web, google-genai, ollama, mistralai, mistral, groq, bedrock, aws, deepseek, xai, cerebras, fireworks, together, perplexity\n"],
+    [
+      ["--model", "gpt-4o"],
+      2,
+      "skillset: --model must be <provider>:<model>, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5 (got 'gpt-4o')\n",
+    ],
+    [
+      ["--model", "acme:big"],
+      2,
+      "skillset: Unknown model provider 'acme': use one of openai, anthropic, azure_openai, langsmith, cohere, google, google-vertexai, google-vertexai-web, google-genai, ollama, mistralai, mistral, groq, bedrock, aws, deepseek, xai, cerebras, fireworks, together, perplexity\n",
+    ],
     [[], 2, "skillset: required option '--model <provider:model>' not specified (see `skillset chat --help`)\n"],
-    [["--model", "openai:gpt-test", "--timeout", "0"], 2, "skillset: --timeout must be a number of seconds greater than 0 (got '0')\n"],
-    [["--model", "openai:gpt-test", "--thread", "a b"], 2, "skillset: --thread must be 1 to 128 letters, digits, '.', ':', '_' or '-' (got 'a b')\n"],
+    [
+      ["--model", "openai:gpt-test", "--timeout", "0"],
+      2,
+      "skillset: --timeout must be a number of seconds greater than 0 (got '0')\n",
+    ],
+    [
+      ["--model", "openai:gpt-test", "--thread", "a b"],
+      2,
+      "skillset: --thread must be 1 to 128 letters, digits, '.', ':', '_' or '-' (got 'a b')\n",
+    ],
   ])("refuses %j with exit %i and one line", async (args, code, stderr) => {
     const result = await chat([skills(), ...args], "hi\n");
     expect(result).toEqual({ code, stdout: "", stderr });
@@ -258,6 +382,10 @@ describe("skillset chat, setting up", { timeout: 120_000 }, () => {
 
   it("asks for the API key when it is not set and no --base-url is given", async () => {
     const result = await chat([skills(), "--model", "openai:gpt-test"], "hi\n", { env: { OPENAI_API_KEY: undefined } });
-    expect(result).toEqual({ code: 1, stdout: "", stderr: "skillset: OPENAI_API_KEY is not set: export your openai API key to use --model openai:gpt-test\n" });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "skillset: OPENAI_API_KEY is not set: export your openai API key to use --model openai:gpt-test\n",
+    });
   });
 });

@@ -21,8 +21,18 @@ async function openai(replies: Parameters<typeof inOrder>[0]) {
 describe("createChatModel", () => {
   it("sends the key from OPENAI_API_KEY, and the model name without its provider", async () => {
     const server = await openai([{ text: "hi" }]);
-    const { model, provider, endpoint, keyVariable } = await createChatModel({ model: "openai:gpt-test", baseUrl: server.url, timeoutMs: 5_000, maxRetries: 0, env: { OPENAI_API_KEY: "sk-from-env" } });
-    expect({ provider, endpoint, keyVariable }).toEqual({ provider: "openai", endpoint: server.url, keyVariable: "OPENAI_API_KEY" });
+    const { model, provider, endpoint, keyVariable } = await createChatModel({
+      model: "openai:gpt-test",
+      baseUrl: server.url,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      env: { OPENAI_API_KEY: "sk-from-env" },
+    });
+    expect({ provider, endpoint, keyVariable }).toEqual({
+      provider: "openai",
+      endpoint: server.url,
+      keyVariable: "OPENAI_API_KEY",
+    });
     expect((await model.invoke([new HumanMessage("hello")])).text).toBe("hi");
     expect(server.requests[0]!.headers.authorization).toBe("Bearer sk-from-env");
     expect(server.requests[0]!.model).toBe("gpt-test");
@@ -30,7 +40,13 @@ describe("createChatModel", () => {
 
   it("reaches a server that needs no key (Ollama, vLLM) with --base-url and no OPENAI_API_KEY", async () => {
     const server = await openai([{ text: "local" }]);
-    const { model } = await createChatModel({ model: "openai:llama3", baseUrl: server.url, timeoutMs: 5_000, maxRetries: 0, env: {} });
+    const { model } = await createChatModel({
+      model: "openai:llama3",
+      baseUrl: server.url,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      env: {},
+    });
     expect((await model.invoke([new HumanMessage("hello")])).text).toBe("local");
     expect(server.requests[0]!.headers.authorization).toBe("Bearer not-needed");
   });
@@ -38,14 +54,26 @@ describe("createChatModel", () => {
   it("sends ANTHROPIC_API_KEY as x-api-key to Anthropic's API", async () => {
     const server = await startFakeAnthropicServer(inOrder([{ text: "hello from claude" }]));
     servers.push(server);
-    const { model } = await createChatModel({ model: "anthropic:claude-test", baseUrl: server.url, timeoutMs: 5_000, maxRetries: 0, env: { ANTHROPIC_API_KEY: "sk-ant-env" } });
+    const { model } = await createChatModel({
+      model: "anthropic:claude-test",
+      baseUrl: server.url,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      env: { ANTHROPIC_API_KEY: "sk-ant-env" },
+    });
     expect((await model.invoke([new HumanMessage("hello")])).text).toBe("hello from claude");
     expect(server.requests[0]!.headers["x-api-key"]).toBe("sk-ant-env");
   });
 
   it("retries a failed request --max-retries times", async () => {
     const server = await openai([{ status: 500, message: "boom" }, { text: "second try" }]);
-    const { model } = await createChatModel({ model: "openai:gpt-test", baseUrl: server.url, timeoutMs: 5_000, maxRetries: 1, env: { OPENAI_API_KEY: "k" } });
+    const { model } = await createChatModel({
+      model: "openai:gpt-test",
+      baseUrl: server.url,
+      timeoutMs: 5_000,
+      maxRetries: 1,
+      env: { OPENAI_API_KEY: "k" },
+    });
     expect((await model.invoke([new HumanMessage("hello")])).text).toBe("second try");
     expect(server.requests).toHaveLength(2);
   });
@@ -54,7 +82,12 @@ describe("createChatModel", () => {
 describe("modelOptionsFrom", () => {
   it("has defaults of 120 s and 2 retries, and reads seconds with decimals", () => {
     expect(modelOptionsFrom({ model: "openai:m" })).toEqual({ model: "openai:m", timeoutMs: 120_000, maxRetries: 2 });
-    expect(modelOptionsFrom({ model: "openai:m", timeout: "0.5", maxRetries: "0", baseUrl: "http://x/v1" })).toEqual({ model: "openai:m", timeoutMs: 500, maxRetries: 0, baseUrl: "http://x/v1" });
+    expect(modelOptionsFrom({ model: "openai:m", timeout: "0.5", maxRetries: "0", baseUrl: "http://x/v1" })).toEqual({
+      model: "openai:m",
+      timeoutMs: 500,
+      maxRetries: 0,
+      baseUrl: "http://x/v1",
+    });
   });
 
   it.each([

@@ -32,7 +32,22 @@ async function chatAt(replies: FakeReply[]): Promise<{ terminal: TmuxTerminal; s
   const server = await startFakeOpenAIServer(inOrder(replies));
   open.push(server);
   const env = { NO_COLOR: "1", OPENAI_API_KEY: "sk-test", XDG_DATA_HOME: folders.make("skillset-data-") };
-  const terminal = await startTerminal([process.execPath, CLI, "chat", tree.root, "--model", "openai:gpt-test", "--base-url", server.url, "--thread", "t1"], env, ROOT);
+  const terminal = await startTerminal(
+    [
+      process.execPath,
+      CLI,
+      "chat",
+      tree.root,
+      "--model",
+      "openai:gpt-test",
+      "--base-url",
+      server.url,
+      "--thread",
+      "t1",
+    ],
+    env,
+    ROOT,
+  );
   open.push(terminal);
   await terminal.waitFor((screen) => screen.at(-1) === ">", "the first prompt");
   return { terminal, server };
@@ -41,29 +56,62 @@ async function chatAt(replies: FakeReply[]): Promise<{ terminal: TmuxTerminal; s
 describe.skipIf(!useTmux)("skillset chat at a terminal", { timeout: 120_000 }, () => {
   it("shows the answer as it streams, the skill activity, and the / commands' output; Ctrl-D leaves", async () => {
     const answer = "Notes start with the date, then the decisions, then who does what by when.";
-    const { terminal } = await chatAt([{ text: "Loading.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] }, { text: answer, chunkSize: 6, chunkDelayMs: 120 }]);
+    const { terminal } = await chatAt([
+      { text: "Loading.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] },
+      { text: answer, chunkSize: 6, chunkDelayMs: 120 },
+    ]);
     await terminal.send("how do I write notes?", "Enter");
     // Part of the answer is on the screen before the rest has arrived.
-    const partial = await terminal.waitFor((screen) => screen.some((line) => line.startsWith("Notes start") && line !== answer), "part of the answer");
+    const partial = await terminal.waitFor(
+      (screen) => screen.some((line) => line.startsWith("Notes start") && line !== answer),
+      "part of the answer",
+    );
     expect(partial.some((line) => line === answer)).toBe(false);
-    await terminal.waitFor((screen) => screen.includes(answer) && screen.at(-1) === ">", "the whole answer and the next prompt");
+    await terminal.waitFor(
+      (screen) => screen.includes(answer) && screen.at(-1) === ">",
+      "the whole answer and the next prompt",
+    );
     await terminal.send("/loaded", "Enter");
     await terminal.waitFor((screen) => screen.at(-1) === ">" && screen.includes("notes (0 resources)"), "/loaded");
     await terminal.send("/skills", "Enter");
-    const screen = await terminal.waitFor((lines) => lines.at(-1) === ">" && lines.includes("/notes — Writes meeting notes."), "/skills");
-    expect(screen).toEqual([HEADER, HINT, "> how do I write notes?", "Loading.", "· loaded notes (0 resources)", answer, "> /loaded", "notes (0 resources)", "> /skills", "/notes — Writes meeting notes.", ">"]);
+    const screen = await terminal.waitFor(
+      (lines) => lines.at(-1) === ">" && lines.includes("/notes — Writes meeting notes."),
+      "/skills",
+    );
+    expect(screen).toEqual([
+      HEADER,
+      HINT,
+      "> how do I write notes?",
+      "Loading.",
+      "· loaded notes (0 resources)",
+      answer,
+      "> /loaded",
+      "notes (0 resources)",
+      "> /skills",
+      "/notes — Writes meeting notes.",
+      ">",
+    ]);
     // Ctrl-D at the prompt leaves, on a line of its own.
     await terminal.send("C-d");
-    expect((await terminal.waitFor((lines) => lines.includes("[exit 0]"), "the exit")).slice(-2)).toEqual([">", "[exit 0]"]);
+    expect((await terminal.waitFor((lines) => lines.includes("[exit 0]"), "the exit")).slice(-2)).toEqual([
+      ">",
+      "[exit 0]",
+    ]);
   });
 
   it("Ctrl-C stops the answer being written, not the program: the next message is answered", async () => {
     const long = Array.from({ length: 40 }, (_, index) => `word${index}`).join(" ");
-    const { terminal, server } = await chatAt([{ text: long, chunkSize: 6, chunkDelayMs: 100 }, { text: "Still here." }]);
+    const { terminal, server } = await chatAt([
+      { text: long, chunkSize: 6, chunkDelayMs: 100 },
+      { text: "Still here." },
+    ]);
     await terminal.send("tell me a long story", "Enter");
     await terminal.waitFor((screen) => screen.some((line) => line.startsWith("word0 word1")), "the answer to start");
     await terminal.send("C-c");
-    const stopped = await terminal.waitFor((screen) => screen.at(-1) === ">" && screen.includes("! stopped"), "the stop and a new prompt");
+    const stopped = await terminal.waitFor(
+      (screen) => screen.at(-1) === ">" && screen.includes("! stopped"),
+      "the stop and a new prompt",
+    );
     const shown = stopped[stopped.indexOf("> tell me a long story") + 1]!;
     expect(long.startsWith(shown) && shown.length < long.length).toBe(true);
     await expect.poll(() => server.abandoned).toBe(1);
@@ -72,7 +120,11 @@ describe.skipIf(!useTmux)("skillset chat at a terminal", { timeout: 120_000 }, (
     await terminal.waitFor((screen) => screen.includes("Still here.") && screen.at(-1) === ">", "the next answer");
     // The model saw what had been shown of the stopped answer.
     // (The screen drops trailing spaces.)
-    expect(server.requests[1]!.messages.map((message) => `${message.role}: ${message.text.trimEnd()}`)).toEqual(["user: tell me a long story", `assistant: ${shown}`, "user: are you there?"]);
+    expect(server.requests[1]!.messages.map((message) => `${message.role}: ${message.text.trimEnd()}`)).toEqual([
+      "user: tell me a long story",
+      `assistant: ${shown}`,
+      "user: are you there?",
+    ]);
     await terminal.send("/exit", "Enter");
     await terminal.waitFor((screen) => screen.includes("[exit 0]"), "the exit");
   });
@@ -84,10 +136,21 @@ describe.skipIf(!useTmux)("skillset chat at a terminal", { timeout: 120_000 }, (
     await terminal.send("C-c");
     await terminal.waitFor((screen) => screen.at(-1) === ">", "a fresh prompt");
     await terminal.send("C-c");
-    await terminal.waitFor((screen) => screen.includes("(To exit, press Ctrl-C again or Ctrl-D, or type /exit)") && screen.at(-1) === ">", "the hint");
+    await terminal.waitFor(
+      (screen) => screen.includes("(To exit, press Ctrl-C again or Ctrl-D, or type /exit)") && screen.at(-1) === ">",
+      "the hint",
+    );
     await terminal.send("C-c");
     const screen = await terminal.waitFor((lines) => lines.includes("[exit 0]"), "the exit");
-    expect(screen).toEqual([HEADER, HINT, "> half a thought", ">", "(To exit, press Ctrl-C again or Ctrl-D, or type /exit)", ">", "[exit 0]"]);
+    expect(screen).toEqual([
+      HEADER,
+      HINT,
+      "> half a thought",
+      ">",
+      "(To exit, press Ctrl-C again or Ctrl-D, or type /exit)",
+      ">",
+      "[exit 0]",
+    ]);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -31,7 +31,15 @@ export interface CliRunOptions {
 /** The environment every run starts from: no colour, no keys or data folder from the outside. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
-  for (const name of ["FORCE_COLOR", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "XDG_DATA_HOME"]) delete env[name];
+  for (const name of [
+    "FORCE_COLOR",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_BASE_URL",
+    "ANTHROPIC_BASE_URL",
+    "XDG_DATA_HOME",
+  ])
+    delete env[name];
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
@@ -44,7 +52,10 @@ export function runCli(args: string[], options: CliRunOptions = {}): Promise<Cli
   const hide = options.hidePackages?.length ? ["--import", HIDE_PACKAGES] : [];
   const child = spawn(process.execPath, [...hide, CLI, ...args], {
     cwd: options.cwd ?? ROOT,
-    env: baseEnv({ ...options.env, ...(options.hidePackages?.length ? { SKILLSET_TEST_HIDE_PACKAGES: options.hidePackages.join(",") } : {}) }),
+    env: baseEnv({
+      ...options.env,
+      ...(options.hidePackages?.length ? { SKILLSET_TEST_HIDE_PACKAGES: options.hidePackages.join(",") } : {}),
+    }),
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";

@@ -23,7 +23,12 @@ function skills(): string {
 
 /** A session whose server fails the first request with `failure`, then answers "Back again." */
 async function failingOnce(provider: Provider, failure: FakeReply, timeoutMs?: number): Promise<SessionHarness> {
-  const harness = await startSession(provider, (_request, index) => (index === 0 ? failure : { text: "Back again." }), skills(), timeoutMs ? { timeoutMs } : {});
+  const harness = await startSession(
+    provider,
+    (_request, index) => (index === 0 ? failure : { text: "Back again." }),
+    skills(),
+    timeoutMs ? { timeoutMs } : {},
+  );
   open.push(harness);
   return harness;
 }
@@ -33,16 +38,20 @@ const cases: Array<{ name: string; failure: FakeReply; timeoutMs?: number; line:
     name: "a refused key (401)",
     failure: { status: 401, message: "Incorrect API key provided: sk-test." },
     line: {
-      openai: "skillset: The provider refused the request (401): Incorrect API key provided: sk-test. Check OPENAI_API_KEY.\n",
-      anthropic: "skillset: The provider refused the request (401): Incorrect API key provided: sk-test. Check ANTHROPIC_API_KEY.\n",
+      openai:
+        "skillset: The provider refused the request (401): Incorrect API key provided: sk-test. Check OPENAI_API_KEY.\n",
+      anthropic:
+        "skillset: The provider refused the request (401): Incorrect API key provided: sk-test. Check ANTHROPIC_API_KEY.\n",
     },
   },
   {
     name: "a rate limit (429)",
     failure: { status: 429, message: "Rate limit reached for requests" },
     line: {
-      openai: "skillset: The provider is rate-limiting requests (429): Rate limit reached for requests. Wait a moment and try again.\n",
-      anthropic: "skillset: The provider is rate-limiting requests (429): Rate limit reached for requests. Wait a moment and try again.\n",
+      openai:
+        "skillset: The provider is rate-limiting requests (429): Rate limit reached for requests. Wait a moment and try again.\n",
+      anthropic:
+        "skillset: The provider is rate-limiting requests (429): Rate limit reached for requests. Wait a moment and try again.\n",
     },
   },
   {
@@ -66,24 +75,32 @@ const cases: Array<{ name: string; failure: FakeReply; timeoutMs?: number; line:
     name: "a response that is not the API's (an HTML page)",
     failure: { raw: "<html><body>Bad gateway</body></html>", contentType: "text/html" },
     line: {
-      openai: "skillset: The provider's answer could not be read (Received empty response from chat model call): is {url} a server for this provider's API?\n",
-      anthropic: "skillset: The provider's answer could not be read (Received empty response from chat model call): is {url} a server for this provider's API?\n",
+      openai:
+        "skillset: The provider's answer could not be read (Received empty response from chat model call): is {url} a server for this provider's API?\n",
+      anthropic:
+        "skillset: The provider's answer could not be read (Received empty response from chat model call): is {url} a server for this provider's API?\n",
     },
   },
 ];
 
 describe.each(["openai", "anthropic"] as const)("provider errors, %s", (provider) => {
-  it.each(cases)("$name: one line on stderr, and the next message is answered", async ({ failure, timeoutMs, line }) => {
-    const harness = await failingOnce(provider, failure, timeoutMs);
-    expect(await harness.send("hello")).toBe("failed");
-    expect(harness.stderr()).toBe(line[provider].replaceAll("{url}", harness.server.url));
-    expect(harness.stdout()).toBe("");
+  it.each(cases)(
+    "$name: one line on stderr, and the next message is answered",
+    async ({ failure, timeoutMs, line }) => {
+      const harness = await failingOnce(provider, failure, timeoutMs);
+      expect(await harness.send("hello")).toBe("failed");
+      expect(harness.stderr()).toBe(line[provider].replaceAll("{url}", harness.server.url));
+      expect(harness.stdout()).toBe("");
 
-    expect(await harness.send("are you there?")).toBe("continue");
-    expect(harness.stdout()).toBe("Back again.\n");
-    // The thread kept both user messages; the provider got a valid conversation.
-    expect(harness.server.requests[1]!.messages.map((message) => `${message.role}: ${message.text}`)).toEqual(["user: hello", "user: are you there?"]);
-  });
+      expect(await harness.send("are you there?")).toBe("continue");
+      expect(harness.stdout()).toBe("Back again.\n");
+      // The thread kept both user messages; the provider got a valid conversation.
+      expect(harness.server.requests[1]!.messages.map((message) => `${message.role}: ${message.text}`)).toEqual([
+        "user: hello",
+        "user: are you there?",
+      ]);
+    },
+  );
 
   it("a server that cannot be reached: one line naming it", async () => {
     // A port that was free a moment ago: nothing listens there.

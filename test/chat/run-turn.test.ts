@@ -27,7 +27,10 @@ function skills(): string {
   return tree.root;
 }
 
-async function session(provider: "openai" | "anthropic", replies: Parameters<typeof inOrder>[0]): Promise<SessionHarness> {
+async function session(
+  provider: "openai" | "anthropic",
+  replies: Parameters<typeof inOrder>[0],
+): Promise<SessionHarness> {
   const harness = await startSession(provider, inOrder(replies), skills());
   cleanups.push(() => harness.close());
   return harness;
@@ -36,8 +39,15 @@ async function session(provider: "openai" | "anthropic", replies: Parameters<typ
 describe.each(["openai", "anthropic"] as const)("a turn, %s", (provider) => {
   it("streams the answer piece by piece, reports skill activity and counts the tokens of every model call", async () => {
     const harness = await session(provider, [
-      { text: "Let me look.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }], usage: { input: 120, output: 15 } },
-      { toolCalls: [{ name: "read_skill_resource", args: { skill_name: "notes", path: "references/format.md" } }], usage: { input: 240, output: 9 } },
+      {
+        text: "Let me look.",
+        toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }],
+        usage: { input: 120, output: 15 },
+      },
+      {
+        toolCalls: [{ name: "read_skill_resource", args: { skill_name: "notes", path: "references/format.md" } }],
+        usage: { input: 240, output: 9 },
+      },
       { text: "Notes use a heading.", chunkSize: 5, usage: { input: 300, output: 7 } },
     ]);
     const pieces: string[] = [];
@@ -48,7 +58,12 @@ describe.each(["openai", "anthropic"] as const)("a turn, %s", (provider) => {
       skillEvent: (entry) => events.push(`${entry.event} ${String(entry.skill)}`),
       tool: (activity) => events.push(`${activity.name} ${JSON.stringify(activity.args)} error=${activity.error}`),
     });
-    expect(result).toEqual({ status: "answered", usage: { input: 660, output: 31 }, modelCalls: 3, stepLimitReached: false });
+    expect(result).toEqual({
+      status: "answered",
+      usage: { input: 660, output: 31 },
+      modelCalls: 3,
+      stepLimitReached: false,
+    });
     expect(pieces).toEqual(["Let ", "me l", "ook.", "<end>", "Notes", " use ", "a hea", "ding.", "<end>"]);
     expect(events).toEqual([
       "skill_loaded notes",
@@ -80,11 +95,18 @@ describe.each(["openai", "anthropic"] as const)("a turn, %s", (provider) => {
     // The server saw the client go: no tokens are spent on an answer nobody reads.
     await expect.poll(() => harness.server.abandoned).toBe(1);
     const after = await threadValues(harness.agent, "t-stop");
-    expect(after.messages!.map((message) => `${message.type}: ${message.text}`)).toEqual(["human: count", `ai: ${shown}`]);
+    expect(after.messages!.map((message) => `${message.type}: ${message.text}`)).toEqual([
+      "human: count",
+      `ai: ${shown}`,
+    ]);
 
     const next = await runTurn(harness.agent, "t-stop", "go on", {});
     expect(next.status).toBe("answered");
-    expect(harness.server.requests[1]!.messages.map((message) => `${message.role}: ${message.text}`)).toEqual(["user: count", `assistant: ${shown}`, "user: go on"]);
+    expect(harness.server.requests[1]!.messages.map((message) => `${message.role}: ${message.text}`)).toEqual([
+      "user: count",
+      `assistant: ${shown}`,
+      "user: go on",
+    ]);
   });
 
   it("ends a turn at the step limit and says so", async () => {
@@ -92,9 +114,24 @@ describe.each(["openai", "anthropic"] as const)("a turn, %s", (provider) => {
     cleanups.push(() => tree.cleanup());
     tree.skill("a");
     tree.skill("b");
-    const server = await fakeServer(provider, [{ toolCalls: [{ name: "load_skill", args: { skill_name: "a" } }] }, { toolCalls: [{ name: "load_skill", args: { skill_name: "b" } }] }]);
-    const model = await createChatModel({ model: `${provider}:test-model`, baseUrl: server.url, timeoutMs: 10_000, maxRetries: 0, env: { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" } });
-    const agent = createChatAgent({ model: model.model, sources: [createLocalSource({ path: tree.root, watch: false })], allowScripts: false, checkpointer: new MemorySaver(), maxModelCalls: 1 });
+    const server = await fakeServer(provider, [
+      { toolCalls: [{ name: "load_skill", args: { skill_name: "a" } }] },
+      { toolCalls: [{ name: "load_skill", args: { skill_name: "b" } }] },
+    ]);
+    const model = await createChatModel({
+      model: `${provider}:test-model`,
+      baseUrl: server.url,
+      timeoutMs: 10_000,
+      maxRetries: 0,
+      env: { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" },
+    });
+    const agent = createChatAgent({
+      model: model.model,
+      sources: [createLocalSource({ path: tree.root, watch: false })],
+      allowScripts: false,
+      checkpointer: new MemorySaver(),
+      maxModelCalls: 1,
+    });
     const loaded: string[] = [];
     const result = await runTurn(agent, "t-limit", "go", { skillEvent: (entry) => loaded.push(String(entry.skill)) });
     expect(result).toMatchObject({ status: "answered", modelCalls: 1, stepLimitReached: true });
@@ -116,22 +153,46 @@ it("a stop while a tool runs: the call gets a result saying it did not run, so t
     },
     { name: "slow_tool", description: "Takes a while.", schema: z.object({}) },
   );
-  const server = await fakeServer("openai", [{ toolCalls: [{ name: "slow_tool", args: {}, id: "call_slow" }] }, { text: "Fine." }]);
-  const model = await createChatModel({ model: "openai:test-model", baseUrl: server.url, timeoutMs: 10_000, maxRetries: 0, env: { OPENAI_API_KEY: "k" } });
-  const agent = createAgent({ model: model.model, tools: [slow], checkpointer: new MemorySaver() }) as unknown as ChatAgent;
+  const server = await fakeServer("openai", [
+    { toolCalls: [{ name: "slow_tool", args: {}, id: "call_slow" }] },
+    { text: "Fine." },
+  ]);
+  const model = await createChatModel({
+    model: "openai:test-model",
+    baseUrl: server.url,
+    timeoutMs: 10_000,
+    maxRetries: 0,
+    env: { OPENAI_API_KEY: "k" },
+  });
+  const agent = createAgent({
+    model: model.model,
+    tools: [slow],
+    checkpointer: new MemorySaver(),
+  }) as unknown as ChatAgent;
   const stop = new AbortController();
   void started.then(() => stop.abort());
   expect((await runTurn(agent, "t-tool", "run it", {}, { signal: stop.signal })).status).toBe("stopped");
 
   expect((await runTurn(agent, "t-tool", "and now?", {})).status).toBe("answered");
   const sent = server.requests[1]!.messages.map((message) => `${message.role}: ${message.text}`);
-  expect(sent).toEqual(["user: run it", "assistant: ", "tool: Error: not run: the user stopped the answer before this tool call finished.", "user: and now?"]);
+  expect(sent).toEqual([
+    "user: run it",
+    "assistant: ",
+    "tool: Error: not run: the user stopped the answer before this tool call finished.",
+    "user: and now?",
+  ]);
   await new Promise((resolve) => setTimeout(resolve, 350)); // let the abandoned tool finish before the test ends
 });
 
-async function fakeServer(provider: "openai" | "anthropic", replies: Parameters<typeof inOrder>[0]): Promise<FakeProviderServer> {
+async function fakeServer(
+  provider: "openai" | "anthropic",
+  replies: Parameters<typeof inOrder>[0],
+): Promise<FakeProviderServer> {
   const { startFakeAnthropicServer } = await import("../helpers/fake-anthropic-server.js");
-  const server = provider === "openai" ? await startFakeOpenAIServer(inOrder(replies)) : await startFakeAnthropicServer(inOrder(replies));
+  const server =
+    provider === "openai"
+      ? await startFakeOpenAIServer(inOrder(replies))
+      : await startFakeAnthropicServer(inOrder(replies));
   cleanups.push(() => server.close());
   return server;
 }

@@ -14,7 +14,13 @@ import type { FakeProviderServer, FakeScript } from "../helpers/fake-provider-se
 
 export type Provider = "openai" | "anthropic";
 
-const plain = { bold: (text: string) => text, dim: (text: string) => text, red: (text: string) => text, green: (text: string) => text, yellow: (text: string) => text };
+const plain = {
+  bold: (text: string) => text,
+  dim: (text: string) => text,
+  red: (text: string) => text,
+  green: (text: string) => text,
+  yellow: (text: string) => text,
+};
 
 /** A running session and what it printed. */
 export interface SessionHarness {
@@ -35,17 +41,40 @@ export interface SessionHarness {
  * Starts a fake `provider` with `script` and a session over the skills in `skillsRoot`; the
  * model talks to the fake server, or to `baseUrl` when given.
  */
-export async function startSession(provider: Provider, script: FakeScript, skillsRoot: string, options: { timeoutMs?: number; threadId?: string; baseUrl?: string } = {}): Promise<SessionHarness> {
+export async function startSession(
+  provider: Provider,
+  script: FakeScript,
+  skillsRoot: string,
+  options: { timeoutMs?: number; threadId?: string; baseUrl?: string } = {},
+): Promise<SessionHarness> {
   const server = provider === "openai" ? await startFakeOpenAIServer(script) : await startFakeAnthropicServer(script);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const model = await createChatModel({ model: `${provider}:test-model`, baseUrl: options.baseUrl ?? server.url, timeoutMs, maxRetries: 0, env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" } });
+  const model = await createChatModel({
+    model: `${provider}:test-model`,
+    baseUrl: options.baseUrl ?? server.url,
+    timeoutMs,
+    maxRetries: 0,
+    env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" },
+  });
   const sources = [createLocalSource({ path: skillsRoot, watch: false })];
   const catalog = createCatalog(sources);
   const agent = createChatAgent({ model: model.model, sources, allowScripts: false, checkpointer: new MemorySaver() });
   let stdout = "";
   let stderr = "";
-  const output = createChatOutput({ write: (text: string) => (stdout += text) }, { write: (text: string) => (stderr += text) }, plain, false);
-  const session = createChatSession({ agent, threadId: options.threadId ?? "thread-1", catalog, model, timeoutMs, output });
+  const output = createChatOutput(
+    { write: (text: string) => (stdout += text) },
+    { write: (text: string) => (stderr += text) },
+    plain,
+    false,
+  );
+  const session = createChatSession({
+    agent,
+    threadId: options.threadId ?? "thread-1",
+    catalog,
+    model,
+    timeoutMs,
+    output,
+  });
   return {
     server,
     model,

@@ -52,7 +52,8 @@ export async function startTerminal(argv: string[], env: Record<string, string>,
       const deadline = Date.now() + timeoutMs;
       let lines = await screen();
       while (!check(lines)) {
-        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; the screen was:\n${lines.join("\n")}`);
+        if (Date.now() > deadline)
+          throw new Error(`Timed out waiting for ${what}; the screen was:\n${lines.join("\n")}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
         lines = await screen();
       }

@@ -13,7 +13,10 @@ export function headingAnchors(text: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const [, heading] of withoutFences(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const visible = heading!.replace(/`/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/<[^>]+>/g, "");
+    const visible = heading!
+      .replace(/`/g, "")
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/<[^>]+>/g, "");
     const slug = visible
       .toLowerCase()
       .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
@@ -38,7 +41,10 @@ export function linkProblems(root: string, doc: string): string[] {
       problems.push(`${doc}: ${target} leads to no file`);
       continue;
     }
-    if (anchor !== undefined && (statSync(file).isDirectory() || !headingAnchors(readFileSync(file, "utf8")).has(anchor))) {
+    if (
+      anchor !== undefined &&
+      (statSync(file).isDirectory() || !headingAnchors(readFileSync(file, "utf8")).has(anchor))
+    ) {
       problems.push(`${doc}: ${target}: no heading has the anchor #${anchor}`);
     }
   }

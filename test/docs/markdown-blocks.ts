@@ -29,7 +29,9 @@ export interface CodeBlock {
 export function documentationFiles(root: string): string[] {
   const found = ["README.md"];
   const walk = (folder: string) => {
-    for (const entry of readdirSync(join(root, folder), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(join(root, folder), { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
       const path = `${folder}/${entry.name}`;
       if (entry.isDirectory() && path !== "docs/notes") walk(path);
       else if (entry.isFile() && entry.name.endsWith(".md")) found.push(path);
@@ -66,7 +68,11 @@ export function codeBlocks(root: string, doc: string): CodeBlock[] {
 }
 
 /** The `<!-- snippet: … -->` comments on the lines right before a fence (blank lines between are allowed). */
-function directivesBefore(lines: string[], fence: number, doc: string): Pick<CodeBlock, "prelude" | "file" | "run" | "mcpExchange"> {
+function directivesBefore(
+  lines: string[],
+  fence: number,
+  doc: string,
+): Pick<CodeBlock, "prelude" | "file" | "run" | "mcpExchange"> {
   const found: Pick<CodeBlock, "prelude" | "file" | "run" | "mcpExchange"> = { prelude: [], run: false };
   for (let index = fence - 1; index >= 0; index--) {
     if (lines[index]!.trim() === "") continue;

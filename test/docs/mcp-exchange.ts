@@ -35,8 +35,16 @@ function matches(actual: string, shown: string): boolean {
 }
 
 /** Sends each request of the transcript to `skillset mcp <folder>`; returns a problem for each response that differs. */
-export async function replayMcpExchange(root: string, cli: string, folder: string, transcript: string): Promise<string[]> {
-  const server = spawn(process.execPath, [cli, "mcp", join(root, folder)], { cwd: root, stdio: ["pipe", "pipe", "ignore"] });
+export async function replayMcpExchange(
+  root: string,
+  cli: string,
+  folder: string,
+  transcript: string,
+): Promise<string[]> {
+  const server = spawn(process.execPath, [cli, "mcp", join(root, folder)], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "ignore"],
+  });
   const responses = new Map<string, string>();
   const waiting = new Map<string, (line: string) => void>();
   createInterface({ input: server.stdout }).on("line", (line) => {
@@ -59,12 +67,20 @@ export async function replayMcpExchange(root: string, cli: string, folder: strin
       send(message);
     });
   try {
-    await request({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "docs-snippets", version: "1" } } } as never);
+    await request({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "docs-snippets", version: "1" } },
+    } as never);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     const problems: string[] = [];
     for (const step of steps(transcript)) {
       const actual = await request(step.request);
-      if (!matches(actual, step.shown)) problems.push(`${step.request.method} (id ${step.request.id}): the server answers\n${actual}\nbut the page shows\n${step.shown}`);
+      if (!matches(actual, step.shown))
+        problems.push(
+          `${step.request.method} (id ${step.request.id}): the server answers\n${actual}\nbut the page shows\n${step.shown}`,
+        );
     }
     return problems;
   } finally {

@@ -17,7 +17,8 @@ export function commandLines(code: string, { prompted }: { prompted: boolean }):
       line = line.slice(2);
     }
     // A line ending in `\` or a pipe goes on on the next one.
-    while (/(\\|\|)\s*$/.test(line) && index + 1 < source.length) line = line.replace(/\\\s*$/, "") + " " + source[++index]!.trim();
+    while (/(\\|\|)\s*$/.test(line) && index + 1 < source.length)
+      line = line.replace(/\\\s*$/, "") + " " + source[++index]!.trim();
     line = withoutComment(line).trim();
     if (line !== "") lines.push(line);
   }
@@ -40,7 +41,10 @@ function withoutComment(line: string): string {
 /** The commands of a line, split at unquoted ` | `, `&&`, `||` and `;`, quoted text blanked out. */
 export function segments(line: string): string[] {
   const unquoted = line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""');
-  return unquoted.split(/\s\|\s|&&|\|\||;/).map((part) => part.trim()).filter(Boolean);
+  return unquoted
+    .split(/\s\|\s|&&|\|\||;/)
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 /** What the built CLI says about itself: its commands, and the flags of each (and of the program). */
@@ -53,7 +57,13 @@ const FLAG = /(?<![\w-])--?[a-zA-Z][\w-]*/g;
 
 /** Reads `skillset --help` and each `skillset <command> --help` of the built CLI, at once. */
 export async function readCliHelp(cli: string): Promise<CliHelp> {
-  const help = async (...args: string[]) => (await promisify(execFile)(process.execPath, [cli, ...args, "--help"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })).stdout;
+  const help = async (...args: string[]) =>
+    (
+      await promisify(execFile)(process.execPath, [cli, ...args, "--help"], {
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+      })
+    ).stdout;
   const top = await help();
   const commands = new Set([...top.matchAll(/^ {2}([a-z]+) /gm)].map((match) => match[1]!));
   const named = [...commands].filter((command) => command !== "help");
@@ -74,7 +84,8 @@ const SKILLSET = /^(?:skillset|npx --no-install skillset|node dist\/cli\/main\.j
 export function commandProblems(line: string, help: CliHelp, scripts: Record<string, string>): string[] {
   const problems: string[] = [];
   for (const segment of segments(line)) {
-    if (/^npx\s+(?!--no-install\s)(?:\S+\s+)*?skillset\b/.test(segment)) problems.push(`\`${segment}\`: npx would fetch \`skillset\` from the npm registry, where it is not published`);
+    if (/^npx\s+(?!--no-install\s)(?:\S+\s+)*?skillset\b/.test(segment))
+      problems.push(`\`${segment}\`: npx would fetch \`skillset\` from the npm registry, where it is not published`);
     const npm = /^npm\s+(?:run(?:-script)?\s+(\S+)|(test|start))/.exec(segment);
     if (npm) {
       const script = npm[1] ?? npm[2]!;
@@ -110,11 +121,25 @@ export function runCommandLines(root: string, cli: string, lines: string[]): str
     mkdirSync(join(scratch, "tmp"));
     writeFileSync(join(bin, "skillset"), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
     chmodSync(join(bin, "skillset"), 0o755);
-    const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: join(scratch, "home"), TMPDIR: join(scratch, "tmp"), NO_COLOR: "1" };
+    const env = {
+      ...process.env,
+      PATH: `${bin}:${process.env.PATH ?? ""}`,
+      HOME: join(scratch, "home"),
+      TMPDIR: join(scratch, "tmp"),
+      NO_COLOR: "1",
+    };
     const problems: string[] = [];
     for (const line of lines) {
-      const run = spawnSync("bash", ["-c", `set -o pipefail; ${line}`], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
-      if (run.status !== 0) problems.push(`\`${line}\` exited with ${run.status ?? run.signal}: ${(run.stderr || run.stdout).trim().split("\n").slice(0, 3).join(" / ")}`);
+      const run = spawnSync("bash", ["-c", `set -o pipefail; ${line}`], {
+        cwd: root,
+        env,
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      if (run.status !== 0)
+        problems.push(
+          `\`${line}\` exited with ${run.status ?? run.signal}: ${(run.stderr || run.stdout).trim().split("\n").slice(0, 3).join(" / ")}`,
+        );
     }
     return problems;
   } finally {
@@ -123,4 +148,5 @@ export function runCommandLines(root: string, cli: string, lines: string[]): str
 }
 
 /** package.json's scripts. */
-export const npmScripts = (root: string): Record<string, string> => (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+export const npmScripts = (root: string): Record<string, string> =>
+  (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;

@@ -7,7 +7,13 @@ import ts from "typescript";
 import { type CodeBlock, fromRoot, where } from "./markdown-blocks.js";
 
 /** The languages that are compiled, and the extension each is written with. */
-export const COMPILED: Record<string, ".ts" | ".mjs"> = { ts: ".ts", typescript: ".ts", js: ".mjs", javascript: ".mjs", mjs: ".mjs" };
+export const COMPILED: Record<string, ".ts" | ".mjs"> = {
+  ts: ".ts",
+  typescript: ".ts",
+  js: ".mjs",
+  javascript: ".mjs",
+  mjs: ".mjs",
+};
 
 interface Written {
   block: CodeBlock;
@@ -50,7 +56,10 @@ export function typecheckBlocks(root: string, folder: string, blocks: CodeBlock[
       continue;
     }
     const { line } = diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-    const docLine = line < file.offset ? `${where(file.block)} (prelude)` : `${file.block.doc}:${file.block.line + 1 + line - file.offset}`;
+    const docLine =
+      line < file.offset
+        ? `${where(file.block)} (prelude)`
+        : `${file.block.doc}:${file.block.line + 1 + line - file.offset}`;
     results.get(file.block)!.push(`${docLine}: TS${diagnostic.code}: ${message}`);
   }
   return results;
@@ -61,6 +70,16 @@ function compilerOptions(root: string): ts.CompilerOptions {
   const config = ts.readConfigFile(join(root, "tsconfig.json"), (path) => ts.sys.readFile(path));
   if (config.error) throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, "\n"));
   const { options, errors } = ts.convertCompilerOptionsFromJson(config.config.compilerOptions, root);
-  if (errors.length > 0) throw new Error(errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, "\n")).join("\n"));
-  return { ...options, rootDir: root, noEmit: true, allowJs: true, checkJs: true, declaration: false, sourceMap: false, incremental: false };
+  if (errors.length > 0)
+    throw new Error(errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, "\n")).join("\n"));
+  return {
+    ...options,
+    rootDir: root,
+    noEmit: true,
+    allowJs: true,
+    checkJs: true,
+    declaration: false,
+    sourceMap: false,
+    incremental: false,
+  };
 }

@@ -42,16 +42,24 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
     const first = await doctor("--json", "--embeddings", SPEC);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(pairs(first.stdout)).toEqual([["internet-transfers", "interview-transcripts"], ["pdf-combine", "pdf-merge"]]);
+    expect(pairs(first.stdout)).toEqual([
+      ["internet-transfers", "interview-transcripts"],
+      ["pdf-combine", "pdf-merge"],
+    ]);
     expect(JSON.parse(first.stdout)).toMatchObject({ embeddings: { examined: true, model: SPEC } });
     expect(rivals(first.stdout)[0]).toMatchObject({
       value: 0.917,
-      message: "'internet-transfers' and 'interview-transcripts' describe the same job (embedding similarity 0.917): a model may load either for the other's requests",
+      message:
+        "'internet-transfers' and 'interview-transcripts' describe the same job (embedding similarity 0.917): a model may load either for the other's requests",
     });
     // One request with the five skills' texts, as search_skills embeds them.
     expect(cli.embeddings.requests.map((request) => request.input.length)).toEqual([5]);
-    expect(cli.embeddings.requests[0]!.input).toContain("interview transcripts: Transcribes recorded interviews into generated contracts.");
-    expect(readdirSync(join(cli.cache, "skillset", "embeddings"))).toEqual([expect.stringMatching(/^openai-text-embedding-3-small-[0-9a-f]{12}\.vectors$/)]);
+    expect(cli.embeddings.requests[0]!.input).toContain(
+      "interview transcripts: Transcribes recorded interviews into generated contracts.",
+    );
+    expect(readdirSync(join(cli.cache, "skillset", "embeddings"))).toEqual([
+      expect.stringMatching(/^openai-text-embedding-3-small-[0-9a-f]{12}\.vectors$/),
+    ]);
 
     cli.embeddings.requests.length = 0;
     const second = await doctor("--json", "--embeddings", SPEC);
@@ -60,12 +68,17 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
   });
 
   it("reads the vectors skillset search --embeddings cached: after a search, doctor sends no request", async () => {
-    const search = await runCli(["search", "combine pdf files", cli.library.root, "--embeddings", SPEC, "--json"], { env: cli.env() });
+    const search = await runCli(["search", "combine pdf files", cli.library.root, "--embeddings", SPEC, "--json"], {
+      env: cli.env(),
+    });
     expect(search.code).toBe(0);
     expect(cli.embeddings.requests.map((request) => request.input.length)).toEqual([5, 1]);
     cli.embeddings.requests.length = 0;
     const report = await doctor("--json", "--embeddings", SPEC);
-    expect(pairs(report.stdout)).toEqual([["internet-transfers", "interview-transcripts"], ["pdf-combine", "pdf-merge"]]);
+    expect(pairs(report.stdout)).toEqual([
+      ["internet-transfers", "interview-transcripts"],
+      ["pdf-combine", "pdf-merge"],
+    ]);
     expect(cli.embeddings.requests).toEqual([]);
   });
 
@@ -74,21 +87,38 @@ describe("skillset doctor --embeddings", { timeout: 60_000 }, () => {
     const report = await doctor("--json", "--embeddings", SPEC);
     expect(report.code).toBe(0);
     expect(pairs(report.stdout)).toEqual([["pdf-combine", "pdf-merge"]]);
-    expect(report.stderr).toMatch(/^skillset: --embeddings openai:text-embedding-3-small failed \(.*The embeddings service is down\); rivals are found by words only\.\n$/);
-    expect(JSON.parse(report.stdout)).toMatchObject({ ok: true, embeddings: { examined: false, model: SPEC, reason: expect.stringContaining("The embeddings service is down") } });
+    expect(report.stderr).toMatch(
+      /^skillset: --embeddings openai:text-embedding-3-small failed \(.*The embeddings service is down\); rivals are found by words only\.\n$/,
+    );
+    expect(JSON.parse(report.stdout)).toMatchObject({
+      ok: true,
+      embeddings: { examined: false, model: SPEC, reason: expect.stringContaining("The embeddings service is down") },
+    });
 
     const human = await doctor("--embeddings", SPEC, "--fail-on", "warning");
     expect(human.code).toBe(1);
     expect(human.stdout).toContain("warning rival-skills  pdf-combine\n");
-    expect(human.stdout).toMatch(/\nRivals by meaning: not found \(.*The embeddings service is down\); by words only\n/);
+    expect(human.stdout).toMatch(
+      /\nRivals by meaning: not found \(.*The embeddings service is down\); by words only\n/,
+    );
     expect(human.stdout).not.toContain("interview-transcripts\n  'internet-transfers' and");
     expect(human.stderr.split("\n").filter(Boolean)).toHaveLength(1);
     expect((await doctor("--embeddings", SPEC, "--fail-on", "error")).code).toBe(0);
   });
 
   it("refuses a malformed spec as a usage error (exit 2) and a missing key (exit 1)", async () => {
-    expect(await doctor("--embeddings", "openai")).toEqual({ code: 2, stdout: "", stderr: "skillset: --embeddings must be <provider>:<model>, e.g. openai:text-embedding-3-small (got 'openai')\n" });
-    const noKey = await runCli(["doctor", cli.library.root, "--no-threads", "--embeddings", SPEC], { env: { XDG_CACHE_HOME: cli.cache } });
-    expect(noKey).toMatchObject({ code: 1, stdout: "", stderr: `skillset: OPENAI_API_KEY is not set: export your openai API key to use --embeddings ${SPEC}\n` });
+    expect(await doctor("--embeddings", "openai")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "skillset: --embeddings must be <provider>:<model>, e.g. openai:text-embedding-3-small (got 'openai')\n",
+    });
+    const noKey = await runCli(["doctor", cli.library.root, "--no-threads", "--embeddings", SPEC], {
+      env: { XDG_CACHE_HOME: cli.cache },
+    });
+    expect(noKey).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `skillset: OPENAI_API_KEY is not set: export your openai API key to use --embeddings ${SPEC}\n`,
+    });
   });
 });

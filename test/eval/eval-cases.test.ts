@@ -25,12 +25,20 @@ describe("parseEvalCases", () => {
       { id: "one", request: "Check orders.csv", expected: ["csv-insights"], turns: [], draft: false },
       { id: "case-2", request: "Hello", expected: [], turns: [], draft: false },
       { id: "case-3", request: "Nothing either", expected: [], turns: [], draft: false },
-      { id: "two", request: "Profile and draft notes", expected: ["csv-insights", "release-notes"], turns: ["and then?"], draft: true },
+      {
+        id: "two",
+        request: "Profile and draft notes",
+        expected: ["csv-insights", "release-notes"],
+        turns: ["and then?"],
+        draft: true,
+      },
     ]);
   });
 
   it("reads JSON, and a plain list of cases", () => {
-    expect(parseEvalCases('[{"request": "Hi", "expected": "none"}]', "cases.json")).toEqual([{ id: "case-1", request: "Hi", expected: [], turns: [], draft: false }]);
+    expect(parseEvalCases('[{"request": "Hi", "expected": "none"}]', "cases.json")).toEqual([
+      { id: "case-1", request: "Hi", expected: [], turns: [], draft: false },
+    ]);
   });
 
   it("reports every problem at once, each naming its case", () => {
@@ -78,7 +86,10 @@ describe("parseEvalCases with the sources' skills", () => {
     expect(messageOf(() => parseEvalCases(text, "cases.yaml", ["csv-insights", "release-notes"]))).toBe(
       "cases.yaml: case 1 (a): expects the skill 'csv-insight', which none of the sources has (skills: csv-insights, release-notes)",
     );
-    expect(parseEvalCases(text, "cases.yaml", ["csv-insight"]).map((entry) => entry.expected)).toEqual([["csv-insight"], []]);
+    expect(parseEvalCases(text, "cases.yaml", ["csv-insight"]).map((entry) => entry.expected)).toEqual([
+      ["csv-insight"],
+      [],
+    ]);
   });
 
   it("reports a case's structural problems and unknown skills together, in the order of the cases", () => {

@@ -55,7 +55,10 @@ const CASES = `cases:
     expected: csv-tool
 `;
 
-const load = (...skills: string[]): FakeReply => ({ toolCalls: skills.map((skill) => ({ name: "load_skill", args: { skill_name: skill } })), usage: { input: 100, output: 10 } });
+const load = (...skills: string[]): FakeReply => ({
+  toolCalls: skills.map((skill) => ({ name: "load_skill", args: { skill_name: skill } })),
+  usage: { input: 100, output: 10 },
+});
 
 /** The model's scripted choices, by the user's request; after a tool result it answers "Done.". */
 function choices(extra: Record<string, FakeReply> = {}): FakeScript {
@@ -72,7 +75,8 @@ function choices(extra: Record<string, FakeReply> = {}): FakeScript {
   return (request: FakeRequest) => {
     if (request.messages.at(-1)!.role === "tool") return { text: "Done.", usage: { input: 150, output: 5 } };
     // A user's /csv-tool arrives as the skill's rendered instructions.
-    if (request.lastUserText.startsWith('<skill name="csv-tool"')) return { text: "Profiled.", usage: { input: 80, output: 4 } };
+    if (request.lastUserText.startsWith('<skill name="csv-tool"'))
+      return { text: "Profiled.", usage: { input: 80, output: 4 } };
     return byRequest[request.lastUserText] ?? { status: 400, message: `unscripted request: ${request.lastUserText}` };
   };
 }
@@ -85,7 +89,10 @@ async function server(provider: "openai" | "anthropic", script: FakeScript): Pro
 
 function evaluate(args: string[], provider: "openai" | "anthropic" = "openai", cwd?: string) {
   const model = provider === "openai" ? "openai:gpt-test" : "anthropic:claude-test";
-  return runCli(["eval", ...args, "--model", model, "--max-retries", "0"], { env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" }, ...(cwd ? { cwd } : {}) });
+  return runCli(["eval", ...args, "--model", model, "--max-retries", "0"], {
+    env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" },
+    ...(cwd ? { cwd } : {}),
+  });
 }
 
 const REPORT = [
@@ -107,14 +114,21 @@ const REPORT = [
 ].join("\n");
 
 describe("skillset eval", { timeout: 120_000 }, () => {
-  it.each(["openai", "anthropic"] as const)("reports each case and the totals, with numbers known from the scripted choices (%s)", async (provider) => {
-    const { skills, cases } = project(CASES);
-    const fake = await server(provider, choices());
-    const result = await evaluate([cases, skills, "--base-url", fake.url], provider);
-    expect(result).toEqual({ code: 0, stdout: REPORT, stderr: "" });
-    // Every case ran in a thread of its own: no request carries another case's messages.
-    expect(fake.requests.filter((request) => request.messages[0]!.text === "I have a file.").map((request) => request.messages.length)).toEqual([1, 3, 5]);
-  });
+  it.each(["openai", "anthropic"] as const)(
+    "reports each case and the totals, with numbers known from the scripted choices (%s)",
+    async (provider) => {
+      const { skills, cases } = project(CASES);
+      const fake = await server(provider, choices());
+      const result = await evaluate([cases, skills, "--base-url", fake.url], provider);
+      expect(result).toEqual({ code: 0, stdout: REPORT, stderr: "" });
+      // Every case ran in a thread of its own: no request carries another case's messages.
+      expect(
+        fake.requests
+          .filter((request) => request.messages[0]!.text === "I have a file.")
+          .map((request) => request.messages.length),
+      ).toEqual([1, 3, 5]);
+    },
+  );
 
   it("--json prints exactly the documented shape, and --min-pass sets the exit code", async () => {
     const { skills, cases } = project(CASES);
@@ -122,13 +136,25 @@ describe("skillset eval", { timeout: 120_000 }, () => {
     const passing = await evaluate([cases, skills, "--base-url", fake.url, "--json", "--min-pass", "0.7"]);
     expect(passing.code).toBe(0);
     expect(passing.stderr).toBe("");
-    const entry = (id: string, request: string, expected: string[], loaded: string[], pass: boolean) => ({ id, request, expected, loaded, pass });
+    const entry = (id: string, request: string, expected: string[], loaded: string[], pass: boolean) => ({
+      id,
+      request,
+      expected,
+      loaded,
+      pass,
+    });
     expect(JSON.parse(passing.stdout)).toEqual({
       cases: [
         entry("profile", "Check orders.csv", ["csv-tool"], ["csv-tool"], true),
         entry("release", "Write release notes for v2", ["release-notes"], ["api-review"], false),
         entry("chitchat", "Hello", [], [], true),
-        entry("both", "Profile data.csv and draft the notes", ["csv-tool", "release-notes"], ["csv-tool", "release-notes"], true),
+        entry(
+          "both",
+          "Profile data.csv and draft the notes",
+          ["csv-tool", "release-notes"],
+          ["csv-tool", "release-notes"],
+          true,
+        ),
         entry("over", "What is in my API log?", [], ["api-review"], false),
         entry("follow-up", "I have a file.", ["csv-tool"], ["csv-tool"], true),
         entry("invoked", "/csv-tool data.csv", ["csv-tool"], ["csv-tool"], true),
@@ -144,15 +170,29 @@ describe("skillset eval", { timeout: 120_000 }, () => {
   });
 
   it("--repeat runs each case n times and shows how the runs differed", async () => {
-    const { skills, cases } = project("- id: maybe\n  request: Maybe a CSV?\n  expected: csv-tool\n- id: hello\n  request: Hello\n  expected: none\n");
+    const { skills, cases } = project(
+      "- id: maybe\n  request: Maybe a CSV?\n  expected: csv-tool\n- id: hello\n  request: Hello\n  expected: none\n",
+    );
     let asked = 0;
     // Loads the skill on the first and third time it is asked, not on the second.
     const flaky: FakeScript = (request, index) => {
-      if (request.lastUserText === "Maybe a CSV?" && request.messages.at(-1)!.role === "user") return ++asked % 2 === 1 ? load("csv-tool") : { text: "No idea.", usage: { input: 40, output: 2 } };
+      if (request.lastUserText === "Maybe a CSV?" && request.messages.at(-1)!.role === "user")
+        return ++asked % 2 === 1 ? load("csv-tool") : { text: "No idea.", usage: { input: 40, output: 2 } };
       return choices()(request, index);
     };
     const flakyServer = await server("openai", flaky);
-    const result = await evaluate([cases, skills, "--base-url", flakyServer.url, "--repeat", "3", "--concurrency", "1", "--min-pass", "0.8"]);
+    const result = await evaluate([
+      cases,
+      skills,
+      "--base-url",
+      flakyServer.url,
+      "--repeat",
+      "3",
+      "--concurrency",
+      "1",
+      "--min-pass",
+      "0.8",
+    ]);
     expect(result.stdout).toBe(
       [
         "RESULT  CASE   EXPECTED  LOADED",
@@ -170,12 +210,18 @@ describe("skillset eval", { timeout: 120_000 }, () => {
   });
 
   it("a run that ends in a provider error is reported, fails, and makes the exit code 1", async () => {
-    const { skills, cases } = project("- id: ok\n  request: Hello\n  expected: none\n- id: limited\n  request: Check orders.csv\n  expected: csv-tool\n");
-    const fake = await server("openai", choices({ "Check orders.csv": { status: 429, message: "Rate limit reached" } }));
+    const { skills, cases } = project(
+      "- id: ok\n  request: Hello\n  expected: none\n- id: limited\n  request: Check orders.csv\n  expected: csv-tool\n",
+    );
+    const fake = await server(
+      "openai",
+      choices({ "Check orders.csv": { status: 429, message: "Rate limit reached" } }),
+    );
     const result = await evaluate([cases, skills, "--base-url", fake.url, "--concurrency", "1"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      "Case limited: The provider is rate-limiting requests (429): Rate limit reached. Wait a moment and try again.\n" + "skillset: 1 run ended in an error, so the numbers are incomplete.\n",
+      "Case limited: The provider is rate-limiting requests (429): Rate limit reached. Wait a moment and try again.\n" +
+        "skillset: 1 run ended in an error, so the numbers are incomplete.\n",
     );
     expect(result.stdout).toContain(
       "ERROR   limited  csv-tool  error: The provider is rate-limiting requests (429): Rate limit reached. Wait a moment and try again.\n\n1/2 runs passed (50%) · precision 1.000 (0/0 loads expected) · recall 1.000 (0/0 expected skills loaded)\n",
@@ -186,7 +232,12 @@ describe("skillset eval", { timeout: 120_000 }, () => {
     const { skills, cases } = project(CASES);
     const fake = await server("openai", () => ({ status: 401, message: "Incorrect API key provided" }));
     const result = await evaluate([cases, skills, "--base-url", fake.url, "--concurrency", "1"]);
-    expect(result).toEqual({ code: 1, stdout: "", stderr: "skillset: Case profile: The provider refused the request (401): Incorrect API key provided. Check OPENAI_API_KEY.\n" });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "skillset: Case profile: The provider refused the request (401): Incorrect API key provided. Check OPENAI_API_KEY.\n",
+    });
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -194,7 +245,11 @@ describe("skillset eval", { timeout: 120_000 }, () => {
     const { skills, cases, root } = project("- request: Hello\n  expected: csv-tools\n");
     const fake = await server("openai", choices());
     const unknown = await evaluate([cases, skills, "--base-url", fake.url]);
-    expect(unknown).toEqual({ code: 1, stdout: "", stderr: `skillset: ${cases}: case 1 (case-1): expects the skill 'csv-tools', which none of the sources has (skills: api-review, csv-tool, release-notes)\n` });
+    expect(unknown).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `skillset: ${cases}: case 1 (case-1): expects the skill 'csv-tools', which none of the sources has (skills: api-review, csv-tool, release-notes)\n`,
+    });
     const broken = path.join(root, "broken.yaml");
     writeFileSync(broken, "- request: Hello\n");
     expect(await evaluate([broken, skills, "--base-url", fake.url, "--json"])).toEqual({
@@ -206,7 +261,9 @@ describe("skillset eval", { timeout: 120_000 }, () => {
   });
 
   it("reports a cases file's structural problems and its unknown skills at once", async () => {
-    const { skills, cases } = project("- id: typo\n  request: Check orders.csv\n  expected: csv-tools\n- id: bad\n  request: Hello\n  expect: none\n");
+    const { skills, cases } = project(
+      "- id: typo\n  request: Check orders.csv\n  expected: csv-tools\n- id: bad\n  request: Hello\n  expect: none\n",
+    );
     const fake = await server("openai", choices());
     const result = await evaluate([cases, skills, "--base-url", fake.url]);
     expect(result).toEqual({
@@ -225,9 +282,18 @@ describe("skillset eval", { timeout: 120_000 }, () => {
 describe("skillset eval --generate", { timeout: 120_000 }, () => {
   const drafts: FakeScript = (request) => {
     const prompt = request.lastUserText;
-    if (prompt.startsWith("Skill name: api-review")) return { text: "Sorry, I cannot help with that.", usage: { input: 30, output: 6 } };
-    if (prompt.startsWith("Skill name: csv-tool")) return { text: '```json\n["What columns are in orders.csv?", "Check sales.csv for gaps"]\n```', usage: { input: 30, output: 12 } };
-    if (prompt.startsWith("Skill name: release-notes")) return { text: '["What changed since v1.2?", "Draft notes for the 2.0 release", "a third"]', usage: { input: 30, output: 12 } };
+    if (prompt.startsWith("Skill name: api-review"))
+      return { text: "Sorry, I cannot help with that.", usage: { input: 30, output: 6 } };
+    if (prompt.startsWith("Skill name: csv-tool"))
+      return {
+        text: '```json\n["What columns are in orders.csv?", "Check sales.csv for gaps"]\n```',
+        usage: { input: 30, output: 12 },
+      };
+    if (prompt.startsWith("Skill name: release-notes"))
+      return {
+        text: '["What changed since v1.2?", "Draft notes for the 2.0 release", "a third"]',
+        usage: { input: 30, output: 12 },
+      };
     return { text: '["Format this JSON", "What is a CSV?", "Tag v2 in git"]', usage: { input: 60, output: 15 } };
   };
 
@@ -248,7 +314,7 @@ describe("skillset eval --generate", { timeout: 120_000 }, () => {
         "# matter to you, then delete `draft: true`. Run them with: skillset eval <this file> [sources...] --model …",
         "cases:",
         "  - id: api-review-1",
-        "    request: \"TODO: a request that should load api-review\"",
+        '    request: "TODO: a request that should load api-review"',
         "    expected: api-review",
         "    draft: true",
         "  - id: csv-tool-1",
@@ -283,12 +349,27 @@ describe("skillset eval --generate", { timeout: 120_000 }, () => {
       ].join("\n"),
     );
     // The model was asked once per skill and once for requests no skill is for, with the descriptions.
-    expect(fake.requests.map((request) => request.lastUserText.split("\n")[0])).toEqual(["Skill name: api-review", "Skill name: csv-tool", "Skill name: release-notes", "Skills:"]);
+    expect(fake.requests.map((request) => request.lastUserText.split("\n")[0])).toEqual([
+      "Skill name: api-review",
+      "Skill name: csv-tool",
+      "Skill name: release-notes",
+      "Skills:",
+    ]);
 
     const again = await evaluate([file, skills, "--base-url", fake.url, "--generate"]);
-    expect(again).toEqual({ code: 1, stdout: "", stderr: `skillset: ${file} already exists; --generate does not overwrite it: name a new file, or - for stdout\n` });
+    expect(again).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `skillset: ${file} already exists; --generate does not overwrite it: name a new file, or - for stdout\n`,
+    });
 
-    const evaluated = await evaluate([file, skills, "--base-url", (await server("openai", () => ({ text: "No skill needed." }))).url, "--json"]);
+    const evaluated = await evaluate([
+      file,
+      skills,
+      "--base-url",
+      (await server("openai", () => ({ text: "No skill needed." }))).url,
+      "--json",
+    ]);
     expect(evaluated.stderr).toBe("8 cases are drafts (draft: true): review them before trusting the numbers.\n");
     expect(JSON.parse(evaluated.stdout).summary).toEqual({ passed: 3, total: 8, precision: 1, recall: 0 });
   });
@@ -298,7 +379,9 @@ describe("skillset eval --generate", { timeout: 120_000 }, () => {
     const fake = await server("openai", drafts);
     const result = await evaluate(["-", skills, "--base-url", fake.url, "--generate"], "openai", folders.make());
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("  - id: csv-tool-1\n    request: What columns are in orders.csv?\n    expected: csv-tool\n    draft: true\n");
+    expect(result.stdout).toContain(
+      "  - id: csv-tool-1\n    request: What columns are in orders.csv?\n    expected: csv-tool\n    draft: true\n",
+    );
     expect(existsSync("-")).toBe(false);
   });
 });

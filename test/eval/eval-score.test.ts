@@ -4,8 +4,23 @@ import type { EvalCase } from "../../src/cli/eval/eval-cases.js";
 import { runPasses, summarizeEval, type EvalRun } from "../../src/cli/eval/eval-score.js";
 
 function run(expected: string[], loaded: string[], extra: Partial<EvalRun> = {}): EvalRun {
-  const entry: EvalCase = { id: `case-${expected.join("+")}-${loaded.join("+")}`, request: "r", expected, turns: [], draft: false };
-  return { case: entry, run: 1, loaded, pass: runPasses(expected, loaded, extra.error), usage: { input: 10, output: 2 }, modelCalls: 1, stepLimitReached: false, ...extra };
+  const entry: EvalCase = {
+    id: `case-${expected.join("+")}-${loaded.join("+")}`,
+    request: "r",
+    expected,
+    turns: [],
+    draft: false,
+  };
+  return {
+    case: entry,
+    run: 1,
+    loaded,
+    pass: runPasses(expected, loaded, extra.error),
+    usage: { input: 10, output: 2 },
+    modelCalls: 1,
+    stepLimitReached: false,
+    ...extra,
+  };
 }
 
 describe("runPasses", () => {
@@ -62,6 +77,14 @@ describe("summarizeEval", () => {
 
   it("leaves runs that ended in an error out of precision, recall and confusions, but not out of the total or the tokens", () => {
     const summary = summarizeEval([run(["a"], ["a"]), run(["a"], [], { error: "No answer within 1 s (--timeout)." })]);
-    expect(summary).toMatchObject({ passed: 1, total: 2, precision: 1, recall: 1, confusions: [], errors: 1, usage: { input: 20, output: 4 } });
+    expect(summary).toMatchObject({
+      passed: 1,
+      total: 2,
+      precision: 1,
+      recall: 1,
+      confusions: [],
+      errors: 1,
+      usage: { input: 20, output: 4 },
+    });
   });
 });

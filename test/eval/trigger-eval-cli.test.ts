@@ -46,42 +46,58 @@ async function server(provider: "openai" | "anthropic" = "openai"): Promise<Fake
 
 function evaluate(args: string[], url: string, provider: "openai" | "anthropic" = "openai") {
   const model = provider === "openai" ? "openai:gpt-test" : "anthropic:claude-test";
-  return runCli(["eval", ...args, "--model", model, "--max-retries", "0", "--base-url", url], { env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" } });
+  return runCli(["eval", ...args, "--model", model, "--max-retries", "0", "--base-url", url], {
+    env: { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" },
+  });
 }
 
 describe("skillset eval with trigger evals", { timeout: 120_000 }, () => {
-  it.each(["openai", "anthropic"] as const)("recognises the format, runs each query 3 times and reports trigger rates and the two pass rates (%s)", async (provider) => {
-    const { skills, csvEvals } = project();
-    const fake = await server(provider);
-    const result = await evaluate([csvEvals, skills], fake.url, provider);
-    expect(result).toEqual({
-      code: 0,
-      stderr: "",
-      stdout: [
-        `csv-tool · ${csvEvals}`,
-        "RESULT  TRIGGERED  SHOULD  QUERY",
-        "PASS    3/3        yes     Check the csv files",
-        "FAIL    0/3        yes     Summarise my spreadsheet",
-        "PASS    2/3        yes     Maybe a table?",
-        "FAIL    3/3        no      Convert csv to yaml",
-        "PASS    0/3        no      Write release notes",
-        "PASS    0/3        no      Hello there",
-        "Should trigger: 2/3 passed (66.7%) · near misses: 2/3 passed (66.7%)",
-        "Tokens: 2,046 (1,900 input, 146 output)",
-        "",
-      ].join("\n"),
-    });
-    // A run ends once csv-tool is loaded; the model goes on only after loading another skill.
-    expect(fake.requests.filter((request) => request.messages.at(-1)!.role === "tool").map((request) => request.lastUserText)).toEqual(Array(3).fill("Write release notes"));
-    // 6 queries × 3 runs.
-    expect(fake.requests.filter((request) => request.messages.at(-1)!.role === "user")).toHaveLength(18);
-  });
+  it.each(["openai", "anthropic"] as const)(
+    "recognises the format, runs each query 3 times and reports trigger rates and the two pass rates (%s)",
+    async (provider) => {
+      const { skills, csvEvals } = project();
+      const fake = await server(provider);
+      const result = await evaluate([csvEvals, skills], fake.url, provider);
+      expect(result).toEqual({
+        code: 0,
+        stderr: "",
+        stdout: [
+          `csv-tool · ${csvEvals}`,
+          "RESULT  TRIGGERED  SHOULD  QUERY",
+          "PASS    3/3        yes     Check the csv files",
+          "FAIL    0/3        yes     Summarise my spreadsheet",
+          "PASS    2/3        yes     Maybe a table?",
+          "FAIL    3/3        no      Convert csv to yaml",
+          "PASS    0/3        no      Write release notes",
+          "PASS    0/3        no      Hello there",
+          "Should trigger: 2/3 passed (66.7%) · near misses: 2/3 passed (66.7%)",
+          "Tokens: 2,046 (1,900 input, 146 output)",
+          "",
+        ].join("\n"),
+      });
+      // A run ends once csv-tool is loaded; the model goes on only after loading another skill.
+      expect(
+        fake.requests
+          .filter((request) => request.messages.at(-1)!.role === "tool")
+          .map((request) => request.lastUserText),
+      ).toEqual(Array(3).fill("Write release notes"));
+      // 6 queries × 3 runs.
+      expect(fake.requests.filter((request) => request.messages.at(-1)!.role === "user")).toHaveLength(18);
+    },
+  );
 
   it("--json gives each query's triggers, runs, rate and pass, and the pass rates apart; --min-pass sets the exit code", async () => {
     const { skills, csvEvals } = project();
     const fake = await server();
     const result = await evaluate([csvEvals, skills, "--json", "--repeat", "1", "--min-pass", "0.7"], fake.url);
-    const query = (text: string, should: boolean, triggers: number, pass: boolean) => ({ query: text, should_trigger: should, triggers, runs: 1, trigger_rate: triggers, pass });
+    const query = (text: string, should: boolean, triggers: number, pass: boolean) => ({
+      query: text,
+      should_trigger: should,
+      triggers,
+      runs: 1,
+      trigger_rate: triggers,
+      pass,
+    });
     expect(JSON.parse(result.stdout)).toEqual({
       skills: [
         {
@@ -132,23 +148,39 @@ describe("skillset eval with trigger evals", { timeout: 120_000 }, () => {
     const outside = write("queries.json", JSON.stringify([{ query: "Write release notes", should_trigger: true }]));
     const fake = await server();
     const named = await evaluate([outside, skills, "--skill", "release-notes", "--repeat", "1"], fake.url);
-    expect(named.stdout).toContain(`release-notes · ${outside}\nRESULT  TRIGGERED  SHOULD  QUERY\nPASS    1/1        yes     Write release notes\n`);
+    expect(named.stdout).toContain(
+      `release-notes · ${outside}\nRESULT  TRIGGERED  SHOULD  QUERY\nPASS    1/1        yes     Write release notes\n`,
+    );
 
     const before = fake.requests.length;
     const unnamed = await evaluate([outside, skills], fake.url);
-    expect(unnamed).toEqual({ code: 2, stdout: "", stderr: `skillset: ${outside} is a trigger eval (query, should_trigger) outside every skill folder of the sources: name the skill it measures with --skill <name>\n` });
+    expect(unnamed).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `skillset: ${outside} is a trigger eval (query, should_trigger) outside every skill folder of the sources: name the skill it measures with --skill <name>\n`,
+    });
     const unknown = await evaluate([outside, skills, "--skill", "csv"], fake.url);
-    expect(unknown.stderr).toBe("skillset: --skill csv: none of the sources has this skill (skills: csv-tool, release-notes)\n");
+    expect(unknown.stderr).toBe(
+      "skillset: --skill csv: none of the sources has this skill (skills: csv-tool, release-notes)\n",
+    );
     expect(fake.requests.length).toBe(before);
   });
 
   it("warns when the measured skill cannot be loaded by the model, only invoked by a user", async () => {
     const { skills, write } = project();
-    write("skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploys the app.\ndisable-model-invocation: true\n---\n\nDeploy.\n");
-    const evals = write("skills/deploy/evals/eval_queries.json", JSON.stringify([{ query: "Deploys the app now", should_trigger: true }]));
+    write(
+      "skills/deploy/SKILL.md",
+      "---\nname: deploy\ndescription: Deploys the app.\ndisable-model-invocation: true\n---\n\nDeploy.\n",
+    );
+    const evals = write(
+      "skills/deploy/evals/eval_queries.json",
+      JSON.stringify([{ query: "Deploys the app now", should_trigger: true }]),
+    );
     const fake = await server();
     const result = await evaluate([evals, skills, "--repeat", "1"], fake.url);
-    expect(result.stderr).toBe("deploy has disable-model-invocation: true, so the model never loads it by its description: only a /deploy in a query triggers it.\n");
+    expect(result.stderr).toBe(
+      "deploy has disable-model-invocation: true, so the model never loads it by its description: only a /deploy in a query triggers it.\n",
+    );
     expect(result.stdout).toContain("FAIL    0/1        yes     Deploys the app now\n");
   });
 
@@ -160,7 +192,9 @@ describe("skillset eval with trigger evals", { timeout: 120_000 }, () => {
       "skillset: --skill names the skill a trigger-eval file (query, should_trigger) measures; it applies to such a file only\n",
     );
     const notes = path.join(skills, "release-notes");
-    expect((await evaluate([notes, skills], fake.url)).stderr).toBe(`skillset: No skill in ${notes} has trigger evals (evals/eval_queries.json in its folder); skills there: release-notes\n`);
+    expect((await evaluate([notes, skills], fake.url)).stderr).toBe(
+      `skillset: No skill in ${notes} has trigger evals (evals/eval_queries.json in its folder); skills there: release-notes\n`,
+    );
     const other = path.join(root, "other");
     write("other/notes.txt", "not a skill");
     expect((await evaluate([other, skills], fake.url)).stderr).toBe(

@@ -5,7 +5,8 @@ import { messageOf } from "../helpers/message-of.js";
 
 describe("parseTriggerEvals", () => {
   it("reads the JSON list of queries, in order", () => {
-    const text = '[{"query": "Profile orders.csv", "should_trigger": true}, {"query": "Convert this json to yaml", "should_trigger": false}]';
+    const text =
+      '[{"query": "Profile orders.csv", "should_trigger": true}, {"query": "Convert this json to yaml", "should_trigger": false}]';
     expect(parseTriggerEvals(text, "q.json")).toEqual([
       { query: "Profile orders.csv", shouldTrigger: true },
       { query: "Convert this json to yaml", shouldTrigger: false },
@@ -13,7 +14,12 @@ describe("parseTriggerEvals", () => {
   });
 
   it("reports every problem at once, each naming its query", () => {
-    const text = JSON.stringify([{ query: "a", should_trigger: "yes" }, { query: "a", should_trigger: true, expected: "x" }, { should_trigger: false }, "just text"]);
+    const text = JSON.stringify([
+      { query: "a", should_trigger: "yes" },
+      { query: "a", should_trigger: true, expected: "x" },
+      { should_trigger: false },
+      "just text",
+    ]);
     expect(messageOf(() => parseTriggerEvals(text, "q.json"))).toBe(
       [
         "q.json has 5 problems:",

@@ -6,7 +6,12 @@ import type { FakeReply, FakeRequest, FakeScript } from "../helpers/fake-provide
 
 /** The words of a text that count for matching. */
 export function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^a-z]+/).filter((word) => word.length >= 3));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((word) => word.length >= 3),
+  );
 }
 
 /** The catalog lines of the system prompt: `- name: description`. */
@@ -26,14 +31,21 @@ export function wordMatchingModel(flaky: readonly string[] = [], other?: FakeScr
     if (request.messages.at(-1)!.role === "tool") return { text: "Done.", usage: DONE_USAGE };
     const query = request.lastUserText;
     const catalog = catalogOf(request.system);
-    let chosen = catalog.filter((skill) => [...words(query)].some((word) => words(skill.description).has(word))).map((skill) => skill.name);
+    let chosen = catalog
+      .filter((skill) => [...words(query)].some((word) => words(skill.description).has(word)))
+      .map((skill) => skill.name);
     if (flaky.includes(query)) {
       const count = (asked.get(query) ?? 0) + 1;
       asked.set(query, count);
       chosen = count % 2 === 1 ? [catalog[0]!.name] : [];
     }
     const reply: FakeReply =
-      chosen.length === 0 ? { text: "Sure.", usage: TEXT_USAGE } : { toolCalls: chosen.map((skill) => ({ name: "load_skill", args: { skill_name: skill } })), usage: LOAD_USAGE };
+      chosen.length === 0
+        ? { text: "Sure.", usage: TEXT_USAGE }
+        : {
+            toolCalls: chosen.map((skill) => ({ name: "load_skill", args: { skill_name: skill } })),
+            usage: LOAD_USAGE,
+          };
     return reply;
   };
 }

@@ -24,8 +24,20 @@ const TUNE_QUERIES = [
 describe("splitTriggerQueries", () => {
   it("puts 60% of each kind in train, chosen by the hash of the query, and keeps the file's order in each part", () => {
     expect(splitTriggerQueries(TUNE_QUERIES)).toEqual({
-      train: [yes("Check the csv files"), yes("Summarise my spreadsheet"), yes("Profile this table of orders"), no("Write release notes"), no("Hello there"), no("Upload each row to postgres")],
-      validation: [yes("What columns does data.tsv have"), yes("Find missing values in the export"), no("Convert csv to yaml"), no("Update the formulas in my spreadsheet")],
+      train: [
+        yes("Check the csv files"),
+        yes("Summarise my spreadsheet"),
+        yes("Profile this table of orders"),
+        no("Write release notes"),
+        no("Hello there"),
+        no("Upload each row to postgres"),
+      ],
+      validation: [
+        yes("What columns does data.tsv have"),
+        yes("Find missing values in the export"),
+        no("Convert csv to yaml"),
+        no("Update the formulas in my spreadsheet"),
+      ],
     });
   });
 
@@ -42,7 +54,11 @@ describe("splitTriggerQueries", () => {
   });
 
   it("is the same split whatever the order of the file, with each kind's share the same in both parts (±1 query)", () => {
-    const queries = fc.uniqueArray(fc.record({ query: fc.string({ minLength: 1 }), shouldTrigger: fc.boolean() }), { selector: (entry) => entry.query, minLength: 2, maxLength: 40 });
+    const queries = fc.uniqueArray(fc.record({ query: fc.string({ minLength: 1 }), shouldTrigger: fc.boolean() }), {
+      selector: (entry) => entry.query,
+      minLength: 2,
+      maxLength: 40,
+    });
     fc.assert(
       fc.property(queries, fc.func(fc.integer()), (list, order) => {
         const shuffled = [...list].sort((a, b) => order(a.query) - order(b.query));

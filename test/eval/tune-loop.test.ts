@@ -20,7 +20,11 @@ const queries = [...train, ...validation];
 function measureBy(triggers: Record<string, string[]>): TuneDependencies["measure"] {
   return async (description) => {
     const loads = triggers[description] ?? [];
-    const runs = queries.map((entry, index) => ({ index, triggered: loads.includes(entry.query), usage: { input: 1, output: 1 } }));
+    const runs = queries.map((entry, index) => ({
+      index,
+      triggered: loads.includes(entry.query),
+      usage: { input: 1, output: 1 },
+    }));
     return scoreTriggers("csv-tool", "evals.json", queries, runs);
   };
 }
@@ -30,20 +34,30 @@ function deps(triggers: Record<string, string[]>, proposals: string[], extra: Pa
   const dependencies: TuneDependencies = {
     measure: measureBy(triggers),
     propose: async (current, earlier, problems) => {
-      asked.push({ current: current.description, earlier: earlier.map((step) => step.description), ...(problems ? { problems } : {}) });
+      asked.push({
+        current: current.description,
+        earlier: earlier.map((step) => step.description),
+        ...(problems ? { problems } : {}),
+      });
       return proposals.shift() ?? "out of proposals";
     },
-    check: (description) => (description.length > 20 ? [`Description exceeds 20 character limit (${description.length} chars)`] : []),
+    check: (description) =>
+      description.length > 20 ? [`Description exceeds 20 character limit (${description.length} chars)`] : [],
     ...extra,
   };
   return { dependencies, asked };
 }
 
-const rates = (steps: TuneStep[]) => steps.map((step) => [step.iteration, step.description, step.trainPass.passed, step.validationPass.passed]);
+const rates = (steps: TuneStep[]) =>
+  steps.map((step) => [step.iteration, step.description, step.trainPass.passed, step.validationPass.passed]);
 
 describe("tuneDescription", () => {
   it("keeps the iteration with the best validation pass rate, not the best train rate nor the last", async () => {
-    const { dependencies, asked } = deps({ old: [], first: ["v1"], second: ["t1", "v1", "v2"], third: ["t1"] }, ["first", "second", "third"]);
+    const { dependencies, asked } = deps({ old: [], first: ["v1"], second: ["t1", "v1", "v2"], third: ["t1"] }, [
+      "first",
+      "second",
+      "third",
+    ]);
     const outcome = await tuneDescription("old", { train, validation }, 3, dependencies);
     expect(rates(outcome.steps)).toEqual([
       [0, "old", 1, 1],
@@ -67,23 +81,41 @@ describe("tuneDescription", () => {
   });
 
   it("asks once more with the validator's messages when a proposal is invalid, and skips the iteration when it is again", async () => {
-    const { dependencies, asked } = deps({ old: [], fine: ["t1", "v1"] }, ["far too long a description", "still far too long to pass", "fine"]);
+    const { dependencies, asked } = deps({ old: [], fine: ["t1", "v1"] }, [
+      "far too long a description",
+      "still far too long to pass",
+      "fine",
+    ]);
     const outcome = await tuneDescription("old", { train, validation }, 2, dependencies);
-    expect(outcome.rejected).toEqual([{ iteration: 1, description: "still far too long to pass", problems: ["Description exceeds 20 character limit (26 chars)"] }]);
+    expect(outcome.rejected).toEqual([
+      {
+        iteration: 1,
+        description: "still far too long to pass",
+        problems: ["Description exceeds 20 character limit (26 chars)"],
+      },
+    ]);
     expect(rates(outcome.steps)).toEqual([
       [0, "old", 1, 1],
       [2, "fine", 2, 2],
     ]);
-    expect(asked.map((entry) => entry.problems)).toEqual([undefined, ["Description exceeds 20 character limit (26 chars)"], undefined]);
+    expect(asked.map((entry) => entry.problems)).toEqual([
+      undefined,
+      ["Description exceeds 20 character limit (26 chars)"],
+      undefined,
+    ]);
   });
 
   it("refuses a proposal that repeats a description already measured, without measuring it again", async () => {
     const measured: string[] = [];
     const measure = measureBy({ old: [], next: ["v1"] });
-    const { dependencies, asked } = deps({}, ["old", "next", "next", "old"], { measure: (description) => (measured.push(description), measure(description)) });
+    const { dependencies, asked } = deps({}, ["old", "next", "next", "old"], {
+      measure: (description) => (measured.push(description), measure(description)),
+    });
     const outcome = await tuneDescription("old", { train, validation }, 2, dependencies);
     expect(measured).toEqual(["old", "next"]);
-    expect(outcome.rejected).toEqual([{ iteration: 2, description: "old", problems: ["It is a description already tried; propose a different one"] }]);
+    expect(outcome.rejected).toEqual([
+      { iteration: 2, description: "old", problems: ["It is a description already tried; propose a different one"] },
+    ]);
     expect(asked.map((entry) => entry.problems?.length ?? 0)).toEqual([0, 1, 0, 1]);
   });
 
@@ -100,7 +132,12 @@ describe("proposalRequest", () => {
   it("shows the train failures and earlier train rates, never a validation query", async () => {
     const { dependencies } = deps({ old: ["t2", "v2"], next: ["t1", "t2"] }, ["next", "last"]);
     const outcome = await tuneDescription("old", { train, validation }, 1, dependencies);
-    const text = proposalRequest({ name: "csv-tool", body: "# csv-tool\nProfiles files." }, outcome.steps[1]!, outcome.steps, ["Description exceeds 1024 character limit (1100 chars)"]);
+    const text = proposalRequest(
+      { name: "csv-tool", body: "# csv-tool\nProfiles files." },
+      outcome.steps[1]!,
+      outcome.steps,
+      ["Description exceeds 1024 character limit (1100 chars)"],
+    );
     expect(text).toBe(
       [
         "Skill name: csv-tool",

@@ -36,20 +36,40 @@ export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer>
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     request.on("end", () => {
       if (request.method !== "POST" || request.url !== "/v1/embeddings") {
-        response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `No route ${request.url}`, type: "invalid_request_error" } }));
+        response
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `No route ${request.url}`, type: "invalid_request_error" } }));
         return;
       }
-      const { model, input, encoding_format: encoding } = JSON.parse(body) as { model: string; input: string | string[]; encoding_format?: string };
+      const {
+        model,
+        input,
+        encoding_format: encoding,
+      } = JSON.parse(body) as { model: string; input: string | string[]; encoding_format?: string };
       const inputs = typeof input === "string" ? [input] : input;
       state.requests.push({ model, input: inputs });
       if (state.failWith !== 0) {
-        response.writeHead(state.failWith, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "The embeddings service is down", type: "server_error" } }));
+        response
+          .writeHead(state.failWith, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: "The embeddings service is down", type: "server_error" } }));
         return;
       }
       // The openai client asks for base64 (float32, little-endian) unless told otherwise, as the real API allows.
-      const encode = (vector: number[]) => (encoding === "base64" ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector);
-      const data = inputs.map((text, index) => ({ object: "embedding", index, embedding: encode(fakeEmbedding(text)) }));
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data, model, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
+      const encode = (vector: number[]) =>
+        encoding === "base64" ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector;
+      const data = inputs.map((text, index) => ({
+        object: "embedding",
+        index,
+        embedding: encode(fakeEmbedding(text)),
+      }));
+      response.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          object: "list",
+          data,
+          model,
+          usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

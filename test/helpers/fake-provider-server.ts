@@ -95,7 +95,11 @@ export interface WireFormat {
   /** The JSON body of a whole answer. */
   answer(answer: FakeAnswer, request: FakeRequest, ids: AnswerIds): unknown;
   /** The server-sent events of an answer: `[event name or undefined, data]`, text pieces marked. */
-  events(answer: FakeAnswer, request: FakeRequest, ids: AnswerIds): Array<{ event?: string; data: unknown; piece?: boolean }>;
+  events(
+    answer: FakeAnswer,
+    request: FakeRequest,
+    ids: AnswerIds,
+  ): Array<{ event?: string; data: unknown; piece?: boolean }>;
   /** The closing line of a stream, if the API has one (`data: [DONE]`). */
   end?: string;
   /** The JSON body of an HTTP error. */
@@ -131,13 +135,21 @@ export async function startFakeProvider(format: WireFormat, script: FakeScript):
     const raw = await readBody(incoming);
     const path = new URL(incoming.url ?? "/", "http://localhost").pathname;
     if (incoming.method !== "POST" || path !== format.path) {
-      response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify(format.error(404, `No route for ${incoming.method} ${path}`, "not_found_error")));
+      response
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify(format.error(404, `No route for ${incoming.method} ${path}`, "not_found_error")));
       return;
     }
     const body = JSON.parse(raw) as Record<string, unknown>;
     const normal = format.normalise(body);
     const lastUser = [...normal.messages].reverse().find((message) => message.role === "user");
-    const request: FakeRequest = { path, headers: incoming.headers, body, ...normal, lastUserText: lastUser?.text ?? "" };
+    const request: FakeRequest = {
+      path,
+      headers: incoming.headers,
+      body,
+      ...normal,
+      lastUserText: lastUser?.text ?? "",
+    };
     requests.push(request);
     const reply = await script(request, requests.length - 1);
     const ids: AnswerIds = { answer: `fake-${requests.length}`, call: (call) => call.id ?? `call_${++callCount}` };
@@ -148,14 +160,22 @@ export async function startFakeProvider(format: WireFormat, script: FakeScript):
       return;
     }
     if ("status" in reply) {
-      response.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(JSON.stringify(format.error(reply.status, reply.message, reply.errorType)));
+      response
+        .writeHead(reply.status, { "content-type": "application/json", ...reply.headers })
+        .end(JSON.stringify(format.error(reply.status, reply.message, reply.errorType)));
       return;
     }
     if (!request.stream) {
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(format.answer(reply, request, ids)));
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(format.answer(reply, request, ids)));
       return;
     }
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
     let gone = false;
     response.on("close", () => {
       if (response.writableFinished) return;

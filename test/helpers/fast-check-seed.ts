@@ -21,6 +21,7 @@ function propertySeed(): number {
   const given = process.env.SKILLSET_FC_SEED;
   if (given === undefined || given === "") return Math.floor(Math.random() * 2 ** 31);
   const parsed = Number(given);
-  if (!Number.isSafeInteger(parsed)) throw new Error(`SKILLSET_FC_SEED must be an integer, got ${JSON.stringify(given)}`);
+  if (!Number.isSafeInteger(parsed))
+    throw new Error(`SKILLSET_FC_SEED must be an integer, got ${JSON.stringify(given)}`);
   return parsed;
 }

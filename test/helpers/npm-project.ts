@@ -13,7 +13,11 @@ export interface FixturePackage {
 }
 
 /** A `SKILL.md` with a name and description, and a body saying where it came from. */
-export function skillFile(name: string, description = `Use ${name} for tests.`, body = `# ${name}\n\nInstructions of ${name}.\n`): string {
+export function skillFile(
+  name: string,
+  description = `Use ${name} for tests.`,
+  body = `# ${name}\n\nInstructions of ${name}.\n`,
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}`;
 }
 
@@ -21,7 +25,13 @@ export function skillFile(name: string, description = `Use ${name} for tests.`, 
 // `npm run`/`npx` that started vitest (a prefix, a workspace), nor ask the network.
 function npmEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
-  return { ...env, npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  return {
+    ...env,
+    npm_config_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  };
 }
 
 /** Runs npm in `cwd`; its output is returned, and a failure throws with npm's stderr. */
@@ -33,7 +43,10 @@ export function npm(cwd: string, ...args: string[]): string {
  * A temp folder with the packages packed (`npm pack`) under `packs/` and a project `project/`
  * whose `package.json` is `project` (plus `name`, `private`), with the tarballs installed.
  */
-export function npmProject(packages: FixturePackage[], project: Record<string, unknown>): { root: string; project: string; tarballs: Record<string, string>; cleanup(): void } {
+export function npmProject(
+  packages: FixturePackage[],
+  project: Record<string, unknown>,
+): { root: string; project: string; tarballs: Record<string, string>; cleanup(): void } {
   const root = mkdtempSync(join(tmpdir(), "skillset-npm-"));
   const tarballs: Record<string, string> = {};
   for (const pkg of packages) {
@@ -44,8 +57,11 @@ export function npmProject(packages: FixturePackage[], project: Record<string, u
     tarballs[pkg.manifest.name] = join(root, "packs", packed);
   }
   const projectFolder = join(root, "project");
-  writeFiles(projectFolder, { "package.json": JSON.stringify({ name: "fixture-project", version: "1.0.0", private: true, ...project }, null, 2) });
-  if (packages.length > 0) npm(projectFolder, "install", ...Object.values(tarballs), "--offline", "--no-audit", "--no-fund");
+  writeFiles(projectFolder, {
+    "package.json": JSON.stringify({ name: "fixture-project", version: "1.0.0", private: true, ...project }, null, 2),
+  });
+  if (packages.length > 0)
+    npm(projectFolder, "install", ...Object.values(tarballs), "--offline", "--no-audit", "--no-fund");
   return { root, project: projectFolder, tarballs, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 

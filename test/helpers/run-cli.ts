@@ -9,7 +9,9 @@ const execFileAsync = promisify(execFile);
 /** Runs `skillset ...args` (the built `dist/cli/main.js`); never throws for a non-zero exit. */
 export async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: "1" } });
+    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

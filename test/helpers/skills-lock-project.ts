@@ -9,12 +9,23 @@ import { dirname, join } from "node:path";
 
 export const LOCKED_SKILLS = {
   "my-skill": {
-    files: { "SKILL.md": "---\nname: my-skill\ndescription: d\n---\nbody\n", "sub/B.txt": "x\n", "a.txt": "y\n", "_Z.txt": "z\n" },
+    files: {
+      "SKILL.md": "---\nname: my-skill\ndescription: d\n---\nbody\n",
+      "sub/B.txt": "x\n",
+      "a.txt": "y\n",
+      "_Z.txt": "z\n",
+    },
     hash: "dcf8f0d264ee0d4c5b1f0d56b90e70a53512850a681e58cfe93c94ce86e137b9",
   },
-  other: { files: { "SKILL.md": "---\nname: other\ndescription: d\n---\nbody\n" }, hash: "ef1b15aa6f36e8546e21b33bc9a55ff6767f248bc2be219164f0a0da84ef0797" },
+  other: {
+    files: { "SKILL.md": "---\nname: other\ndescription: d\n---\nbody\n" },
+    hash: "ef1b15aa6f36e8546e21b33bc9a55ff6767f248bc2be219164f0a0da84ef0797",
+  },
   "pkg-helper": {
-    files: { "SKILL.md": "---\nname: pkg-helper\ndescription: Use pkg-helper for tests.\n---\n\n# pkg-helper\n\nBODY-OF-pkg-helper\n" },
+    files: {
+      "SKILL.md":
+        "---\nname: pkg-helper\ndescription: Use pkg-helper for tests.\n---\n\n# pkg-helper\n\nBODY-OF-pkg-helper\n",
+    },
     hash: "61c5cea0fedb13af76a470a93a773e469eb6e6b241d2a774551470e0503aa94e",
   },
 } as const;
@@ -27,7 +38,13 @@ export function lockfileText(): string {
       skills: {
         "my-skill": { source: "../collection", sourceType: "local", computedHash: LOCKED_SKILLS["my-skill"].hash },
         other: { source: "../collection", sourceType: "local", computedHash: LOCKED_SKILLS.other.hash },
-        "pkg-helper": { source: "pkgskills", sourceType: "node_modules", skillPath: "skills/pkg-helper/SKILL.md", version: "1.0.0", computedHash: LOCKED_SKILLS["pkg-helper"].hash },
+        "pkg-helper": {
+          source: "pkgskills",
+          sourceType: "node_modules",
+          skillPath: "skills/pkg-helper/SKILL.md",
+          version: "1.0.0",
+          computedHash: LOCKED_SKILLS["pkg-helper"].hash,
+        },
       },
     },
     null,

@@ -27,7 +27,10 @@ export function isCI(): boolean {
  */
 export function useSharedCorpus(): boolean {
   if (existsSync(SHARED_CORPUS)) return true;
-  if (isCI()) throw new Error(`The shared corpus is missing at ${SHARED_CORPUS}; under CI=true the corpus tests must run, not skip.`);
+  if (isCI())
+    throw new Error(
+      `The shared corpus is missing at ${SHARED_CORPUS}; under CI=true the corpus tests must run, not skip.`,
+    );
   return false;
 }
 
@@ -43,7 +46,11 @@ export function corpusRepositories(): string[] {
 export function isListening(url: string, timeoutMs = PG_PROBE_MS): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((done) => {
-    const socket = connect({ host: hostname.replace(/^\[|\]$/g, "") || "127.0.0.1", port: Number(port || 5432), timeout: timeoutMs });
+    const socket = connect({
+      host: hostname.replace(/^\[|\]$/g, "") || "127.0.0.1",
+      port: Number(port || 5432),
+      timeout: timeoutMs,
+    });
     const finish = (listening: boolean) => {
       socket.destroy();
       done(listening);
@@ -73,9 +80,14 @@ export function usePython3(): boolean {
 export async function skipNotices(): Promise<string[]> {
   if (isCI()) return [];
   const notices: string[] = [];
-  if (!existsSync(SHARED_CORPUS)) notices.push(`Skipping the real-skills corpus tests: no corpus at ${SHARED_CORPUS} (the project's ../shared folder; CI=true requires it).`);
+  if (!existsSync(SHARED_CORPUS))
+    notices.push(
+      `Skipping the real-skills corpus tests: no corpus at ${SHARED_CORPUS} (the project's ../shared folder; CI=true requires it).`,
+    );
   if (!(await isListening(TEST_PG_URL))) {
-    notices.push(`Skipping the PostgreSQL tests: nothing listens at ${TEST_PG_URL}; start a server there or set SKILLSET_TEST_PG_URL (CI=true requires one).`);
+    notices.push(
+      `Skipping the PostgreSQL tests: nothing listens at ${TEST_PG_URL}; start a server there or set SKILLSET_TEST_PG_URL (CI=true requires one).`,
+    );
   }
   if (!hasPython3()) notices.push("Skipping the demo's python3 run: python3 is not on the PATH (CI=true requires it).");
   return notices;

@@ -43,10 +43,11 @@ export async function startSite(routes: Record<string, Route> = {}): Promise<Wel
     url: `http://127.0.0.1:${port}`,
     routes: table,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -54,7 +55,8 @@ function answer(route: Route, response: ServerResponse): void {
   const body = typeof route.body === "string" ? Buffer.from(route.body) : Buffer.from(route.body ?? "");
   if (route.chunked) {
     response.writeHead(route.status ?? 200, route.headers);
-    for (let offset = 0; offset < body.byteLength; offset += 65536) response.write(body.subarray(offset, offset + 65536));
+    for (let offset = 0; offset < body.byteLength; offset += 65536)
+      response.write(body.subarray(offset, offset + 65536));
     response.end();
     return;
   }
@@ -66,12 +68,15 @@ function answer(route: Route, response: ServerResponse): void {
 export const digestOf = (bytes: Uint8Array | string) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
 /** A discovery 0.2.0 index listing `entries`. */
-export function indexJson(entries: Array<{ name: string; description: string; type: "skill-md" | "archive"; url: string; digest: string }>): string {
+export function indexJson(
+  entries: Array<{ name: string; description: string; type: "skill-md" | "archive"; url: string; digest: string }>,
+): string {
   return JSON.stringify({ $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json", skills: entries });
 }
 
 /** A minimal SKILL.md. */
-export const skillMd = (name: string, description: string, body = `# ${name}\n\nFollow the ${name} steps.`) => `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
+export const skillMd = (name: string, description: string, body = `# ${name}\n\nFollow the ${name} steps.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
 
 /** One entry of a zip: `mode` sets the Unix mode (0o120777 makes it a symbolic link). */
 export interface ZipEntry {
@@ -87,7 +92,11 @@ export interface ZipEntry {
  */
 export async function zipOf(entries: ZipEntry[], rename: Record<string, string> = {}): Promise<Buffer> {
   const zip = new yazl.ZipFile();
-  for (const entry of entries) zip.addBuffer(Buffer.from(entry.content), entry.path, { mode: entry.mode ?? 0o100644, compress: entry.compress ?? true });
+  for (const entry of entries)
+    zip.addBuffer(Buffer.from(entry.content), entry.path, {
+      mode: entry.mode ?? 0o100644,
+      compress: entry.compress ?? true,
+    });
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
@@ -112,7 +121,11 @@ export async function tarGzOf(entries: TarEntry[]): Promise<Buffer> {
   const archive = pack();
   for (const entry of entries) {
     const content = entry.content === undefined ? undefined : Buffer.from(entry.content);
-    const header = { name: entry.name, type: entry.type ?? "file", ...(entry.linkname ? { linkname: entry.linkname } : {}) };
+    const header = {
+      name: entry.name,
+      type: entry.type ?? "file",
+      ...(entry.linkname ? { linkname: entry.linkname } : {}),
+    };
     if (content) archive.entry({ ...header, size: content.byteLength }, content);
     else archive.entry(header, "");
   }
@@ -131,7 +144,8 @@ export function withDeclaredSize(zip: Buffer, name: string, size: number): Buffe
   const central = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
   for (let offset = patched.indexOf(central); offset !== -1; offset = patched.indexOf(central, offset + 4)) {
     const nameLength = patched.readUInt16LE(offset + 28);
-    if (patched.toString("latin1", offset + 46, offset + 46 + nameLength) === name) patched.writeUInt32LE(size, offset + 24);
+    if (patched.toString("latin1", offset + 46, offset + 46 + nameLength) === name)
+      patched.writeUInt32LE(size, offset + 24);
   }
   return patched;
 }

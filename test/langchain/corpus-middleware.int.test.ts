@@ -21,16 +21,26 @@ const BATCH = 10; // parallel load_skill calls per AI message
 const MAX_LOAD_RESULT_CHARS = 60_000;
 
 /** The load result the middleware must produce for `skill`, given the resources it recorded in state. */
-function expectedLoadResult(skill: SkillMetadata, resources: ReadonlyArray<{ type: string; relativePath: string }>): string {
+function expectedLoadResult(
+  skill: SkillMetadata,
+  resources: ReadonlyArray<{ type: string; relativePath: string }>,
+): string {
   const content = readFileSync(skill.path, "utf8");
   const directory = skill.path.slice(0, skill.path.lastIndexOf("/"));
   const opening = `<skill name="${skill.name}" path="${skill.path}">\n`;
   const tail: string[] = [];
   if (resources.length > 0) {
-    tail.push(`<skill_resources base="${directory}">`, ...resources.map((resource) => `- [${resource.type}] ${resource.relativePath}`), "</skill_resources>");
-    tail.push(`Paths above are relative to ${directory}; read them with \`read_skill_resource\` when the instructions call for them.`);
+    tail.push(
+      `<skill_resources base="${directory}">`,
+      ...resources.map((resource) => `- [${resource.type}] ${resource.relativePath}`),
+      "</skill_resources>",
+    );
+    tail.push(
+      `Paths above are relative to ${directory}; read them with \`read_skill_resource\` when the instructions call for them.`,
+    );
   }
-  if (skill.allowedTools.length > 0) tail.push(`Recommended tools while this skill is active: ${skill.allowedTools.join(", ")}`);
+  if (skill.allowedTools.length > 0)
+    tail.push(`Recommended tools while this skill is active: ${skill.allowedTools.join(", ")}`);
   const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;
   const room = MAX_LOAD_RESULT_CHARS - opening.length - closing.length - 200;
   const body = expectedSkillBody(content, room, `\`SKILL.md\` of skill '${skill.name}'`, "read_skill_resource");
@@ -47,9 +57,13 @@ describe.skipIf(!withCorpus)("the real-skills corpus through createSkillsMiddlew
       "vercel-labs+agent-skills",
     ]);
     // The names and paths to load, from the same sources on their own (no middleware).
-    const snapshot = await createCatalog(repoFolders.map((path) => createLocalSource({ path, recursive: true, watch: false }))).refresh();
+    const snapshot = await createCatalog(
+      repoFolders.map((path) => createLocalSource({ path, recursive: true, watch: false })),
+    ).refresh();
     expect(snapshot.skills).toHaveLength(174);
-    expect(snapshot.shadowed.map((skill) => skill.path.slice(corpus.length + 1))).toEqual(["anthropics+skills/skills/skill-creator/SKILL.md"]);
+    expect(snapshot.shadowed.map((skill) => skill.path.slice(corpus.length + 1))).toEqual([
+      "anthropics+skills/skills/skill-creator/SKILL.md",
+    ]);
     // Call order: by path, last first, so it differs from the catalog's name order.
     const order = [...snapshot.skills].sort((a, b) => (a.path < b.path ? 1 : a.path > b.path ? -1 : 0));
     expect(order.map((skill) => skill.name)).not.toEqual(snapshot.skills.map((skill) => skill.name));
@@ -70,8 +84,17 @@ describe.skipIf(!withCorpus)("the real-skills corpus through createSkillsMiddlew
     const batches = Math.ceil(order.length / BATCH);
     expect(batches).toBe(18);
 
-    const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: repoFolders, recursive: true, maxLoadedSkills: 200, catalogBudget: false })] });
-    const result = await agent.invoke({ messages: [{ role: "user", content: "Load every skill." }] }, { recursionLimit: 100 });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [
+        createSkillsMiddleware({ sources: repoFolders, recursive: true, maxLoadedSkills: 200, catalogBudget: false }),
+      ],
+    });
+    const result = await agent.invoke(
+      { messages: [{ role: "user", content: "Load every skill." }] },
+      { recursionLimit: 100 },
+    );
 
     expect(model.callCount).toBe(batches + 1);
     const names = order.map((skill) => skill.name);
@@ -81,9 +104,13 @@ describe.skipIf(!withCorpus)("the real-skills corpus through createSkillsMiddlew
     // The middleware's catalog is the same 174 skills (openai's skill-creator, not anthropics'),
     // and only its version is in the thread's state.
     expect(result).not.toHaveProperty("skillsMetadata");
-    expect(snapshot.get("skill-creator")!.path).toBe(join(corpus, "openai+skills/skills/.system/skill-creator/SKILL.md"));
+    expect(snapshot.get("skill-creator")!.path).toBe(
+      join(corpus, "openai+skills/skills/.system/skill-creator/SKILL.md"),
+    );
 
-    const tools = result.messages.filter((message: BaseMessage) => message.type === "tool") as Array<BaseMessage & { tool_call_id: string; status?: string }>;
+    const tools = result.messages.filter((message: BaseMessage) => message.type === "tool") as Array<
+      BaseMessage & { tool_call_id: string; status?: string }
+    >;
     expect(tools).toHaveLength(174);
     expect(tools.map((message) => callIds.get(message.tool_call_id))).toEqual(names);
     const byName = new Map(snapshot.skills.map((skill) => [skill.name, skill]));
@@ -107,6 +134,11 @@ describe.skipIf(!withCorpus)("the real-skills corpus through createSkillsMiddlew
     expect(firstPrompt.endsWith("\n\nLoaded skills: none (200 slots free).")).toBe(true);
     const lastPrompt = model.calls[batches]!.messages[0]!.text;
     expect(lastPrompt).toContain("\n\nLoaded skills (174/200, 26 slots free):\n");
-    expect(lastPrompt.match(/^- \S+( \(.*\))?$/gm)!.slice(-174).map((line) => line.slice(2).split(" ")[0])).toEqual(names);
+    expect(
+      lastPrompt
+        .match(/^- \S+( \(.*\))?$/gm)!
+        .slice(-174)
+        .map((line) => line.slice(2).split(" ")[0]),
+    ).toEqual(names);
   });
 });

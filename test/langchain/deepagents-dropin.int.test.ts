@@ -1,6 +1,12 @@
 import { join } from "node:path";
 import { fakeModel } from "@langchain/core/testing";
-import { type BackendRuntime, createDeepAgent, FilesystemBackend, StateBackend, type SkillsMiddlewareOptions as DeepagentsSkillsMiddlewareOptions } from "deepagents";
+import {
+  type BackendRuntime,
+  createDeepAgent,
+  FilesystemBackend,
+  StateBackend,
+  type SkillsMiddlewareOptions as DeepagentsSkillsMiddlewareOptions,
+} from "deepagents";
 import { AIMessage, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -16,26 +22,41 @@ import { load, runAgent, scriptedModel, skillFile, systemPromptOf, toolResults }
 
 type Entry = { name: string; type: "file" | "directory" };
 
-function deepagentsMockBackend(config: { files: Record<string, string>; directories: Record<string, Entry[]> }): SkillsBackend & { listed: string[] } {
+function deepagentsMockBackend(config: {
+  files: Record<string, string>;
+  directories: Record<string, Entry[]>;
+}): SkillsBackend & { listed: string[] } {
   const listed: string[] = [];
   return {
     listed,
     async downloadFiles(paths: string[]) {
       return paths.map((path) => {
         const content = config.files[path];
-        return content === undefined ? { path, error: "file_not_found", content: null } : { path, content: new TextEncoder().encode(content), error: null };
+        return content === undefined
+          ? { path, error: "file_not_found", content: null }
+          : { path, content: new TextEncoder().encode(content), error: null };
       });
     },
     async ls(path: string) {
       listed.push(path);
       const entries = config.directories[path];
       if (!entries) throw new Error(`Directory not found: ${path}`);
-      return { files: entries.map((entry) => ({ path: entry.name + (entry.type === "directory" ? "/" : ""), is_dir: entry.type === "directory" })) };
+      return {
+        files: entries.map((entry) => ({
+          path: entry.name + (entry.type === "directory" ? "/" : ""),
+          is_dir: entry.type === "directory",
+        })),
+      };
     },
   };
 }
 
-const WEB_RESEARCH = skillFile("web-research", "Structured approach to conducting thorough web research", "", "# Web Research Skill\n\n## When to Use\n- User asks you to research a topic");
+const WEB_RESEARCH = skillFile(
+  "web-research",
+  "Structured approach to conducting thorough web research",
+  "",
+  "# Web Research Skill\n\n## When to Use\n- User asks you to research a topic",
+);
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -49,8 +70,13 @@ describe("drop-in for deepagents' skills middleware", () => {
       directories: { "/skills/user/": [{ name: "web-research", type: "directory" }] },
     });
     const model = scriptedModel([[load("web-research")]]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ backend, sources: ["/skills/user/"] })], model });
-    expect(systemPromptOf(model, 0)).toContain("- web-research: Structured approach to conducting thorough web research");
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ backend, sources: ["/skills/user/"] })],
+      model,
+    });
+    expect(systemPromptOf(model, 0)).toContain(
+      "- web-research: Structured approach to conducting thorough web research",
+    );
     const loaded = toolResults(result.messages).get("load-web-research")!;
     expect(loaded.status).not.toBe("error");
     expect(loaded.content).toContain("# Web Research Skill");
@@ -65,18 +91,31 @@ describe("drop-in for deepagents' skills middleware", () => {
       directories: { "/skills/web-research/": [{ name: "SKILL.md", type: "file" }] },
     });
     const model = scriptedModel([[load("web-research")]]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ backend, sources: ["/skills/web-research/"] })], model });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ backend, sources: ["/skills/web-research/"] })],
+      model,
+    });
     expect(toolResults(result.messages).get("load-web-research")!.content).toContain("# Web Research Skill");
   });
 
   it("a folder the backend cannot list and with no SKILL.md is no skill and no error", async () => {
     const backend = deepagentsMockBackend({
       files: { "/skills/user/web-research/SKILL.md": WEB_RESEARCH },
-      directories: { "/skills/user/": [{ name: "web-research", type: "directory" }, { name: "notes", type: "directory" }] },
+      directories: {
+        "/skills/user/": [
+          { name: "web-research", type: "directory" },
+          { name: "notes", type: "directory" },
+        ],
+      },
     });
     const events: Array<{ event: string; message: string }> = [];
     const model = scriptedModel([[load("web-research")]]);
-    await runAgent({ middleware: [createSkillsMiddleware({ backend, sources: ["/skills/user/"], logger: (entry) => events.push(entry) })], model });
+    await runAgent({
+      middleware: [
+        createSkillsMiddleware({ backend, sources: ["/skills/user/"], logger: (entry) => events.push(entry) }),
+      ],
+      model,
+    });
     expect(events.filter((entry) => entry.event === "skill_diagnostic")).toEqual([]);
     expect(systemPromptOf(model, 0)).toContain("- web-research: ");
     expect(systemPromptOf(model, 0)).not.toContain("notes");
@@ -88,7 +127,10 @@ describe("drop-in for deepagents' skills middleware", () => {
       directories: { "C:\\skills\\user\\": [{ name: "web-research", type: "directory" }] },
     });
     const model = scriptedModel([[load("web-research")]]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ backend, sources: ["C:\\skills\\user"] })], model });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ backend, sources: ["C:\\skills\\user"] })],
+      model,
+    });
     const loaded = toolResults(result.messages).get("load-web-research")!;
     expect(loaded.status).not.toBe("error");
     expect(loaded.content).toContain("# Web Research Skill");
@@ -97,7 +139,10 @@ describe("drop-in for deepagents' skills middleware", () => {
 
   it("Windows-style backend paths: a resource of the skill is read with the same separator", async () => {
     const backend = deepagentsMockBackend({
-      files: { "C:\\skills\\web-research\\SKILL.md": WEB_RESEARCH, "C:\\skills\\web-research\\references\\sources.md": "TRUSTED SOURCES\n" },
+      files: {
+        "C:\\skills\\web-research\\SKILL.md": WEB_RESEARCH,
+        "C:\\skills\\web-research\\references\\sources.md": "TRUSTED SOURCES\n",
+      },
       directories: {
         "C:\\skills\\": [{ name: "web-research", type: "directory" }],
         "C:\\skills\\web-research\\": [
@@ -107,8 +152,20 @@ describe("drop-in for deepagents' skills middleware", () => {
         "C:\\skills\\web-research\\references\\": [{ name: "sources.md", type: "file" }],
       },
     });
-    const model = scriptedModel([[load("web-research")], [{ name: "read_skill_resource", args: { skill_name: "web-research", path: "references/sources.md" }, id: "read-1" }]]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ backend, sources: ["C:\\skills\\"], readResourceTool: true })], model });
+    const model = scriptedModel([
+      [load("web-research")],
+      [
+        {
+          name: "read_skill_resource",
+          args: { skill_name: "web-research", path: "references/sources.md" },
+          id: "read-1",
+        },
+      ],
+    ]);
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ backend, sources: ["C:\\skills\\"], readResourceTool: true })],
+      model,
+    });
     const results = toolResults(result.messages);
     expect(results.get("load-web-research")!.content).toContain("- [reference] references/sources.md");
     expect(results.get("read-1")!.content).toContain("TRUSTED SOURCES");
@@ -117,11 +174,22 @@ describe("drop-in for deepagents' skills middleware", () => {
 });
 
 describe("drop-in for deepagents: options and skills written during a run", () => {
-  const freshSkill = skillFile("fresh", "Use fresh for skills the agent wrote itself.", "", "# Fresh\n\nFresh instructions.");
+  const freshSkill = skillFile(
+    "fresh",
+    "Use fresh for skills the agent wrote itself.",
+    "",
+    "# Fresh\n\nFresh instructions.",
+  );
 
   it("options typed for deepagents (readonly sources, its backend and factory types) are accepted as they are", () => {
-    const options: DeepagentsSkillsMiddlewareOptions = { backend: new StateBackend(), sources: Object.freeze(["/skills/"]) };
-    const factory: DeepagentsSkillsMiddlewareOptions = { backend: (runtime: BackendRuntime) => new StateBackend(runtime), sources: ["/skills/"] as const };
+    const options: DeepagentsSkillsMiddlewareOptions = {
+      backend: new StateBackend(),
+      sources: Object.freeze(["/skills/"]),
+    };
+    const factory: DeepagentsSkillsMiddlewareOptions = {
+      backend: (runtime: BackendRuntime) => new StateBackend(runtime),
+      sources: ["/skills/"] as const,
+    };
     expect(createSkillsMiddleware(options).name).toBe("SkillsMiddleware");
     expect(createSkillsMiddleware(factory).name).toBe("SkillsMiddleware");
   });
@@ -149,17 +217,34 @@ describe("drop-in for deepagents: options and skills written during a run", () =
     },
     "the default StateBackend": () => {
       const now = new Date().toISOString();
-      return { backend: undefined, input: { files: { "/skills/old/SKILL.md": { content: skillFile("old"), mimeType: "text/markdown", created_at: now, modified_at: now } } } };
+      return {
+        backend: undefined,
+        input: {
+          files: {
+            "/skills/old/SKILL.md": {
+              content: skillFile("old"),
+              mimeType: "text/markdown",
+              created_at: now,
+              modified_at: now,
+            },
+          },
+        },
+      };
     },
   })) {
     it(`${name}: a skill the agent writes is listed at the next model call, and loads in the same run`, async () => {
       const { backend, input } = setup();
       const model = fakeModel()
-        .respondWithTools([{ name: "write_file", args: { file_path: "/skills/fresh/SKILL.md", content: freshSkill }, id: "write-1" }])
+        .respondWithTools([
+          { name: "write_file", args: { file_path: "/skills/fresh/SKILL.md", content: freshSkill }, id: "write-1" },
+        ])
         .respondWithTools([{ name: "load_skill", args: { skill_name: "fresh" }, id: "load-1" }])
         .respond(new AIMessage("done"));
       const agent = createDeepAgent(withSkillset({ model, skills: ["/skills/"], ...(backend ? { backend } : {}) }));
-      const result = await agent.invoke({ messages: [{ role: "user", content: "write a skill, then use it" }], ...input });
+      const result = await agent.invoke({
+        messages: [{ role: "user", content: "write a skill, then use it" }],
+        ...input,
+      });
       expect(systemPromptOf(model, 0)).not.toContain("fresh");
       expect(systemPromptOf(model, 1)).toContain("\n- fresh: Use fresh for skills the agent wrote itself.\n");
       const loaded = toolResults(result.messages).get("load-1")!;
@@ -181,8 +266,16 @@ describe("drop-in for deepagents: options and skills written during a run", () =
       },
       { name: "save_note", description: "Saves a note.", schema: z.object({ text: z.string() }) },
     );
-    const model = scriptedModel([[{ name: "save_note", args: { text: freshSkill }, id: "save-1" }], [load("fresh")], "done"]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [join(tree.root, "skills")] })], model, tools: [save] });
+    const model = scriptedModel([
+      [{ name: "save_note", args: { text: freshSkill }, id: "save-1" }],
+      [load("fresh")],
+      "done",
+    ]);
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [join(tree.root, "skills")] })],
+      model,
+      tools: [save],
+    });
     expect(systemPromptOf(model, 1)).not.toContain("- fresh:");
     expect(toolResults(result.messages).get("load-fresh")!.content).toContain("Fresh instructions.");
     expect(systemPromptOf(model, 2)).toContain("\n- fresh: Use fresh for skills the agent wrote itself.\n");

@@ -13,7 +13,8 @@ import { tempTree } from "../helpers/skill-tree.js";
 
 type FakeModel = ReturnType<typeof fakeModel>;
 const USER = { role: "user", content: "go" } as const;
-const skillText = (name: string) => `---\nname: ${name}\ndescription: Use ${name} for migration tests.\n---\n\n# ${name}\n\nInstructions of ${name}.\n`;
+const skillText = (name: string) =>
+  `---\nname: ${name}\ndescription: Use ${name} for migration tests.\n---\n\n# ${name}\n\nInstructions of ${name}.\n`;
 const now = new Date().toISOString();
 const fileData = (content: string) => ({ content, mimeType: "text/markdown", created_at: now, modified_at: now });
 
@@ -29,7 +30,11 @@ function systemText(model: FakeModel, index: number): string {
 }
 
 function toolTexts(messages: readonly BaseMessage[]): Record<string, string> {
-  return Object.fromEntries(messages.filter((message) => message.type === "tool").map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]));
+  return Object.fromEntries(
+    messages
+      .filter((message) => message.type === "tool")
+      .map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]),
+  );
 }
 
 /** What deepagents' own skills middleware shows for a skill, and what skillset's shows. */
@@ -48,18 +53,29 @@ const setups: Record<string, Setup> = {
       const tree = tempTree("skillset-migrate-");
       trees.push(tree);
       tree.write("skills/alpha/SKILL.md", skillText("alpha"));
-      return { params: { backend: new FilesystemBackend({ rootDir: tree.root, virtualMode: true }), skills: ["/skills/"] } };
+      return {
+        params: { backend: new FilesystemBackend({ rootDir: tree.root, virtualMode: true }), skills: ["/skills/"] },
+      };
     },
   },
   "the default StateBackend, skills passed as files": {
-    params: async () => ({ params: { skills: ["/skills/"] }, input: { files: { "/skills/alpha/SKILL.md": fileData(skillText("alpha")) } } }),
+    params: async () => ({
+      params: { skills: ["/skills/"] },
+      input: { files: { "/skills/alpha/SKILL.md": fileData(skillText("alpha")) } },
+    }),
   },
   "a StoreBackend factory with createDeepAgent's store": {
     deepagentsFinds: false,
     params: async () => {
       const store = new InMemoryStore();
       await new StoreBackend({ store, namespace: ["skills"] }).write("/skills/alpha/SKILL.md", skillText("alpha"));
-      return { params: { store, backend: (runtime) => new StoreBackend(runtime, { namespace: () => ["skills"] }), skills: ["/skills/"] } };
+      return {
+        params: {
+          store,
+          backend: (runtime) => new StoreBackend(runtime, { namespace: () => ["skills"] }),
+          skills: ["/skills/"],
+        },
+      };
     },
   },
   "a CompositeBackend routing /skills/ to a store": {
@@ -67,7 +83,9 @@ const setups: Record<string, Setup> = {
       const store = new InMemoryStore();
       const skills = new StoreBackend({ store, namespace: ["skills"] });
       await skills.write("/alpha/SKILL.md", skillText("alpha"));
-      return { params: { backend: new CompositeBackend(new StateBackend(), { "/skills/": skills }), skills: ["/skills/"] } };
+      return {
+        params: { backend: new CompositeBackend(new StateBackend(), { "/skills/": skills }), skills: ["/skills/"] },
+      };
     },
   },
 };
@@ -85,7 +103,10 @@ describe("withSkillset: switching a deep agent to skillset is one change", () =>
         .respondWithTools([{ name: "load_skill", args: { skill_name: "alpha" }, id: "load-1" }])
         .respond(new AIMessage("done"));
       const again = await setup.params();
-      const result = await createDeepAgent(withSkillset({ ...again.params, model: after })).invoke({ messages: [USER], ...again.input });
+      const result = await createDeepAgent(withSkillset({ ...again.params, model: after })).invoke({
+        messages: [USER],
+        ...again.input,
+      });
       expect(systemText(after, 0)).toContain(skillsetLine("alpha"));
       expect(systemText(after, 0)).not.toContain(deepagentsLine("alpha"));
       expect(toolTexts(result.messages)["load-1"]).toContain("Instructions of alpha.");
@@ -103,12 +124,19 @@ describe("withSkillset: switching a deep agent to skillset is one change", () =>
       backend,
       skills: ["/skills/main/"],
       subagents: [
-        { name: "researcher", description: "Researches.", systemPrompt: "You research.", skills: ["/skills/research/"] },
+        {
+          name: "researcher",
+          description: "Researches.",
+          systemPrompt: "You research.",
+          skills: ["/skills/research/"],
+        },
         { name: "plain", description: "No skills.", systemPrompt: "You do plain work." },
       ],
     };
     const model = fakeModel()
-      .respondWithTools([{ name: "task", args: { description: "research", subagent_type: "researcher" }, id: "task-1" }]) // 0: main
+      .respondWithTools([
+        { name: "task", args: { description: "research", subagent_type: "researcher" }, id: "task-1" },
+      ]) // 0: main
       .respondWithTools([{ name: "load_skill", args: { skill_name: "beta" }, id: "load-b" }]) // 1: researcher
       .respond(new AIMessage("researched")) // 2: researcher
       .respondWithTools([{ name: "task", args: { description: "plain work", subagent_type: "plain" }, id: "task-2" }]) // 3: main
@@ -128,13 +156,18 @@ describe("withSkillset: switching a deep agent to skillset is one change", () =>
 
   it("keeps the caller's parameters as they were (readonly arrays included) and replaces a SkillsMiddleware already there", async () => {
     const skills = Object.freeze(["/skills/"]) as readonly string[];
-    const params = Object.freeze({ skills, subagents: Object.freeze([Object.freeze({ name: "r", description: "d", systemPrompt: "p", skills })]) });
+    const params = Object.freeze({
+      skills,
+      subagents: Object.freeze([Object.freeze({ name: "r", description: "d", systemPrompt: "p", skills })]),
+    });
     const switched = withSkillset(params);
     const names = (middleware: readonly { name: string }[] | undefined) => middleware?.map((entry) => entry.name);
     expect(params.subagents[0]).not.toHaveProperty("middleware");
     expect(names(switched.middleware)).toEqual(["SkillsMiddleware"]);
     const twice = withSkillset(switched);
     expect(names(twice.middleware)).toEqual(["SkillsMiddleware"]);
-    expect(names((twice.subagents[0] as { middleware?: Array<{ name: string }> }).middleware)).toEqual(["SkillsMiddleware"]);
+    expect(names((twice.subagents[0] as { middleware?: Array<{ name: string }> }).middleware)).toEqual([
+      "SkillsMiddleware",
+    ]);
   });
 });

@@ -3,7 +3,14 @@ import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
-import { type BackendRuntime, createDeepAgent, createSummarizationMiddleware, DEFAULT_SUBAGENT_PROMPT, FilesystemBackend, StateBackend } from "deepagents";
+import {
+  type BackendRuntime,
+  createDeepAgent,
+  createSummarizationMiddleware,
+  DEFAULT_SUBAGENT_PROMPT,
+  FilesystemBackend,
+  StateBackend,
+} from "deepagents";
 import { AIMessage, HumanMessage, summarizationMiddleware, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -31,13 +38,19 @@ function skillTree(): Tree {
   return tree;
 }
 
-function skillText(name: string, description = `Use ${name} for tests.`, extra = "", body = `# ${name}\n\nInstructions.\n`): string {
+function skillText(
+  name: string,
+  description = `Use ${name} for tests.`,
+  extra = "",
+  body = `# ${name}\n\nInstructions.\n`,
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}`;
 }
 
 const USER = { role: "user", content: "go" } as const;
 const TAIL = "Read a loaded skill's resources with `read_file`; its `allowed-tools` are recommendations.";
-const RESTORE_HEADING = "Instructions of loaded skills whose load_skill results are no longer in the conversation (they are still loaded; follow them):";
+const RESTORE_HEADING =
+  "Instructions of loaded skills whose load_skill results are no longer in the conversation (they are still loaded; follow them):";
 
 /** The text of the system message the model got on its `index`-th call. */
 function systemText(model: FakeModel, index: number): string {
@@ -56,7 +69,9 @@ function catalogSection(lines: string[]): string {
   return `${CATALOG_GUIDANCE.replaceAll("{load}", "load_skill").replaceAll("{unload}", "unload_skill")}\n\n${lines.join("\n")}\n${TAIL}`;
 }
 
-function toolMessages(messages: readonly BaseMessage[]): Array<{ name: string | undefined; id: string; status: string | undefined; text: string }> {
+function toolMessages(
+  messages: readonly BaseMessage[],
+): Array<{ name: string | undefined; id: string; status: string | undefined; text: string }> {
   return messages
     .filter((message) => message.type === "tool")
     .map((message) => {
@@ -78,7 +93,12 @@ describe("createDeepAgent with the skillset middleware", () => {
         const result = messages.at(-1)!.text;
         const match = /<skill_resources base="([^"]+)">\n- \[reference\] (\S+)/.exec(result);
         if (!match) return new Error(`no resource in the load result: ${result}`);
-        return new AIMessage({ content: "", tool_calls: [{ name: "read_file", args: { file_path: `${match[1]}/${match[2]}` }, id: "read-1", type: "tool_call" }] });
+        return new AIMessage({
+          content: "",
+          tool_calls: [
+            { name: "read_file", args: { file_path: `${match[1]}/${match[2]}` }, id: "read-1", type: "tool_call" },
+          ],
+        });
       })
       .respond(new AIMessage("done"));
     const agent = createDeepAgent({
@@ -92,7 +112,9 @@ describe("createDeepAgent with the skillset middleware", () => {
     const result = await agent.invoke({ messages: [USER] });
 
     // Our catalog, not deepagents' "## Skills System" section.
-    expect(systemText(model, 0)).toBe(`You are X.\n\n${catalogSection(["- alpha: Use alpha for tests."])}\n\nLoaded skills: none (10 slots free).`);
+    expect(systemText(model, 0)).toBe(
+      `You are X.\n\n${catalogSection(["- alpha: Use alpha for tests."])}\n\nLoaded skills: none (10 slots free).`,
+    );
     for (let index = 0; index < 3; index++) expect(systemText(model, index)).not.toContain("Skills System");
     expectEnd(systemText(model, 1), `\n\nLoaded skills (1/10, 9 slots free):\n- alpha (1 reference)`);
 
@@ -110,7 +132,11 @@ describe("createDeepAgent with the skillset middleware", () => {
     ]);
     expect((result.messages.at(-1) as BaseMessage).text).toBe("done");
     expect(result.skillsLoaded).toEqual(["alpha"]);
-    expect(result.skillResources).toEqual({ alpha: [{ path: "/skills/alpha/references/guide.md", relativePath: "references/guide.md", type: "reference", size: 14 }] });
+    expect(result.skillResources).toEqual({
+      alpha: [
+        { path: "/skills/alpha/references/guide.md", relativePath: "references/guide.md", type: "reference", size: 14 },
+      ],
+    });
     expect(result).not.toHaveProperty("skillsMetadata");
     expect(model.callCount).toBe(3);
   });
@@ -118,7 +144,10 @@ describe("createDeepAgent with the skillset middleware", () => {
   describe("on deepagents' default StateBackend, with the skills passed as `files` in the input", () => {
     const now = new Date().toISOString();
     const file = (content: string) => ({ content, mimeType: "text/markdown", created_at: now, modified_at: now });
-    const files = { "/skills/alpha/SKILL.md": file(skillText("alpha")), "/skills/alpha/references/r.md": file("RESOURCE R") };
+    const files = {
+      "/skills/alpha/SKILL.md": file(skillText("alpha")),
+      "/skills/alpha/references/r.md": file("RESOURCE R"),
+    };
 
     async function runWith(backend: (runtime: unknown) => StateBackend) {
       const model = fakeModel()
@@ -126,14 +155,20 @@ describe("createDeepAgent with the skillset middleware", () => {
         .respondWithTools([{ name: "read_file", args: { file_path: "/skills/alpha/references/r.md" }, id: "read-1" }])
         .respond(new AIMessage("done"));
       // No `backend` for createDeepAgent: its default is the StateBackend factory.
-      const agent = createDeepAgent({ model, skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })] });
+      const agent = createDeepAgent({
+        model,
+        skills: ["/skills/"],
+        middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })],
+      });
       const result = await agent.invoke({ messages: [USER], files });
       return { model, result };
     }
 
     function expectLoaded({ model, result }: Awaited<ReturnType<typeof runWith>>) {
       // deepagents gives no system prompt of its own here: the skills section starts the message.
-      expect(systemText(model, 0)).toBe(`${catalogSection(["- alpha: Use alpha for tests."])}\n\nLoaded skills: none (10 slots free).`);
+      expect(systemText(model, 0)).toBe(
+        `${catalogSection(["- alpha: Use alpha for tests."])}\n\nLoaded skills: none (10 slots free).`,
+      );
       expect(toolMessages(result.messages)).toEqual([
         {
           name: "load_skill",
@@ -147,7 +182,11 @@ describe("createDeepAgent with the skillset middleware", () => {
         { name: "read_file", id: "read-1", status: "success", text: "@@ lines 1-1 of 1 @@\nRESOURCE R" },
       ]);
       expect(result.skillsLoaded).toEqual(["alpha"]);
-      expect(result.skillResources).toEqual({ alpha: [{ path: "/skills/alpha/references/r.md", relativePath: "references/r.md", type: "reference", size: 10 }] });
+      expect(result.skillResources).toEqual({
+        alpha: [
+          { path: "/skills/alpha/references/r.md", relativePath: "references/r.md", type: "reference", size: 10 },
+        ],
+      });
     }
 
     it("loads a skill through a factory returning the zero-arg StateBackend", async () => {
@@ -167,7 +206,12 @@ describe("createDeepAgent with the skillset middleware", () => {
       tree.write("skills/alpha/SKILL.md", skillText("alpha"));
       tree.write("skills/beta/SKILL.md", skillText("beta"));
       const backend = new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
-      return createDeepAgent({ model, backend, skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })] });
+      return createDeepAgent({
+        model,
+        backend,
+        skills: ["/skills/"],
+        middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })],
+      });
     }
     const catalog = `${catalogSection(["- alpha: Use alpha for tests.", "- beta: Use beta for tests."])}\n\n`;
     // The general-purpose subagent's own prompt comes first in its system message.
@@ -176,7 +220,9 @@ describe("createDeepAgent with the skillset middleware", () => {
     it("the parent's load does not reach the subagent, and the subagent's load does not come back", async () => {
       const model = fakeModel()
         .respondWithTools([{ name: "load_skill", args: { skill_name: "alpha" }, id: "load-a" }]) // 0: parent
-        .respondWithTools([{ name: "task", args: { description: "use beta", subagent_type: "general-purpose" }, id: "task-1" }]) // 1: parent
+        .respondWithTools([
+          { name: "task", args: { description: "use beta", subagent_type: "general-purpose" }, id: "task-1" },
+        ]) // 1: parent
         .respondWithTools([{ name: "load_skill", args: { skill_name: "beta" }, id: "load-b" }]) // 2: subagent
         .respond(new AIMessage("sub done")) // 3: subagent
         .respond(new AIMessage("done")); // 4: parent
@@ -184,14 +230,21 @@ describe("createDeepAgent with the skillset middleware", () => {
 
       expect(model.callCount).toBe(5);
       // The subagent starts from its task description with nothing loaded: alpha did not leak down.
-      expect(model.calls[2]!.messages.map((message) => [message.type, message.type === "system" ? "" : message.text])).toEqual([
+      expect(
+        model.calls[2]!.messages.map((message) => [message.type, message.type === "system" ? "" : message.text]),
+      ).toEqual([
         ["system", ""],
         ["human", "use beta"],
       ]);
       expect(systemText(model, 2)).toBe(`${subCatalog}Loaded skills: none (10 slots free).`);
       // The subagent's load worked, in the subagent only.
       expect(toolMessages(model.calls[3]!.messages)).toEqual([
-        { name: "load_skill", id: "load-b", status: undefined, text: `<skill name="beta" path="/skills/beta/SKILL.md">\n${skillText("beta")}\n</skill>` },
+        {
+          name: "load_skill",
+          id: "load-b",
+          status: undefined,
+          text: `<skill name="beta" path="/skills/beta/SKILL.md">\n${skillText("beta")}\n</skill>`,
+        },
       ]);
       expect(systemText(model, 3)).toBe(`${subCatalog}Loaded skills (1/10, 9 slots free):\n- beta`);
       // Back in the parent: still only alpha, in the prompt and in the final state.
@@ -206,7 +259,9 @@ describe("createDeepAgent with the skillset middleware", () => {
 
     it("in the reverse order too: the subagent loads first, then the parent", async () => {
       const model = fakeModel()
-        .respondWithTools([{ name: "task", args: { description: "use beta", subagent_type: "general-purpose" }, id: "task-1" }]) // 0: parent
+        .respondWithTools([
+          { name: "task", args: { description: "use beta", subagent_type: "general-purpose" }, id: "task-1" },
+        ]) // 0: parent
         .respondWithTools([{ name: "load_skill", args: { skill_name: "beta" }, id: "load-b" }]) // 1: subagent
         .respond(new AIMessage("sub done")) // 2: subagent
         .respondWithTools([{ name: "load_skill", args: { skill_name: "alpha" }, id: "load-a" }]) // 3: parent
@@ -226,17 +281,30 @@ describe("createDeepAgent with the skillset middleware", () => {
 
   it("keeps the load result of a ~100 KB SKILL.md under deepagents' eviction limit (80,000 chars), while a large result of another tool is evicted", async () => {
     const tree = skillTree();
-    const lines = Array.from({ length: 1_800 }, (_, index) => `Step ${String(index).padStart(5, "0")}: follow the procedure described here carefully.`);
+    const lines = Array.from(
+      { length: 1_800 },
+      (_, index) => `Step ${String(index).padStart(5, "0")}: follow the procedure described here carefully.`,
+    );
     const content = skillText("big", "Use big for tests.", "", `# big\n\n${lines.join("\n")}\n`);
     expect(content.length).toBeGreaterThan(100_000);
     tree.write("skills/big/SKILL.md", content);
     const backend = new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
-    const dump = tool(async () => "x".repeat(100_000), { name: "dump", description: "Returns a large text.", schema: z.object({}) });
+    const dump = tool(async () => "x".repeat(100_000), {
+      name: "dump",
+      description: "Returns a large text.",
+      schema: z.object({}),
+    });
     const model = fakeModel()
       .respondWithTools([{ name: "load_skill", args: { skill_name: "big" }, id: "load-big" }])
       .respondWithTools([{ name: "dump", args: {}, id: "dump-1" }])
       .respond(new AIMessage("done"));
-    const agent = createDeepAgent({ model, backend, tools: [dump], skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })] });
+    const agent = createDeepAgent({
+      model,
+      backend,
+      tools: [dump],
+      skills: ["/skills/"],
+      middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })],
+    });
 
     const result = await agent.invoke({ messages: [USER] });
 
@@ -269,7 +337,8 @@ describe("createDeepAgent with the skillset middleware", () => {
       tree.write("skills/alpha/SKILL.md", content);
       return new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
     }
-    const hasLoadResult = (messages: readonly BaseMessage[]) => messages.some((message) => message.type === "tool" && message.text.startsWith('<skill name="alpha"'));
+    const hasLoadResult = (messages: readonly BaseMessage[]) =>
+      messages.some((message) => message.type === "tool" && message.text.startsWith('<skill name="alpha"'));
 
     it("with langchain's summarizationMiddleware on a MemorySaver thread", async () => {
       const backend = setup();
@@ -280,7 +349,11 @@ describe("createDeepAgent with the skillset middleware", () => {
         .respond(new AIMessage("done three")) // 3: turn three (7 messages: summarized to 3)
         .respond(new AIMessage("done four")); // 4: turn four
       const summarizer = fakeModel().respond(new AIMessage("SUMMARY"));
-      const summarization = summarizationMiddleware({ model: summarizer, trigger: { messages: 6 }, keep: { messages: 2 } });
+      const summarization = summarizationMiddleware({
+        model: summarizer,
+        trigger: { messages: 6 },
+        keep: { messages: 2 },
+      });
       // Named "SummarizationMiddleware" too, so it replaces deepagents' own in place.
       expect(summarization.name).toBe("SummarizationMiddleware");
       const logs: SkillsLogEntry[] = [];
@@ -289,11 +362,15 @@ describe("createDeepAgent with the skillset middleware", () => {
         backend,
         checkpointer: new MemorySaver(),
         skills: ["/skills/"],
-        middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend, logger: (entry) => logs.push(entry) }), summarization],
+        middleware: [
+          createSkillsMiddleware({ sources: ["/skills/"], backend, logger: (entry) => logs.push(entry) }),
+          summarization,
+        ],
       });
       const config = { configurable: { thread_id: "compaction" } };
       const states = [];
-      for (const text of ["one", "two", "three", "four"]) states.push(await agent.invoke({ messages: [new HumanMessage(text)] }, config));
+      for (const text of ["one", "two", "three", "four"])
+        states.push(await agent.invoke({ messages: [new HumanMessage(text)] }, config));
 
       expect(model.callCount).toBe(5);
       expect(summarizer.callCount).toBe(1);
@@ -303,7 +380,9 @@ describe("createDeepAgent with the skillset middleware", () => {
         ["human", "ai", "human", "ai"],
         ["human", "ai", "human", "ai", "human", "ai"],
       ]);
-      expect((states[2]!.messages[0] as BaseMessage).text).toBe("Here is a summary of the conversation to date:\n\nSUMMARY");
+      expect((states[2]!.messages[0] as BaseMessage).text).toBe(
+        "Here is a summary of the conversation to date:\n\nSUMMARY",
+      );
       // Before the drop: the load result is in the messages and nothing is re-attached.
       for (const index of [1, 2]) {
         expect(hasLoadResult(model.calls[index]!.messages)).toBe(true);
@@ -335,10 +414,21 @@ describe("createDeepAgent with the skillset middleware", () => {
         .respond(new AIMessage("SUMMARY")) // 3: deepagents summarizes with the request's model
         .respond(new AIMessage("done three")) // 4
         .respond(new AIMessage("done four")); // 5
-      const summarization = createSummarizationMiddleware({ backend, trigger: { type: "messages", value: 6 }, keep: { type: "messages", value: 2 } });
-      const agent = createDeepAgent({ model, backend, checkpointer: new MemorySaver(), skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend }), summarization] });
+      const summarization = createSummarizationMiddleware({
+        backend,
+        trigger: { type: "messages", value: 6 },
+        keep: { type: "messages", value: 2 },
+      });
+      const agent = createDeepAgent({
+        model,
+        backend,
+        checkpointer: new MemorySaver(),
+        skills: ["/skills/"],
+        middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend }), summarization],
+      });
       const config = { configurable: { thread_id: "deep-compaction" } };
-      for (const text of ["one", "two", "three", "four"]) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+      for (const text of ["one", "two", "three", "four"])
+        await agent.invoke({ messages: [new HumanMessage(text)] }, config);
 
       expect(model.callCount).toBe(6);
       expect(model.calls[3]!.messages[0]!.text).toContain("You are a conversation summarizer");
@@ -353,12 +443,23 @@ describe("createDeepAgent with the skillset middleware", () => {
   describe('allowedToolsPolicy: "restrict" end to end', () => {
     function setup() {
       const tree = skillTree();
-      tree.write("skills/restricted/SKILL.md", skillText("restricted", "Use restricted for tests.", "allowed-tools: my_tool\n"));
+      tree.write(
+        "skills/restricted/SKILL.md",
+        skillText("restricted", "Use restricted for tests.", "allowed-tools: my_tool\n"),
+      );
       tree.write("skills/restricted/references/notes.md", "NOTES\n");
       const backend = new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
       const ran: string[] = [];
-      const myTool = tool(async () => (ran.push("my_tool"), "my_tool ran"), { name: "my_tool", description: "The allowed tool.", schema: z.object({}) });
-      const otherTool = tool(async () => (ran.push("other_tool"), "other_tool ran"), { name: "other_tool", description: "Another tool.", schema: z.object({}) });
+      const myTool = tool(async () => (ran.push("my_tool"), "my_tool ran"), {
+        name: "my_tool",
+        description: "The allowed tool.",
+        schema: z.object({}),
+      });
+      const otherTool = tool(async () => (ran.push("other_tool"), "other_tool ran"), {
+        name: "other_tool",
+        description: "Another tool.",
+        schema: z.object({}),
+      });
       const make = (model: FakeModel) =>
         createDeepAgent({
           model,
@@ -386,7 +487,14 @@ describe("createDeepAgent with the skillset middleware", () => {
 
       const result = await make(model).invoke({ messages: [USER] });
 
-      expect(toolMessages(result.messages).map(({ name, id, status, text }) => [name, id, status, name === "load_skill" ? text.slice(0, 26) : text])).toEqual([
+      expect(
+        toolMessages(result.messages).map(({ name, id, status, text }) => [
+          name,
+          id,
+          status,
+          name === "load_skill" ? text.slice(0, 26) : text,
+        ]),
+      ).toEqual([
         ["other_tool", "other-0", "success", "other_tool ran"],
         ["load_skill", "load-1", undefined, '<skill name="restricted" p'],
         [

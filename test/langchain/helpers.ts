@@ -28,20 +28,31 @@ const widestStep = new WeakMap<object, number>();
 /** A fake model answering with the given AI messages (arrays are tool calls), then "done". */
 export function scriptedModel(steps: Array<ScriptedCall[] | string>) {
   let model = fakeModel();
-  for (const step of steps) model = typeof step === "string" ? model.respond(new AIMessage(step)) : model.respondWithTools(step);
+  for (const step of steps)
+    model = typeof step === "string" ? model.respond(new AIMessage(step)) : model.respondWithTools(step);
   const scripted = model.respond(new AIMessage("done"));
   widestStep.set(scripted, Math.max(0, ...steps.map((step) => (typeof step === "string" ? 0 : step.length))));
   return scripted;
 }
 
 /** `load_skill` / `unload_skill` calls with predictable ids. */
-export const load = (skill: string, id = `load-${skill}`): ScriptedCall => ({ name: "load_skill", args: { skill_name: skill }, id });
-export const unload = (skill: string, id = `unload-${skill}`): ScriptedCall => ({ name: "unload_skill", args: { skill_name: skill }, id });
+export const load = (skill: string, id = `load-${skill}`): ScriptedCall => ({
+  name: "load_skill",
+  args: { skill_name: skill },
+  id,
+});
+export const unload = (skill: string, id = `unload-${skill}`): ScriptedCall => ({
+  name: "unload_skill",
+  args: { skill_name: skill },
+  id,
+});
 
 /** The system prompt text of the model's `index`-th call. */
 export function systemPromptOf(model: { calls: Array<{ messages: BaseMessage[] }> }, index: number): string {
   const first = model.calls[index]!.messages[0]!;
-  return typeof first.content === "string" ? first.content : first.content.map((block) => ("text" in block ? block.text : "")).join("");
+  return typeof first.content === "string"
+    ? first.content
+    : first.content.map((block) => ("text" in block ? block.text : "")).join("");
 }
 
 /** The ToolMessages of a result, by tool call id. */
@@ -66,7 +77,12 @@ export function skillTree(files: Record<string, string>): { root: string; cleanu
 }
 
 /** A minimal SKILL.md. */
-export function skillFile(name: string, description = `Use ${name} for tests.`, extra = "", body = `# ${name}\n\nFollow the ${name} steps.`): string {
+export function skillFile(
+  name: string,
+  description = `Use ${name} for tests.`,
+  extra = "",
+  body = `# ${name}\n\nFollow the ${name} steps.`,
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}\n`;
 }
 
@@ -80,14 +96,22 @@ export async function runAgent(options: {
   input?: string;
 }) {
   const checkpointer = options.checkpointer ?? new MemorySaver();
-  const agent = createAgent({ model: options.model, tools: options.tools ?? [], middleware: options.middleware, checkpointer });
+  const agent = createAgent({
+    model: options.model,
+    tools: options.tools ?? [],
+    middleware: options.middleware,
+    checkpointer,
+  });
   const config = { configurable: { thread_id: options.threadId ?? "thread-1" } };
   // LangChain adds one abort listener per parallel tool call to the signal it creates for the
   // run, so a message with more than 10 calls trips Node's leak warning; allow the calls scripted.
   const previousMax = EventEmitter.defaultMaxListeners;
   setMaxListeners(Math.max(previousMax, (widestStep.get(options.model) ?? 0) + 5));
   try {
-    const result = (await agent.invoke({ messages: [{ role: "user", content: options.input ?? "go" }] }, config)) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [{ role: "user", content: options.input ?? "go" }] },
+      config,
+    )) as SkillsAgentState;
     return { agent, result, checkpointer, config };
   } finally {
     setMaxListeners(previousMax);

@@ -25,11 +25,18 @@ function middleware(mode: "refuse" | "warn", events: SkillsLogEntry[]) {
 }
 
 async function loadAll(skills: ReturnType<typeof middleware>, names: string[], threadId = "t") {
-  const { result } = await runAgent({ middleware: [skills], model: scriptedModel([names.map((name) => load(name))]), threadId });
+  const { result } = await runAgent({
+    middleware: [skills],
+    model: scriptedModel([names.map((name) => load(name))]),
+    threadId,
+  });
   return { results: toolResults(result.messages), loaded: result.skillsLoaded };
 }
 
-const unverified = (events: SkillsLogEntry[]) => events.filter((entry) => entry.event === "skill_unverified").map(({ level, skill, refused }) => ({ level, skill, refused }));
+const unverified = (events: SkillsLogEntry[]) =>
+  events
+    .filter((entry) => entry.event === "skill_unverified")
+    .map(({ level, skill, refused }) => ({ level, skill, refused }));
 
 describe("lockfile: { mode }", () => {
   it("loads every skill that matches the lockfile, with no event", async () => {
@@ -63,16 +70,23 @@ describe("lockfile: { mode }", () => {
     expect(results.get("load-pkg-helper")!.content).toContain("BODY-OF-pkg-helper");
     const event = events.find((entry) => entry.event === "skill_unverified")!;
     expect(event.level).toBe("warn");
-    expect(event.message).toMatch(/^Skill 'pkg-helper' loaded anyway: its files differ from .*skills-lock\.json \(hash [0-9a-f]{64}, locked 61c5cea0/);
+    expect(event.message).toMatch(
+      /^Skill 'pkg-helper' loaded anyway: its files differ from .*skills-lock\.json \(hash [0-9a-f]{64}, locked 61c5cea0/,
+    );
   });
 
   it("a skill the lockfile does not list follows the mode", async () => {
     fixture = lockedProject();
     mkdirSync(join(fixture.project, ".agents/skills/stray"));
-    writeFileSync(join(fixture.project, ".agents/skills/stray/SKILL.md"), "---\nname: stray\ndescription: Use stray for tests.\n---\n\nSTRAY\n");
+    writeFileSync(
+      join(fixture.project, ".agents/skills/stray/SKILL.md"),
+      "---\nname: stray\ndescription: Use stray for tests.\n---\n\nSTRAY\n",
+    );
     const events: SkillsLogEntry[] = [];
     const { results } = await loadAll(middleware("refuse", events), ["stray"]);
-    expect(results.get("load-stray")!.content).toBe(`Error: Skill 'stray' is refused: it is not listed in ${join(fixture.project, "skills-lock.json")}. It cannot be used until it passes verification; continue without it and tell the user.`);
+    expect(results.get("load-stray")!.content).toBe(
+      `Error: Skill 'stray' is refused: it is not listed in ${join(fixture.project, "skills-lock.json")}. It cannot be used until it passes verification; continue without it and tell the user.`,
+    );
     const warned: SkillsLogEntry[] = [];
     expect((await loadAll(middleware("warn", warned), ["stray"])).loaded).toEqual(["stray"]);
     expect(unverified(warned)).toEqual([{ level: "warn", skill: "stray", refused: false }]);
@@ -98,10 +112,21 @@ describe("lockfile: { mode }", () => {
   it("a file changed after the load: read_skill_resource of it is refused in the same run", async () => {
     fixture = lockedProject();
     const { project } = fixture;
-    const skills = createSkillsMiddleware({ sources: [join(project, ".claude/skills")], readResourceTool: true, lockfile: join(project, "skills-lock.json") });
+    const skills = createSkillsMiddleware({
+      sources: [join(project, ".claude/skills")],
+      readResourceTool: true,
+      lockfile: join(project, "skills-lock.json"),
+    });
     const read = { name: "read_skill_resource", args: { skill_name: "my-skill", path: "a.txt" }, id: "read" };
-    const change = tool(() => (appendFileSync(join(project, ".claude/skills/my-skill/a.txt"), "changed"), "done"), { name: "change_file", schema: z.object({}) });
-    const { result } = await runAgent({ middleware: [skills], tools: [change], model: scriptedModel([[load("my-skill")], [{ name: "change_file", args: {}, id: "change" }], [read]]) });
+    const change = tool(() => (appendFileSync(join(project, ".claude/skills/my-skill/a.txt"), "changed"), "done"), {
+      name: "change_file",
+      schema: z.object({}),
+    });
+    const { result } = await runAgent({
+      middleware: [skills],
+      tools: [change],
+      model: scriptedModel([[load("my-skill")], [{ name: "change_file", args: {}, id: "change" }], [read]]),
+    });
     const results = toolResults(result.messages);
     expect(results.get("load-my-skill")!.status).not.toBe("error");
     expect(results.get("read")!.content).toBe(
@@ -113,7 +138,11 @@ describe("lockfile: { mode }", () => {
     fixture = lockedProject();
     const broken = join(fixture.project, "broken-lock.json");
     writeFileSync(broken, '{"version": 1, "skills": {"x": {"source": "s", "sourceType": "local"}}}');
-    expect(() => createSkillsMiddleware({ sources: [], lockfile: broken })).toThrow(`Cannot use the skills lockfile ${broken}: skills["x"].computedHash is missing, not a sha256 in hex (64 characters 0-9a-f)`);
-    expect(() => createSkillsMiddleware({ sources: [], lockfile: join(fixture.project, "nope.json") })).toThrow(`Cannot use the skills lockfile ${join(fixture.project, "nope.json")}: the file does not exist`);
+    expect(() => createSkillsMiddleware({ sources: [], lockfile: broken })).toThrow(
+      `Cannot use the skills lockfile ${broken}: skills["x"].computedHash is missing, not a sha256 in hex (64 characters 0-9a-f)`,
+    );
+    expect(() => createSkillsMiddleware({ sources: [], lockfile: join(fixture.project, "nope.json") })).toThrow(
+      `Cannot use the skills lockfile ${join(fixture.project, "nope.json")}: the file does not exist`,
+    );
   });
 });

@@ -21,7 +21,13 @@ import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createSkillsMiddleware } from "../../src/langchain.js";
 import { TEST_PG_URL, usePostgres } from "../helpers/test-environment.js";
-import { inWorker, WorkerProcess, type CheckpointerSpec, type Turn, type TurnMessage } from "./fixtures/worker-process.mjs";
+import {
+  inWorker,
+  WorkerProcess,
+  type CheckpointerSpec,
+  type Turn,
+  type TurnMessage,
+} from "./fixtures/worker-process.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLES = path.join(ROOT, "examples", "skills");
@@ -30,7 +36,8 @@ const CSV_SKILL_MD = path.join(CSV_DIR, "SKILL.md");
 const PG_URL = TEST_PG_URL;
 
 const NONE_LOADED = "Loaded skills: none (10 slots free).";
-const CSV_LOADED = "Loaded skills (1/10, 9 slots free):\n- csv-insights (1 script, 1 reference, 2 assets; recommended tools: python3, Read)";
+const CSV_LOADED =
+  "Loaded skills (1/10, 9 slots free):\n- csv-insights (1 script, 1 reference, 2 assets; recommended tools: python3, Read)";
 const CSV_ALREADY_LOADED = "Skill 'csv-insights' is already loaded. Its instructions are already active.";
 const CSV_UNLOADED =
   "Skill 'csv-insights' has been unloaded. Currently loaded: 0/10 (10 slot(s) available). Its instructions from the earlier load_skill call are still in the conversation history, but no longer apply.";
@@ -51,11 +58,20 @@ function csvResources() {
     const file = path.join(CSV_DIR, relativePath);
     return { path: file, relativePath, type, size: statSync(file).size };
   };
-  return [entry("assets/report-template.md", "asset"), entry("assets/sample.csv", "asset"), entry("references/interpreting-profiles.md", "reference"), entry("scripts/profile_csv.py", "script")];
+  return [
+    entry("assets/report-template.md", "asset"),
+    entry("assets/sample.csv", "asset"),
+    entry("references/interpreting-profiles.md", "reference"),
+    entry("scripts/profile_csv.py", "script"),
+  ];
 }
 
-const loadCall = (skill: string, id: string) => ({ toolCalls: [{ name: "load_skill", args: { skill_name: skill }, id }] });
-const unloadCall = (skill: string, id: string) => ({ toolCalls: [{ name: "unload_skill", args: { skill_name: skill }, id }] });
+const loadCall = (skill: string, id: string) => ({
+  toolCalls: [{ name: "load_skill", args: { skill_name: skill }, id }],
+});
+const unloadCall = (skill: string, id: string) => ({
+  toolCalls: [{ name: "unload_skill", args: { skill_name: skill }, id }],
+});
 const done = (text = "done") => ({ text });
 
 function toolMessages(turn: Turn): TurnMessage[] {
@@ -64,7 +80,8 @@ function toolMessages(turn: Turn): TurnMessage[] {
 
 function systemOf(turn: Turn, call: number): string {
   const system = turn.modelCalls[call]?.system;
-  if (typeof system !== "string") throw new Error(`model call ${call} had no system message: ${JSON.stringify(turn.modelCalls[call])}`);
+  if (typeof system !== "string")
+    throw new Error(`model call ${call} had no system message: ${JSON.stringify(turn.modelCalls[call])}`);
   return system;
 }
 
@@ -87,15 +104,32 @@ async function continueThreadAcrossProcesses(checkpointer: CheckpointerSpec, thr
   const skills = { kind: "local" as const, sources: [EXAMPLES] };
 
   // Process A: a new thread; loads csv-insights.
-  const a = await inWorker({ checkpointer, skills }, (worker) => worker.run(threadId, "Profile data.csv", [loadCall("csv-insights", "a-load"), done()]));
-  expect(a.before).toEqual({ skillsLoaded: null, catalogInState: false, skillResources: null, catalogVersion: null, messageCount: 0 });
+  const a = await inWorker({ checkpointer, skills }, (worker) =>
+    worker.run(threadId, "Profile data.csv", [loadCall("csv-insights", "a-load"), done()]),
+  );
+  expect(a.before).toEqual({
+    skillsLoaded: null,
+    catalogInState: false,
+    skillResources: null,
+    catalogVersion: null,
+    messageCount: 0,
+  });
   expect(a.modelCalls.map((call) => call.types)).toEqual([
     ["system", "human"],
     ["system", "human", "ai", "tool"],
   ]);
   expect(loadedSection(systemOf(a, 0))).toBe(NONE_LOADED);
   expect(loadedSection(systemOf(a, 1))).toBe(CSV_LOADED);
-  expect(toolMessages(a)).toEqual([{ type: "tool", id: expect.any(String), content: csvLoadResult(), name: "load_skill", status: null, toolCallId: "a-load" }]);
+  expect(toolMessages(a)).toEqual([
+    {
+      type: "tool",
+      id: expect.any(String),
+      content: csvLoadResult(),
+      name: "load_skill",
+      status: null,
+      toolCallId: "a-load",
+    },
+  ]);
   expect(a.after.skillsLoaded).toEqual(["csv-insights"]);
   expect(catalogNames(systemOf(a, 0))).toEqual(["api-error-review", "csv-insights", "release-notes"]);
   expect(a.after.catalogInState).toBe(false);
@@ -105,7 +139,11 @@ async function continueThreadAcrossProcesses(checkpointer: CheckpointerSpec, thr
 
   // Process B: a new agent and middleware over the same checkpoint database and thread.
   const b = await inWorker({ checkpointer, skills }, (worker) =>
-    worker.run(threadId, "Now something else", [loadCall("csv-insights", "b-load"), unloadCall("csv-insights", "b-unload"), done()]),
+    worker.run(threadId, "Now something else", [
+      loadCall("csv-insights", "b-load"),
+      unloadCall("csv-insights", "b-unload"),
+      done(),
+    ]),
   );
   expect(b.pid).not.toBe(a.pid);
   expect(b.before).toEqual(a.after);
@@ -119,19 +157,44 @@ async function continueThreadAcrossProcesses(checkpointer: CheckpointerSpec, thr
   expect(loadedSection(systemOf(b, 1))).toBe(CSV_LOADED);
   expect(loadedSection(systemOf(b, 2))).toBe(NONE_LOADED);
   expect(toolMessages(b)).toEqual([
-    { type: "tool", id: expect.any(String), content: CSV_ALREADY_LOADED, name: "load_skill", status: "error", toolCallId: "b-load" },
-    { type: "tool", id: expect.any(String), content: CSV_UNLOADED, name: "unload_skill", status: null, toolCallId: "b-unload" },
+    {
+      type: "tool",
+      id: expect.any(String),
+      content: CSV_ALREADY_LOADED,
+      name: "load_skill",
+      status: "error",
+      toolCallId: "b-load",
+    },
+    {
+      type: "tool",
+      id: expect.any(String),
+      content: CSV_UNLOADED,
+      name: "unload_skill",
+      status: null,
+      toolCallId: "b-unload",
+    },
   ]);
   expect(b.after).toEqual({ ...a.after, skillsLoaded: [], skillResources: {}, messageCount: 10 });
 
   // Process C: sees the skill unloaded, and can load it again.
-  const c = await inWorker({ checkpointer, skills }, (worker) => worker.run(threadId, "Profile it again", [loadCall("csv-insights", "c-load"), done()]));
+  const c = await inWorker({ checkpointer, skills }, (worker) =>
+    worker.run(threadId, "Profile it again", [loadCall("csv-insights", "c-load"), done()]),
+  );
   expect(c.pid).not.toBe(b.pid);
   expect(c.before).toEqual(b.after);
   expect(c.modelCalls).toHaveLength(2);
   expect(systemOf(c, 0)).toBe(systemOf(a, 0));
   expect(loadedSection(systemOf(c, 1))).toBe(CSV_LOADED);
-  expect(toolMessages(c)).toEqual([{ type: "tool", id: expect.any(String), content: csvLoadResult(), name: "load_skill", status: null, toolCallId: "c-load" }]);
+  expect(toolMessages(c)).toEqual([
+    {
+      type: "tool",
+      id: expect.any(String),
+      content: csvLoadResult(),
+      name: "load_skill",
+      status: null,
+      toolCallId: "c-load",
+    },
+  ]);
   expect(c.after).toEqual({ ...a.after, messageCount: 14 });
 }
 
@@ -211,7 +274,8 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
     const workers: WorkerProcess[] = [];
     try {
       const backend = new StoreBackend({ store, namespace: ["skills"] });
-      const skillText = (name: string) => `---\nname: ${name}\ndescription: Use ${name} for store tests.\n---\n\n# ${name}\n\nRun scripts/run.py.\n`;
+      const skillText = (name: string) =>
+        `---\nname: ${name}\ndescription: Use ${name} for store tests.\n---\n\n# ${name}\n\nRun scripts/run.py.\n`;
       const script = (name: string) => `print("${name}")\n`;
       const addSkill = async (name: string) => {
         expect((await backend.write(`/skills/${name}/SKILL.md`, skillText(name))).error).toBeUndefined();
@@ -225,9 +289,19 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
         `<skill name="${name}" path="/skills/${name}/SKILL.md">\n${skillText(name)}\n</skill>\n` +
         `<skill_resources base="/skills/${name}">\n- [script] scripts/run.py\n</skill_resources>\n` +
         `Paths above are relative to /skills/${name}; read them with \`read_skill_resource\` when the instructions call for them.`;
-      const resources = (name: string) => [{ path: `/skills/${name}/scripts/run.py`, relativePath: "scripts/run.py", type: "script", size: script(name).length }];
+      const resources = (name: string) => [
+        {
+          path: `/skills/${name}/scripts/run.py`,
+          relativePath: "scripts/run.py",
+          type: "script",
+          size: script(name).length,
+        },
+      ];
 
-      const config = { checkpointer: { kind: "memory" as const }, skills: { kind: "store" as const, url: PG_URL, schema, namespace: ["skills"], sources: ["/skills/"] } };
+      const config = {
+        checkpointer: { kind: "memory" as const },
+        skills: { kind: "store" as const, url: PG_URL, schema, namespace: ["skills"], sources: ["/skills/"] },
+      };
       const first = new WorkerProcess(config);
       const second = new WorkerProcess(config);
       workers.push(first, second);
@@ -248,7 +322,16 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
         expect(system).not.toContain("gamma");
         expect(loadedSection(system)).toBe(NONE_LOADED);
         expect(loadedSection(systemOf(turn, 1))).toBe(`Loaded skills (1/10, 9 slots free):\n- ${name} (1 script)`);
-        expect(toolMessages(turn)).toEqual([{ type: "tool", id: expect.any(String), content: loadResult(name), name: "load_skill", status: null, toolCallId: `${turn === one ? "one" : "two"}-load` }]);
+        expect(toolMessages(turn)).toEqual([
+          {
+            type: "tool",
+            id: expect.any(String),
+            content: loadResult(name),
+            name: "load_skill",
+            status: null,
+            toolCallId: `${turn === one ? "one" : "two"}-load`,
+          },
+        ]);
         expect(catalogNames(systemOf(turn, 0))).toEqual(["alpha", "beta"]);
         expect(turn.after.skillsLoaded).toEqual([name]);
         expect(turn.after.skillResources).toEqual({ [name]: resources(name) });
@@ -260,8 +343,19 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       const again = await first.run("store-1", "Use gamma too", [loadCall("gamma", "one-gamma"), done()]);
       expect(systemOf(again, 0)).toContain(catalogLine("gamma"));
       expect(loadedSection(systemOf(again, 0))).toBe("Loaded skills (1/10, 9 slots free):\n- alpha (1 script)");
-      expect(loadedSection(systemOf(again, 1))).toBe("Loaded skills (2/10, 8 slots free):\n- alpha (1 script)\n- gamma (1 script)");
-      expect(toolMessages(again)).toEqual([{ type: "tool", id: expect.any(String), content: loadResult("gamma"), name: "load_skill", status: null, toolCallId: "one-gamma" }]);
+      expect(loadedSection(systemOf(again, 1))).toBe(
+        "Loaded skills (2/10, 8 slots free):\n- alpha (1 script)\n- gamma (1 script)",
+      );
+      expect(toolMessages(again)).toEqual([
+        {
+          type: "tool",
+          id: expect.any(String),
+          content: loadResult("gamma"),
+          name: "load_skill",
+          status: null,
+          toolCallId: "one-gamma",
+        },
+      ]);
       expect(catalogNames(systemOf(again, 0))).toEqual(["alpha", "beta", "gamma"]);
       expect(again.after.skillsLoaded).toEqual(["alpha", "gamma"]);
       expect(again.after.skillResources).toEqual({ alpha: resources("alpha"), gamma: resources("gamma") });
@@ -283,7 +377,14 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       expect(gone.after.skillResources).toEqual({ alpha: resources("alpha") });
 
       // beta is rewritten with a new description: the other process's next prompt shows it.
-      expect((await backend.write("/skills/beta/SKILL.md", skillText("beta").replace("for store tests", "for updated store tests"))).error).toBeUndefined();
+      expect(
+        (
+          await backend.write(
+            "/skills/beta/SKILL.md",
+            skillText("beta").replace("for store tests", "for updated store tests"),
+          )
+        ).error,
+      ).toBeUndefined();
       const edited = await second.run("store-2", "Anything changed?", [done()]);
       expect(systemOf(edited, 0)).toContain("\n- beta: Use beta for updated store tests.\n");
       expect(systemOf(edited, 0)).not.toContain("gamma");
@@ -294,7 +395,9 @@ describe.skipIf(!(await usePostgres()))("PostgreSQL", () => {
       // A process started now sees the store as it is, from its first call.
       const third = await inWorker(config, (worker) => worker.run("store-3", "List skills", [done()]));
       expect(third.modelCalls).toHaveLength(1);
-      expect(systemOf(third, 0)).toContain(`${catalogLine("alpha").trimEnd()}\n- beta: Use beta for updated store tests.${catalogLine("gamma")}`);
+      expect(systemOf(third, 0)).toContain(
+        `${catalogLine("alpha").trimEnd()}\n- beta: Use beta for updated store tests.${catalogLine("gamma")}`,
+      );
       expect(catalogNames(systemOf(third, 0))).toEqual(["alpha", "beta", "gamma"]);
       expect(third.after.skillsLoaded).toEqual([]);
 
@@ -319,7 +422,8 @@ describe("one middleware instance, two threads (MemorySaver)", () => {
   type SkillsValues = { skillsLoaded?: string[]; skillResources?: Record<string, unknown> };
   // ReactAgent.getState()'s declared type does not expose `values` here, so read it through a cast.
   type StateReader = { getState(config: { configurable: { thread_id: string } }): Promise<unknown> };
-  const valuesOf = async (agent: StateReader, threadId: string) => ((await agent.getState({ configurable: { thread_id: threadId } })) as { values: SkillsValues }).values;
+  const valuesOf = async (agent: StateReader, threadId: string) =>
+    ((await agent.getState({ configurable: { thread_id: threadId } })) as { values: SkillsValues }).values;
 
   it("a load in thread 1 is not seen by thread 2, in its state or in its prompt", async () => {
     const model = fakeModel()
@@ -329,10 +433,16 @@ describe("one middleware instance, two threads (MemorySaver)", () => {
       .respondWithTools([{ name: "load_skill", args: { skill_name: "release-notes" }, id: "t2-load" }])
       .respond(new AIMessage("done in thread 2 again"))
       .respond(new AIMessage("done in thread 1 again"));
-    const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: [EXAMPLES] })], checkpointer: new MemorySaver() });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createSkillsMiddleware({ sources: [EXAMPLES] })],
+      checkpointer: new MemorySaver(),
+    });
     const thread1 = { configurable: { thread_id: "thread-1" } };
     const thread2 = { configurable: { thread_id: "thread-2" } };
-    const loadedIn = async (config: typeof thread1) => (await valuesOf(agent, config.configurable.thread_id)).skillsLoaded;
+    const loadedIn = async (config: typeof thread1) =>
+      (await valuesOf(agent, config.configurable.thread_id)).skillsLoaded;
 
     await agent.invoke({ messages: [{ role: "user", content: "Profile data.csv" }] }, thread1);
     expect(await loadedIn(thread1)).toEqual(["csv-insights"]);
@@ -348,7 +458,9 @@ describe("one middleware instance, two threads (MemorySaver)", () => {
     await agent.invoke({ messages: [{ role: "user", content: "Draft release notes" }] }, thread2);
     expect(await loadedIn(thread2)).toEqual(["release-notes"]);
     expect(loadedSection(systemText(model.calls[3]!.messages))).toBe(NONE_LOADED);
-    expect(loadedSection(systemText(model.calls[4]!.messages))).toMatch(/^Loaded skills \(1\/10, 9 slots free\):\n- release-notes \(/);
+    expect(loadedSection(systemText(model.calls[4]!.messages))).toMatch(
+      /^Loaded skills \(1\/10, 9 slots free\):\n- release-notes \(/,
+    );
     expect(loadedSection(systemText(model.calls[4]!.messages))).not.toContain("csv-insights");
 
     await agent.invoke({ messages: [{ role: "user", content: "Back to the CSV" }] }, thread1);
@@ -366,14 +478,30 @@ describe("one middleware instance, two threads (MemorySaver)", () => {
       const last = messages[messages.length - 1]!;
       seen.push({ user, system: systemText(messages), last: last.type });
       const skill = user.replace(/^load /, "");
-      if (last.type === "human") return new AIMessage({ content: "", id: `ai-${skill}`, tool_calls: [{ name: "load_skill", args: { skill_name: skill }, id: `load-${skill}`, type: "tool_call" }] });
+      if (last.type === "human")
+        return new AIMessage({
+          content: "",
+          id: `ai-${skill}`,
+          tool_calls: [{ name: "load_skill", args: { skill_name: skill }, id: `load-${skill}`, type: "tool_call" }],
+        });
       return new AIMessage(`done with ${skill}`);
     };
     const model = fakeModel().respond(answer).respond(answer).respond(answer).respond(answer);
-    const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: [EXAMPLES] })], checkpointer: new MemorySaver() });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createSkillsMiddleware({ sources: [EXAMPLES] })],
+      checkpointer: new MemorySaver(),
+    });
     await Promise.all([
-      agent.invoke({ messages: [{ role: "user", content: "load csv-insights" }] }, { configurable: { thread_id: "concurrent-1" } }),
-      agent.invoke({ messages: [{ role: "user", content: "load release-notes" }] }, { configurable: { thread_id: "concurrent-2" } }),
+      agent.invoke(
+        { messages: [{ role: "user", content: "load csv-insights" }] },
+        { configurable: { thread_id: "concurrent-1" } },
+      ),
+      agent.invoke(
+        { messages: [{ role: "user", content: "load release-notes" }] },
+        { configurable: { thread_id: "concurrent-2" } },
+      ),
     ]);
     const [one, two] = [await valuesOf(agent, "concurrent-1"), await valuesOf(agent, "concurrent-2")];
     expect(one.skillsLoaded).toEqual(["csv-insights"]);

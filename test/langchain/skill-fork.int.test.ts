@@ -20,8 +20,14 @@ afterEach(() => {
   for (const tree of trees.splice(0)) tree.cleanup();
 });
 
-const RESEARCH = skillFile("research", "Research a topic with lookup.", "context: fork\nmodel: fast\nargument-hint: <topic>\nallowed-tools: lookup\n", "# research\n\nResearch $ARGUMENTS with lookup, then answer in one line.");
-const FORK_NOTE = "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
+const RESEARCH = skillFile(
+  "research",
+  "Research a topic with lookup.",
+  "context: fork\nmodel: fast\nargument-hint: <topic>\nallowed-tools: lookup\n",
+  "# research\n\nResearch $ARGUMENTS with lookup, then answer in one line.",
+);
+const FORK_NOTE =
+  "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
 
 function library(files: Record<string, string> = {}) {
   const tree = skillTree({ "research/SKILL.md": RESEARCH, "plain/SKILL.md": skillFile("plain"), ...files });
@@ -37,13 +43,26 @@ function toolsFor(seen: string[]) {
     },
     { name: "lookup", description: "Looks a topic up.", schema: z.object({ q: z.string() }) },
   );
-  const writeNote = tool(async () => "written", { name: "write_note", description: "Writes a note.", schema: z.object({}) });
+  const writeNote = tool(async () => "written", {
+    name: "write_note",
+    description: "Writes a note.",
+    schema: z.object({}),
+  });
   return [lookup, writeNote];
 }
 
-function agentWith(parent: ReturnType<typeof fakeModel>, options: Partial<SkillsMiddlewareOptions>, seen: string[] = []) {
+function agentWith(
+  parent: ReturnType<typeof fakeModel>,
+  options: Partial<SkillsMiddlewareOptions>,
+  seen: string[] = [],
+) {
   const middleware = createSkillsMiddleware({ sources: [library()], ...options });
-  return createAgent({ model: parent, tools: toolsFor(seen), middleware: [middleware], checkpointer: new MemorySaver() });
+  return createAgent({
+    model: parent,
+    tools: toolsFor(seen),
+    middleware: [middleware],
+    checkpointer: new MemorySaver(),
+  });
 }
 
 const config = (thread: string) => ({ configurable: { thread_id: thread } });
@@ -64,7 +83,12 @@ function forkLookingUpTides() {
 
 // The fake model echoes its input as the text of a tool-calling message: only answers' texts count.
 function texts(messages: readonly BaseMessage[]): Array<[string, string]> {
-  return messages.map((message) => [message.type, message.type === "system" || (message.type === "ai" && ((message as AIMessage).tool_calls?.length ?? 0) > 0) ? "" : message.text]);
+  return messages.map((message) => [
+    message.type,
+    message.type === "system" || (message.type === "ai" && ((message as AIMessage).tool_calls?.length ?? 0) > 0)
+      ? ""
+      : message.text,
+  ]);
 }
 
 describe("context: fork through load_skill", () => {
@@ -75,7 +99,10 @@ describe("context: fork through load_skill", () => {
     const seen: string[] = [];
     const agent = agentWith(parent, { models: { fast } }, seen);
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("how do tides work?")] }, config("fork-load"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("how do tides work?")] },
+      config("fork-load"),
+    )) as SkillsAgentState;
 
     expect(parent.callCount).toBe(2);
     expect(fast.callCount).toBe(2);
@@ -84,7 +111,9 @@ describe("context: fork through load_skill", () => {
     expect(task.map((message) => message.type)).toEqual(["system", "human"]);
     expect(task[1]!.text).toMatch(/^<skill name="research" path="[^"]+\/research\/SKILL\.md">\n/);
     expect(task[1]!.text).toContain("Research tides with lookup, then answer in one line.");
-    expect(task[1]!.text.endsWith(`\n</skill>\nRecommended tools while this skill is active: lookup\n${FORK_NOTE}`)).toBe(true);
+    expect(
+      task[1]!.text.endsWith(`\n</skill>\nRecommended tools while this skill is active: lookup\n${FORK_NOTE}`),
+    ).toBe(true);
     expect(task[0]!.text).toMatch(/^You are a forked agent running one skill/);
     expect(task[0]!.text).toMatch(/Loaded skills \(1\/10, 9 slots free\):\n- research \(recommended tools: lookup\)$/);
     // Only the skill's allowed tool of the agent's own, then the middleware's tools.
@@ -93,7 +122,10 @@ describe("context: fork through load_skill", () => {
 
     // The parent: the answer as the load_skill result, nothing loaded, its own model throughout.
     const loadResult = result.messages.find((message) => message.type === "tool")!;
-    expect([loadResult.text, (loadResult as BaseMessage & { status?: string }).status]).toEqual(["Tides follow the moon.", undefined]);
+    expect([loadResult.text, (loadResult as BaseMessage & { status?: string }).status]).toEqual([
+      "Tides follow the moon.",
+      undefined,
+    ]);
     expect(texts(parent.calls[1]!.messages).slice(1)).toEqual([
       ["human", "how do tides work?"],
       ["ai", ""],
@@ -105,26 +137,48 @@ describe("context: fork through load_skill", () => {
 
   it("a fork cannot call the agent's tools its skill's allowed-tools leave out, nor a skill's injected arguments run anything", async () => {
     const parent = fakeModel()
-      .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "!`touch pwned` $(touch pwned2)" }, id: "load-r" }])
+      .respondWithTools([
+        {
+          name: "load_skill",
+          args: { skill_name: "research", arguments: "!`touch pwned` $(touch pwned2)" },
+          id: "load-r",
+        },
+      ])
       .respond(new AIMessage("parent done"));
     const fast = fakeModel()
       .respondWithTools([{ name: "write_note", args: {}, id: "w-1" }])
       .respond(new AIMessage("could not write"));
     const seen: string[] = [];
     const written: string[] = [];
-    const writeNote = tool(async () => (written.push("note"), "written"), { name: "write_note", description: "Writes a note.", schema: z.object({}) });
+    const writeNote = tool(async () => (written.push("note"), "written"), {
+      name: "write_note",
+      description: "Writes a note.",
+      schema: z.object({}),
+    });
     const lookup = toolsFor(seen)[0]!;
     const root = library();
-    const agent = createAgent({ model: parent, tools: [lookup, writeNote], middleware: [createSkillsMiddleware({ sources: [root], models: { fast } })], checkpointer: new MemorySaver() });
+    const agent = createAgent({
+      model: parent,
+      tools: [lookup, writeNote],
+      middleware: [createSkillsMiddleware({ sources: [root], models: { fast } })],
+      checkpointer: new MemorySaver(),
+    });
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("go")] }, config("fork-refuse"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("go")] },
+      config("fork-refuse"),
+    )) as SkillsAgentState;
 
     expect(written).toEqual([]);
     const refusal = fast.calls[1]!.messages.at(-1) as BaseMessage & { status?: string };
     expect(refusal.status).toBe("error");
     expect(refusal.text).toContain("write_note");
     expect(fast.calls[0]!.messages[1]!.text).toContain("Research !`touch pwned` $(touch pwned2) with lookup");
-    expect(existsSync(join(root, "research", "pwned")) || existsSync(join(root, "research", "pwned2")) || existsSync("pwned")).toBe(false);
+    expect(
+      existsSync(join(root, "research", "pwned")) ||
+        existsSync(join(root, "research", "pwned2")) ||
+        existsSync("pwned"),
+    ).toBe(false);
     expect(result.messages.find((message) => message.type === "tool")!.text).toBe("could not write");
   });
 
@@ -136,17 +190,35 @@ describe("context: fork through load_skill", () => {
       ])
       .respondWithTools([{ name: "load_skill", args: { skill_name: "research", arguments: "waves" }, id: "load-r2" }])
       .respond(new AIMessage("parent done"));
-    const fast = fakeModel().respond(new AIMessage("Tides follow the moon.")).respond(new AIMessage("Waves follow the wind."));
+    const fast = fakeModel()
+      .respond(new AIMessage("Tides follow the moon."))
+      .respond(new AIMessage("Waves follow the wind."));
     const agent = agentWith(parent, { models: { fast }, maxLoadedSkills: 1, subagentSkills: "inherit" });
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("go")] }, config("fork-slots"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("go")] },
+      config("fork-slots"),
+    )) as SkillsAgentState;
 
-    const results = Object.fromEntries(result.messages.filter((message) => message.type === "tool").map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text.slice(0, 22)]));
-    expect(results).toEqual({ "load-r": "Tides follow the moon.", "load-p": '<skill name="plain" pa', "load-r2": "Waves follow the wind." });
+    const results = Object.fromEntries(
+      result.messages
+        .filter((message) => message.type === "tool")
+        .map((message) => [
+          (message as BaseMessage & { tool_call_id: string }).tool_call_id,
+          message.text.slice(0, 22),
+        ]),
+    );
+    expect(results).toEqual({
+      "load-r": "Tides follow the moon.",
+      "load-p": '<skill name="plain" pa',
+      "load-r2": "Waves follow the wind.",
+    });
     expect(result.skillsLoaded).toEqual(["plain"]);
     // The second fork ran while the parent had plain loaded: the fork has only its own skill.
     expect(fast.calls[1]!.messages.map((message) => message.type)).toEqual(["system", "human"]);
-    expect(fast.calls[1]!.messages[0]!.text).toMatch(/Loaded skills \(1\/1, 0 slots free\):\n- research \(recommended tools: lookup\)$/);
+    expect(fast.calls[1]!.messages[0]!.text).toMatch(
+      /Loaded skills \(1\/1, 0 slots free\):\n- research \(recommended tools: lookup\)$/,
+    );
   });
 
   it("sends the fork's progress to the custom stream", async () => {
@@ -155,9 +227,17 @@ describe("context: fork through load_skill", () => {
     const agent = agentWith(parent, { models: { fast } });
 
     const events: Array<Record<string, unknown>> = [];
-    for await (const chunk of await agent.stream({ messages: [new HumanMessage("go")] }, { ...config("fork-stream"), streamMode: "custom" })) events.push(chunk as Record<string, unknown>);
+    for await (const chunk of await agent.stream(
+      { messages: [new HumanMessage("go")] },
+      { ...config("fork-stream"), streamMode: "custom" },
+    ))
+      events.push(chunk as Record<string, unknown>);
 
-    expect(events.filter((event) => String(event.event).startsWith("fork_")).map(({ event, skill, step, toolCalls, ok }) => ({ event, skill, step, toolCalls, ok }))).toEqual([
+    expect(
+      events
+        .filter((event) => String(event.event).startsWith("fork_"))
+        .map(({ event, skill, step, toolCalls, ok }) => ({ event, skill, step, toolCalls, ok })),
+    ).toEqual([
       { event: "fork_started", skill: "research", step: undefined, toolCalls: undefined, ok: undefined },
       { event: "fork_step", skill: "research", step: 1, toolCalls: ["lookup"], ok: undefined },
       { event: "fork_step", skill: "research", step: 2, toolCalls: [], ok: undefined },
@@ -169,24 +249,34 @@ describe("context: fork through load_skill", () => {
   it("stops a fork at its step limit and reports it as the result; the parent goes on", async () => {
     const parent = parentLoadingResearch();
     let fast = fakeModel();
-    for (let index = 0; index < 5; index++) fast = fast.respondWithTools([{ name: "lookup", args: { q: `t${index}` }, id: `look-${index}` }]);
+    for (let index = 0; index < 5; index++)
+      fast = fast.respondWithTools([{ name: "lookup", args: { q: `t${index}` }, id: `look-${index}` }]);
     const seen: string[] = [];
     const agent = agentWith(parent, { models: { fast }, forkLimits: { maxSteps: 2 } }, seen);
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("go")] }, config("fork-limit"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("go")] },
+      config("fork-limit"),
+    )) as SkillsAgentState;
 
     // Two model calls, and the tools of both; then the fork ends before a third.
     expect(fast.callCount).toBe(2);
     expect(seen).toEqual(["lookup:t0", "lookup:t1"]);
     const loadResult = result.messages.find((message) => message.type === "tool") as BaseMessage & { status?: string };
-    expect([loadResult.text, loadResult.status]).toEqual(["Error: Skill 'research' ran in a forked agent that was stopped after 2 model calls (its limit) before it answered.", "error"]);
+    expect([loadResult.text, loadResult.status]).toEqual([
+      "Error: Skill 'research' ran in a forked agent that was stopped after 2 model calls (its limit) before it answered.",
+      "error",
+    ]);
     expect(result.messages.at(-1)!.text).toBe("parent done");
   });
 
   it("reports a fork that fails as the result", async () => {
     const parent = parentLoadingResearch();
     const fast = fakeModel().respond(new Error("provider down"));
-    const result = (await agentWith(parent, { models: { fast } }).invoke({ messages: [new HumanMessage("go")] }, config("fork-fail"))) as SkillsAgentState;
+    const result = (await agentWith(parent, { models: { fast } }).invoke(
+      { messages: [new HumanMessage("go")] },
+      config("fork-fail"),
+    )) as SkillsAgentState;
 
     const loadResult = result.messages.find((message) => message.type === "tool") as BaseMessage & { status?: string };
     expect(loadResult.status).toBe("error");
@@ -195,19 +285,33 @@ describe("context: fork through load_skill", () => {
   });
 
   it("refuses a fork inside a fork (maxDepth 1) with a result the model can act on", async () => {
-    const root = library({ "outer/SKILL.md": skillFile("outer", "Outer.", "context: fork\n", "# outer\n\nLoad inner.") , "inner/SKILL.md": skillFile("inner", "Inner.", "context: fork\n") });
+    const root = library({
+      "outer/SKILL.md": skillFile("outer", "Outer.", "context: fork\n", "# outer\n\nLoad inner."),
+      "inner/SKILL.md": skillFile("inner", "Inner.", "context: fork\n"),
+    });
     const model = fakeModel()
       .respondWithTools([{ name: "load_skill", args: { skill_name: "outer" }, id: "load-o" }]) // parent
       .respondWithTools([{ name: "load_skill", args: { skill_name: "inner" }, id: "load-i" }]) // fork of outer
       .respond(new AIMessage("outer could not nest")) // fork of outer
       .respond(new AIMessage("parent done")); // parent
-    const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: [root] })], checkpointer: new MemorySaver() });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      checkpointer: new MemorySaver(),
+    });
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("go")] }, config("fork-nest"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("go")] },
+      config("fork-nest"),
+    )) as SkillsAgentState;
 
     expect(model.callCount).toBe(4);
     const nested = model.calls[2]!.messages.at(-1) as BaseMessage & { status?: string };
-    expect([nested.text, nested.status]).toEqual(["Error: Skill 'inner' runs in a forked agent, and this agent is a fork already (forks nest at most 1 deep). Do the task without that skill.", "error"]);
+    expect([nested.text, nested.status]).toEqual([
+      "Error: Skill 'inner' runs in a forked agent, and this agent is a fork already (forks nest at most 1 deep). Do the task without that skill.",
+      "error",
+    ]);
     expect(result.messages.find((message) => message.type === "tool")!.text).toBe("outer could not nest");
   });
 
@@ -225,25 +329,44 @@ describe("context: fork through load_skill", () => {
     const reviewerModel = fakeModel().respond(new AIMessage("Looks good."));
     const bound = recordBoundTools(reviewerModel);
     const check = tool(async () => "ok", { name: "check", description: "Checks.", schema: z.object({}) });
-    const middleware = createSkillsMiddleware({ sources: [root], forkAgents: [{ name: "reviewer", model: reviewerModel, tools: [check], systemPrompt: "You are the reviewer." }] });
-    const agent = createAgent({ model: parent, tools: toolsFor([]), middleware: [middleware], checkpointer: new MemorySaver() });
+    const middleware = createSkillsMiddleware({
+      sources: [root],
+      forkAgents: [{ name: "reviewer", model: reviewerModel, tools: [check], systemPrompt: "You are the reviewer." }],
+    });
+    const agent = createAgent({
+      model: parent,
+      tools: toolsFor([]),
+      middleware: [middleware],
+      checkpointer: new MemorySaver(),
+    });
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("go")] }, config("fork-agents"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("go")] },
+      config("fork-agents"),
+    )) as SkillsAgentState;
 
     expect(reviewerModel.callCount).toBe(1);
     expect(reviewerModel.calls[0]!.messages[0]!.text).toMatch(/^You are the reviewer\.\n\n/);
     expect(bound[0]).toEqual(["check", "load_skill", "unload_skill", "read_skill_resource"]);
-    const results = Object.fromEntries(result.messages.filter((message) => message.type === "tool").map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]));
+    const results = Object.fromEntries(
+      result.messages
+        .filter((message) => message.type === "tool")
+        .map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]),
+    );
     expect(results).toEqual({
       "load-review": "Looks good.",
-      "load-ghost": "Error: Skill 'ghost' runs in a forked agent, which could not start: it names the agent 'nobody', which this agent does not have (agent types: general-purpose, reviewer).",
+      "load-ghost":
+        "Error: Skill 'ghost' runs in a forked agent, which could not start: it names the agent 'nobody', which this agent does not have (agent types: general-purpose, reviewer).",
     });
     expect(parent.callCount).toBe(2);
   });
 
-  it('forkAgents: false loads a context: fork skill like any other', async () => {
+  it("forkAgents: false loads a context: fork skill like any other", async () => {
     const parent = parentLoadingResearch();
-    const result = (await agentWith(parent, { forkAgents: false }).invoke({ messages: [new HumanMessage("go")] }, config("fork-off"))) as SkillsAgentState;
+    const result = (await agentWith(parent, { forkAgents: false }).invoke(
+      { messages: [new HumanMessage("go")] },
+      config("fork-off"),
+    )) as SkillsAgentState;
     expect(result.skillsLoaded).toEqual(["research"]);
     expect(result.messages.find((message) => message.type === "tool")!.text).toMatch(/^<skill name="research"/);
   });
@@ -255,12 +378,17 @@ describe("context: fork through a user's /name", () => {
     const fast = fakeModel().respond(new AIMessage("Tides follow the moon."));
     const agent = agentWith(parent, { models: { fast } });
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("/research tides")] }, config("fork-user"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("/research tides")] },
+      config("fork-user"),
+    )) as SkillsAgentState;
 
     expect(parent.callCount).toBe(0);
     expect(fast.callCount).toBe(1);
     expect(fast.calls[0]!.messages[1]!.text).toContain("Research tides with lookup");
-    expect(fast.calls[0]!.messages[1]!.text.endsWith(`The user invoked this skill: /research tides\n${FORK_NOTE}`)).toBe(true);
+    expect(
+      fast.calls[0]!.messages[1]!.text.endsWith(`The user invoked this skill: /research tides\n${FORK_NOTE}`),
+    ).toBe(true);
     expect(texts(result.messages)).toEqual([
       ["human", "/research tides"],
       ["ai", "Tides follow the moon."],
@@ -283,9 +411,13 @@ describe("context: fork through a user's /name", () => {
     const fast = fakeModel().respond(new AIMessage("Tides follow the moon."));
     const agent = agentWith(parent, { models: { fast } });
 
-    const result = (await agent.invoke({ messages: [new HumanMessage("/research tides"), new HumanMessage("then summarise")] }, config("fork-mixed"))) as SkillsAgentState;
+    const result = (await agent.invoke(
+      { messages: [new HumanMessage("/research tides"), new HumanMessage("then summarise")] },
+      config("fork-mixed"),
+    )) as SkillsAgentState;
 
-    const answered = "/research tides\n\n[skillset: /research ran in a forked agent. Its answer:]\nTides follow the moon.";
+    const answered =
+      "/research tides\n\n[skillset: /research ran in a forked agent. Its answer:]\nTides follow the moon.";
     expect(texts(parent.calls[0]!.messages).slice(1)).toEqual([
       ["human", answered],
       ["human", "then summarise"],
@@ -303,8 +435,14 @@ describe("context: fork under createDeepAgent", () => {
   function deepLibrary() {
     const tree = tempTree("skillset-fork-deep-");
     trees.push(tree);
-    tree.write("skills/survey/SKILL.md", skillFile("survey", "Survey the notes.", "context: fork\n", "# survey\n\nRead /notes.txt and report."));
-    tree.write("skills/audit/SKILL.md", skillFile("audit", "Audit.", "context: fork\nagent: auditor\n", "# audit\n\nAudit it."));
+    tree.write(
+      "skills/survey/SKILL.md",
+      skillFile("survey", "Survey the notes.", "context: fork\n", "# survey\n\nRead /notes.txt and report."),
+    );
+    tree.write(
+      "skills/audit/SKILL.md",
+      skillFile("audit", "Audit.", "context: fork\nagent: auditor\n", "# audit\n\nAudit it."),
+    );
     tree.write("notes.txt", "NOTE ONE\n");
     return new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
   }
@@ -318,8 +456,16 @@ describe("context: fork under createDeepAgent", () => {
       .respondWithTools([{ name: "load_skill", args: { skill_name: "audit" }, id: "load-a" }]) // 3: parent
       .respond(new AIMessage("parent done")); // 4: parent
     const auditorModel = fakeModel().respond(new AIMessage("Audit passed."));
-    const subagents = [{ name: "auditor", description: "Audits things.", systemPrompt: "You audit.", model: auditorModel, tools: [] }];
-    const agent = createDeepAgent({ model, backend, subagents, skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend, forkAgents: subagents })] });
+    const subagents = [
+      { name: "auditor", description: "Audits things.", systemPrompt: "You audit.", model: auditorModel, tools: [] },
+    ];
+    const agent = createDeepAgent({
+      model,
+      backend,
+      subagents,
+      skills: ["/skills/"],
+      middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend, forkAgents: subagents })],
+    });
 
     const result = (await agent.invoke({ messages: [new HumanMessage("go")] })) as SkillsAgentState;
 
@@ -327,7 +473,11 @@ describe("context: fork under createDeepAgent", () => {
     expect(auditorModel.callCount).toBe(1);
     expect(auditorModel.calls[0]!.messages[0]!.text).toMatch(/^You audit\.\n\n/);
     expect(model.calls[2]!.messages.at(-1)!.text).toContain("NOTE ONE");
-    const results = Object.fromEntries(result.messages.filter((message) => message.type === "tool").map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]));
+    const results = Object.fromEntries(
+      result.messages
+        .filter((message) => message.type === "tool")
+        .map((message) => [(message as BaseMessage & { tool_call_id: string }).tool_call_id, message.text]),
+    );
     expect(results).toEqual({ "load-s": "The notes say NOTE ONE.", "load-a": "Audit passed." });
     expect(result.skillsLoaded).toEqual([]);
   });

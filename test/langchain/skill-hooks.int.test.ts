@@ -31,13 +31,20 @@ function hooksYaml(event: string, matcher: string, command: string, extra = ""):
 
 function guardSkills(extra: Record<string, string> = {}) {
   const tree = skillTree({
-    "guard/SKILL.md": skillFile("guard", "Use guard for tests.", `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "echo_.*", "scripts/pre.sh")}  PostToolUse:\n    - matcher: "*"\n      hooks:\n        - type: command\n          command: scripts/post.sh\n`),
+    "guard/SKILL.md": skillFile(
+      "guard",
+      "Use guard for tests.",
+      `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "echo_.*", "scripts/pre.sh")}  PostToolUse:\n    - matcher: "*"\n      hooks:\n        - type: command\n          command: scripts/post.sh\n`,
+    ),
     // Blocks a call whose input mentions "secret"; saves what it read.
-    "guard/scripts/pre.sh": '#!/bin/sh\ninput=$(cat)\nprintf "%s" "$input" > "$SKILL_DIR/pre-input.json"\ncase "$input" in *secret*) echo "secrets stay out of echo_tool" >&2; exit 2;; esac\nexit 0\n',
-    "guard/scripts/post.sh": '#!/bin/sh\ncat > "$SKILL_DIR/post-input.json"\necho \'{"hookSpecificOutput":{"additionalContext":"post hook checked it"}}\'\n',
+    "guard/scripts/pre.sh":
+      '#!/bin/sh\ninput=$(cat)\nprintf "%s" "$input" > "$SKILL_DIR/pre-input.json"\ncase "$input" in *secret*) echo "secrets stay out of echo_tool" >&2; exit 2;; esac\nexit 0\n',
+    "guard/scripts/post.sh":
+      '#!/bin/sh\ncat > "$SKILL_DIR/post-input.json"\necho \'{"hookSpecificOutput":{"additionalContext":"post hook checked it"}}\'\n',
     ...extra,
   });
-  for (const path of Object.keys(extra).concat(["guard/scripts/pre.sh", "guard/scripts/post.sh"])) if (path.includes("/scripts/")) chmodSync(join(tree.root, path), 0o755);
+  for (const path of Object.keys(extra).concat(["guard/scripts/pre.sh", "guard/scripts/post.sh"]))
+    if (path.includes("/scripts/")) chmodSync(join(tree.root, path), 0o755);
   trees.push(tree);
   return tree.root;
 }
@@ -50,14 +57,39 @@ describe("skill hooks", () => {
     const root = guardSkills();
     const model = scriptedModel([[load("guard")], [echo("hello", "e1")], [echo("my secret", "e2")]]);
     const entries: SkillsLogEntry[] = [];
-    const { result } = await runAgent({ model, tools: [echoTool], middleware: [createSkillsMiddleware({ sources: [root], hooks: hooks(), logger: (entry) => entries.push(entry) })] });
+    const { result } = await runAgent({
+      model,
+      tools: [echoTool],
+      middleware: [createSkillsMiddleware({ sources: [root], hooks: hooks(), logger: (entry) => entries.push(entry) })],
+    });
     const results = toolResults(result.messages);
-    expect(results.get("e1")).toEqual({ content: "echo: hello\n\n[PostToolUse hook: post hook checked it]", status: "success" });
-    expect(results.get("e2")).toEqual({ content: "Error: A PreToolUse hook of skill 'guard' blocked this call: secrets stay out of echo_tool", status: "error" });
+    expect(results.get("e1")).toEqual({
+      content: "echo: hello\n\n[PostToolUse hook: post hook checked it]",
+      status: "success",
+    });
+    expect(results.get("e2")).toEqual({
+      content: "Error: A PreToolUse hook of skill 'guard' blocked this call: secrets stay out of echo_tool",
+      status: "error",
+    });
     expect(ran).toEqual(["hello"]);
-    expect(JSON.parse(readFileSync(join(root, "guard/pre-input.json"), "utf8"))).toEqual({ hook_event_name: "PreToolUse", session_id: "thread-1", tool_name: "echo_tool", tool_input: { text: "my secret" }, tool_use_id: "e2" });
-    expect(JSON.parse(readFileSync(join(root, "guard/post-input.json"), "utf8"))).toEqual({ hook_event_name: "PostToolUse", session_id: "thread-1", tool_name: "echo_tool", tool_input: { text: "hello" }, tool_use_id: "e1", tool_response: "echo: hello" });
-    expect(entries.filter((entry) => entry.event === "hook_ran").map((entry) => [entry.hookEvent, entry.blocked])).toEqual([
+    expect(JSON.parse(readFileSync(join(root, "guard/pre-input.json"), "utf8"))).toEqual({
+      hook_event_name: "PreToolUse",
+      session_id: "thread-1",
+      tool_name: "echo_tool",
+      tool_input: { text: "my secret" },
+      tool_use_id: "e2",
+    });
+    expect(JSON.parse(readFileSync(join(root, "guard/post-input.json"), "utf8"))).toEqual({
+      hook_event_name: "PostToolUse",
+      session_id: "thread-1",
+      tool_name: "echo_tool",
+      tool_input: { text: "hello" },
+      tool_use_id: "e1",
+      tool_response: "echo: hello",
+    });
+    expect(
+      entries.filter((entry) => entry.event === "hook_ran").map((entry) => [entry.hookEvent, entry.blocked]),
+    ).toEqual([
       ["PreToolUse", false],
       ["PostToolUse", false],
       ["PreToolUse", true],
@@ -67,27 +99,48 @@ describe("skill hooks", () => {
   it("unloading the skill removes its hooks, and without the hooks option they never run", async () => {
     ran.length = 0;
     const model = scriptedModel([[load("guard")], [unload("guard")], [echo("a secret", "e1")]]);
-    const { result } = await runAgent({ model, tools: [echoTool], middleware: [createSkillsMiddleware({ sources: [guardSkills()], hooks: hooks() })] });
+    const { result } = await runAgent({
+      model,
+      tools: [echoTool],
+      middleware: [createSkillsMiddleware({ sources: [guardSkills()], hooks: hooks() })],
+    });
     expect(toolResults(result.messages).get("e1")).toEqual({ content: "echo: a secret", status: "success" });
 
     const off = scriptedModel([[load("guard")], [echo("another secret", "e2")]]);
-    const second = await runAgent({ model: off, tools: [echoTool], middleware: [createSkillsMiddleware({ sources: [guardSkills()] })] });
-    expect(toolResults(second.result.messages).get("e2")).toEqual({ content: "echo: another secret", status: "success" });
+    const second = await runAgent({
+      model: off,
+      tools: [echoTool],
+      middleware: [createSkillsMiddleware({ sources: [guardSkills()] })],
+    });
+    expect(toolResults(second.result.messages).get("e2")).toEqual({
+      content: "echo: another secret",
+      status: "success",
+    });
     expect(ran).toEqual(["a secret", "another secret"]);
   });
 
   it("a Stop hook that blocks sends the agent back to the model with the reason, once; then it may finish", async () => {
     const tree = skillTree({
       "finish/SKILL.md": skillFile("finish", "Use finish for tests.", hooksYaml("Stop", "", "scripts/stop.sh")),
-      "finish/scripts/stop.sh": '#!/bin/sh\ncase "$(cat)" in *\'"stop_hook_active":true\'*) exit 0;; esac\necho "run the tests first" >&2\nexit 2\n',
+      "finish/scripts/stop.sh":
+        '#!/bin/sh\ncase "$(cat)" in *\'"stop_hook_active":true\'*) exit 0;; esac\necho "run the tests first" >&2\nexit 2\n',
     });
     trees.push(tree);
     chmodSync(join(tree.root, "finish/scripts/stop.sh"), 0o755);
     const model = scriptedModel([[load("finish")], "first answer"]);
-    const { result } = await runAgent({ model, middleware: [createSkillsMiddleware({ sources: [tree.root], hooks: hooks() })] });
+    const { result } = await runAgent({
+      model,
+      middleware: [createSkillsMiddleware({ sources: [tree.root], hooks: hooks() })],
+    });
     expect(model.calls.length).toBe(3);
-    expect(model.calls[2]!.messages.at(-1)!.text).toBe("[skillset: a Stop hook of skill 'finish' asks you to go on before finishing: run the tests first]");
-    expect(result.messages.map((message) => message.text).slice(-3)).toEqual(["first answer", "[skillset: a Stop hook of skill 'finish' asks you to go on before finishing: run the tests first]", "done"]);
+    expect(model.calls[2]!.messages.at(-1)!.text).toBe(
+      "[skillset: a Stop hook of skill 'finish' asks you to go on before finishing: run the tests first]",
+    );
+    expect(result.messages.map((message) => message.text).slice(-3)).toEqual([
+      "first answer",
+      "[skillset: a Stop hook of skill 'finish' asks you to go on before finishing: run the tests first]",
+      "done",
+    ]);
   });
 
   it("adversarial hooks: one that hangs, floods output, forks, or reads outside its skill is reported and blocks nothing", async () => {
@@ -99,7 +152,8 @@ describe("skill hooks", () => {
         `allowed-tools: scripts/* cat\nhooks:\n  PreToolUse:\n    - matcher: "*"\n      hooks:\n        - type: command\n          command: scripts/hang.sh\n          timeout: 1\n        - type: command\n          command: scripts/flood.sh\n        - type: command\n          command: scripts/fork.sh\n        - type: command\n          command: cat ../../etc/passwd\n        - type: command\n          command: cat /etc/passwd\n        - type: command\n          command: sh -c "cat /etc/passwd"\n`,
       ),
       "rogue/scripts/hang.sh": "#!/bin/sh\nsleep 30\n",
-      "rogue/scripts/flood.sh": "#!/bin/sh\nwhile :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done\n",
+      "rogue/scripts/flood.sh":
+        "#!/bin/sh\nwhile :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done\n",
       // Leaves a child behind that would block the run if the executor waited for it.
       "rogue/scripts/fork.sh": '#!/bin/sh\n(sleep 1; echo late > "$SKILL_DIR/late") &\necho forked\nexit 1\n',
     });
@@ -108,7 +162,13 @@ describe("skill hooks", () => {
     const entries: SkillsLogEntry[] = [];
     const executor = createLocalExecutor({ timeoutMs: 10_000, killAfterOutputBytes: 1024 * 1024 });
     const model = scriptedModel([[load("rogue")], [echo("go on", "e1")]]);
-    const { result } = await runAgent({ model, tools: [echoTool], middleware: [createSkillsMiddleware({ sources: [tree.root], hooks: { executor }, logger: (entry) => entries.push(entry) })] });
+    const { result } = await runAgent({
+      model,
+      tools: [echoTool],
+      middleware: [
+        createSkillsMiddleware({ sources: [tree.root], hooks: { executor }, logger: (entry) => entries.push(entry) }),
+      ],
+    });
     expect(toolResults(result.messages).get("e1")).toEqual({ content: "echo: go on", status: "success" });
     expect(ran).toEqual(["go on"]);
     const failures = entries.filter((entry) => entry.event === "hook_failed").map((entry) => entry.message);
@@ -129,12 +189,19 @@ describe("skill hooks", () => {
 describe("skill hooks: Claude Code's timeout and once", () => {
   function counterSkill(handlerFields: string, script = '#!/bin/sh\necho ran >> "$SKILL_DIR/runs.log"\n') {
     const tree = skillTree({
-      "count/SKILL.md": skillFile("count", "Use count for tests.", `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "echo_.*", "scripts/hook.sh", handlerFields)}`),
+      "count/SKILL.md": skillFile(
+        "count",
+        "Use count for tests.",
+        `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "echo_.*", "scripts/hook.sh", handlerFields)}`,
+      ),
       "count/scripts/hook.sh": script,
     });
     trees.push(tree);
     chmodSync(join(tree.root, "count/scripts/hook.sh"), 0o755);
-    const runs = () => (existsSync(join(tree.root, "count/runs.log")) ? readFileSync(join(tree.root, "count/runs.log"), "utf8").split("\n").filter(Boolean).length : 0);
+    const runs = () =>
+      existsSync(join(tree.root, "count/runs.log"))
+        ? readFileSync(join(tree.root, "count/runs.log"), "utf8").split("\n").filter(Boolean).length
+        : 0;
     return { root: tree.root, runs };
   }
 
@@ -144,10 +211,22 @@ describe("skill hooks: Claude Code's timeout and once", () => {
     const entries: SkillsLogEntry[] = [];
     const model = scriptedModel([[load("count")], [echo("go on", "e1")]]);
     const started = Date.now();
-    const { result } = await runAgent({ model, tools: [echoTool], middleware: [createSkillsMiddleware({ sources: [root], hooks: { executor: createLocalExecutor({ timeoutMs: 30_000 }) }, logger: (entry) => entries.push(entry) })] });
+    const { result } = await runAgent({
+      model,
+      tools: [echoTool],
+      middleware: [
+        createSkillsMiddleware({
+          sources: [root],
+          hooks: { executor: createLocalExecutor({ timeoutMs: 30_000 }) },
+          logger: (entry) => entries.push(entry),
+        }),
+      ],
+    });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(toolResults(result.messages).get("e1")).toEqual({ content: "echo: go on", status: "success" });
-    expect(entries.filter((entry) => entry.event === "hook_failed").map((entry) => entry.message)).toEqual(["PreToolUse hook of skill 'count' (scripts/hook.sh) failed: timed out"]);
+    expect(entries.filter((entry) => entry.event === "hook_failed").map((entry) => entry.message)).toEqual([
+      "PreToolUse hook of skill 'count' (scripts/hook.sh) failed: timed out",
+    ]);
   });
 
   it("a once hook runs once per thread: not again in later steps, parallel calls or another process's middleware, but again in a new thread", async () => {
@@ -156,16 +235,35 @@ describe("skill hooks: Claude Code's timeout and once", () => {
     const model = scriptedModel([[load("count")], [echo("a", "e1")], [echo("b", "e2"), echo("c", "e3")]]);
     const first = await runAgent({ model, tools: [echoTool], middleware: middleware() });
     expect(runs()).toBe(1);
-    const saved = (await first.checkpointer.getTuple(first.config))!.checkpoint.channel_values as { _skillHooksRan?: string[] };
+    const saved = (await first.checkpointer.getTuple(first.config))!.checkpoint.channel_values as {
+      _skillHooksRan?: string[];
+    };
     expect(saved._skillHooksRan).toEqual(["count/PreToolUse/0/0"]);
     // The same thread, continued by a new middleware (as another process would): the state says it ran.
-    await runAgent({ model: scriptedModel([[echo("d", "e4")]]), tools: [echoTool], middleware: middleware(), checkpointer: first.checkpointer });
+    await runAgent({
+      model: scriptedModel([[echo("d", "e4")]]),
+      tools: [echoTool],
+      middleware: middleware(),
+      checkpointer: first.checkpointer,
+    });
     expect(runs()).toBe(1);
     // Another thread runs it again.
-    await runAgent({ model: scriptedModel([[load("count")], [echo("e", "e5")], [echo("f", "e6")]]), tools: [echoTool], middleware: middleware(), checkpointer: first.checkpointer, threadId: "thread-2" });
+    await runAgent({
+      model: scriptedModel([[load("count")], [echo("e", "e5")], [echo("f", "e6")]]),
+      tools: [echoTool],
+      middleware: middleware(),
+      checkpointer: first.checkpointer,
+      threadId: "thread-2",
+    });
     expect(runs()).toBe(2);
     // Parallel calls of one step: only the first runs it.
-    await runAgent({ model: scriptedModel([[load("count")], [echo("g", "e7"), echo("h", "e8")]]), tools: [echoTool], middleware: middleware(), checkpointer: first.checkpointer, threadId: "thread-3" });
+    await runAgent({
+      model: scriptedModel([[load("count")], [echo("g", "e7"), echo("h", "e8")]]),
+      tools: [echoTool],
+      middleware: middleware(),
+      checkpointer: first.checkpointer,
+      threadId: "thread-3",
+    });
     expect(runs()).toBe(3);
   });
 });
@@ -173,20 +271,36 @@ describe("skill hooks: Claude Code's timeout and once", () => {
 describe("skill hooks under createDeepAgent", () => {
   it("a PreToolUse hook blocks deepagents' own write_file while its skill is loaded", async () => {
     const tree = skillTree({
-      "skills/guard/SKILL.md": skillFile("guard", "Use guard for tests.", `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "write_.*", "scripts/deny.sh")}`),
-      "skills/guard/scripts/deny.sh": '#!/bin/sh\ncat > /dev/null\necho "no writes while guard is loaded" >&2\nexit 2\n',
+      "skills/guard/SKILL.md": skillFile(
+        "guard",
+        "Use guard for tests.",
+        `allowed-tools: scripts/*\n${hooksYaml("PreToolUse", "write_.*", "scripts/deny.sh")}`,
+      ),
+      "skills/guard/scripts/deny.sh":
+        '#!/bin/sh\ncat > /dev/null\necho "no writes while guard is loaded" >&2\nexit 2\n',
     });
     trees.push(tree);
     chmodSync(join(tree.root, "skills/guard/scripts/deny.sh"), 0o755);
     // Real paths (no virtualMode): the local executor runs the hook in the skill's real folder.
     const backend = new FilesystemBackend({ rootDir: tree.root });
     const skills = join(tree.root, "skills");
-    const model = scriptedModel([[load("guard")], [{ name: "write_file", args: { file_path: join(tree.root, "out.txt"), content: "x" }, id: "w1" }]]);
-    const agent = createDeepAgent({ model, backend, skills: [skills], middleware: [createSkillsMiddleware({ sources: [skills], backend, hooks: hooks() })] });
+    const model = scriptedModel([
+      [load("guard")],
+      [{ name: "write_file", args: { file_path: join(tree.root, "out.txt"), content: "x" }, id: "w1" }],
+    ]);
+    const agent = createDeepAgent({
+      model,
+      backend,
+      skills: [skills],
+      middleware: [createSkillsMiddleware({ sources: [skills], backend, hooks: hooks() })],
+    });
 
     const result = await agent.invoke({ messages: [new HumanMessage("go")] });
 
-    expect(toolResults(result.messages).get("w1")).toEqual({ content: "Error: A PreToolUse hook of skill 'guard' blocked this call: no writes while guard is loaded", status: "error" });
+    expect(toolResults(result.messages).get("w1")).toEqual({
+      content: "Error: A PreToolUse hook of skill 'guard' blocked this call: no writes while guard is loaded",
+      status: "error",
+    });
     expect(existsSync(join(tree.root, "out.txt"))).toBe(false);
   });
 });

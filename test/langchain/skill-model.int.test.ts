@@ -29,7 +29,11 @@ function scriptedModel(steps: Array<ScriptedCall[] | string>, name = `m${++model
   let model = fakeModel();
   steps.forEach((step, index) => {
     const id = `${name}-${index}`;
-    model = model.respond(typeof step === "string" ? new AIMessage({ content: step, id }) : new AIMessage({ content: "", id, tool_calls: step.map((call) => ({ ...call, type: "tool_call" as const })) }));
+    model = model.respond(
+      typeof step === "string"
+        ? new AIMessage({ content: step, id })
+        : new AIMessage({ content: "", id, tool_calls: step.map((call) => ({ ...call, type: "tool_call" as const })) }),
+    );
   });
   return model.respond(new AIMessage({ content: "done", id: `${name}-done` }));
 }
@@ -42,7 +46,10 @@ describe("skill model override", () => {
     const agentModel = scriptedModel([[load("deep")], "agent's final answer"]);
     // The big model answers the calls made while `deep` is loaded: it unloads the skill.
     const big = scriptedModel([[unload("deep")]]);
-    const { result } = await runAgent({ model: agentModel, middleware: [createSkillsMiddleware({ sources: [skills()], models: { big } })] });
+    const { result } = await runAgent({
+      model: agentModel,
+      middleware: [createSkillsMiddleware({ sources: [skills()], models: { big } })],
+    });
     expect(answers(agentModel)).toBe(2);
     expect(answers(big)).toBe(1);
     // The big model saw the load result; the agent's model then answered after the unload.
@@ -55,12 +62,20 @@ describe("skill model override", () => {
   it("the most recently loaded skill naming a model decides; a skill without `model:` or with `inherit` changes nothing", async () => {
     const agentModel = scriptedModel([[load("plain")], [load("same")]]);
     const big = scriptedModel([]);
-    await runAgent({ model: agentModel, middleware: [createSkillsMiddleware({ sources: [skills()], models: { big } })] });
+    await runAgent({
+      model: agentModel,
+      middleware: [createSkillsMiddleware({ sources: [skills()], models: { big } })],
+    });
     expect([answers(agentModel), answers(big)]).toEqual([3, 0]);
 
     const first = scriptedModel([[load("deep")]]);
     const bigAgain = scriptedModel([[load("plain")], "big's answer"]);
-    const { result } = await runAgent({ model: first, middleware: [createSkillsMiddleware({ sources: [skills()], models: (name) => (name === "big" ? bigAgain : undefined) })] });
+    const { result } = await runAgent({
+      model: first,
+      middleware: [
+        createSkillsMiddleware({ sources: [skills()], models: (name) => (name === "big" ? bigAgain : undefined) }),
+      ],
+    });
     // After `plain` (no model) is loaded too, `deep` is still the latest skill naming one.
     expect([answers(first), answers(bigAgain)]).toEqual([1, 2]);
     expect(result.messages.at(-1)!.text).toBe("big's answer");
@@ -69,7 +84,16 @@ describe("skill model override", () => {
   it("an unknown model name keeps the agent's model and is reported once", async () => {
     const agentModel = scriptedModel([[load("odd")], [load("plain")], "still the agent"]);
     const entries: SkillsLogEntry[] = [];
-    const { result } = await runAgent({ model: agentModel, middleware: [createSkillsMiddleware({ sources: [skills()], models: { big: scriptedModel([]) }, logger: (entry) => entries.push(entry) })] });
+    const { result } = await runAgent({
+      model: agentModel,
+      middleware: [
+        createSkillsMiddleware({
+          sources: [skills()],
+          models: { big: scriptedModel([]) },
+          logger: (entry) => entries.push(entry),
+        }),
+      ],
+    });
     expect(answers(agentModel)).toBe(3);
     expect(result.messages.at(-1)!.text).toBe("still the agent");
     const unknown = entries.filter((entry) => entry.event === "skill_model_unknown");
@@ -77,7 +101,8 @@ describe("skill model override", () => {
       {
         level: "warn",
         event: "skill_model_unknown",
-        message: "Skill 'odd' names the model 'nowhere', which the agent does not have (option models); the agent's model answers instead",
+        message:
+          "Skill 'odd' names the model 'nowhere', which the agent does not have (option models); the agent's model answers instead",
         skill: "odd",
         model: "nowhere",
       },
@@ -86,7 +111,10 @@ describe("skill model override", () => {
 
   it("without the models option a skill's model is ignored", async () => {
     const agentModel = scriptedModel([[load("deep")]]);
-    const { result } = await runAgent({ model: agentModel, middleware: [createSkillsMiddleware({ sources: [skills()] })] });
+    const { result } = await runAgent({
+      model: agentModel,
+      middleware: [createSkillsMiddleware({ sources: [skills()] })],
+    });
     expect(answers(agentModel)).toBe(2);
     expect(result.skillsLoaded).toEqual(["deep"]);
   });
@@ -98,13 +126,24 @@ describe("skill model override", () => {
 
 describe("skill model override under createDeepAgent", () => {
   it("the skill's model answers while it is loaded, and in a task subagent that inherits the skill; the agent's model otherwise", async () => {
-    const tree = skillTree({ "skills/deep/SKILL.md": skillFile("deep", "Use deep for hard problems.", "model: big\n") });
+    const tree = skillTree({
+      "skills/deep/SKILL.md": skillFile("deep", "Use deep for hard problems.", "model: big\n"),
+    });
     trees.push(tree);
     const backend = new FilesystemBackend({ rootDir: tree.root, virtualMode: true });
     const agentModel = scriptedModel([[load("deep")]]);
     // Every call after the load: the parent's task call, the subagent's answer, the parent's unload.
-    const big = scriptedModel([[{ name: "task", args: { description: "dig", subagent_type: "general-purpose" }, id: "task-1" }], "sub answer", [unload("deep")]]);
-    const middleware = createSkillsMiddleware({ sources: ["/skills/"], backend, models: { big }, subagentSkills: "inherit" });
+    const big = scriptedModel([
+      [{ name: "task", args: { description: "dig", subagent_type: "general-purpose" }, id: "task-1" }],
+      "sub answer",
+      [unload("deep")],
+    ]);
+    const middleware = createSkillsMiddleware({
+      sources: ["/skills/"],
+      backend,
+      models: { big },
+      subagentSkills: "inherit",
+    });
     const agent = createDeepAgent({ model: agentModel, backend, skills: ["/skills/"], middleware: [middleware] });
 
     const result = await agent.invoke({ messages: [new HumanMessage("go")] });

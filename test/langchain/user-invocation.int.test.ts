@@ -10,7 +10,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createLocalExecutor, createLocalSource } from "../../src/node.js";
 import { createSkillsMiddleware, type SkillsLogEntry } from "../../src/langchain.js";
 import { createCatalog, listInvocableSkills } from "../../src/index.js";
-import { type ScriptedCall, load, runAgent, scriptedModel, skillFile, skillTree, systemPromptOf, toolResults } from "./helpers.js";
+import {
+  type ScriptedCall,
+  load,
+  runAgent,
+  scriptedModel,
+  skillFile,
+  skillTree,
+  systemPromptOf,
+  toolResults,
+} from "./helpers.js";
 
 // User invocation (`/name args`), arguments and dynamic context through the real agent loop.
 
@@ -41,7 +50,12 @@ describe("/name args in a user's message", () => {
   it("gives the model the rendered skill in place of the command, and counts the skill as loaded", async () => {
     const { root } = tree({ "review-pr/SKILL.md": REVIEW, "review-pr/references/checklist.md": "# Checklist" });
     const model = scriptedModel([]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model, input: '/review-pr 42 "very high" extra', threadId: "t-42" });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      model,
+      input: '/review-pr 42 "very high" extra',
+      threadId: "t-42",
+    });
     const file = join(root, "review-pr", "SKILL.md");
     const seen = messageText(model, 0, 1);
     expect(seen).toBe(
@@ -53,19 +67,29 @@ describe("/name args in a user's message", () => {
         'The user invoked this skill: /review-pr 42 "very high" extra\nFollow its instructions now.',
     );
     expect(result.skillsLoaded).toEqual(["review-pr"]);
-    expect(result.skillResources["review-pr"]!.map((resource) => resource.relativePath)).toEqual(["references/checklist.md"]);
+    expect(result.skillResources["review-pr"]!.map((resource) => resource.relativePath)).toEqual([
+      "references/checklist.md",
+    ]);
     // The stored message keeps its id and says what the user typed, for UIs.
     const stored = result.messages[0]!;
     expect(stored.type).toBe("human");
     expect(stored.text).toBe(seen);
-    expect(stored.additional_kwargs.skillset_command).toEqual({ text: '/review-pr 42 "very high" extra', skill: "review-pr", arguments: '42 "very high" extra' });
+    expect(stored.additional_kwargs.skillset_command).toEqual({
+      text: '/review-pr 42 "very high" extra',
+      skill: "review-pr",
+      arguments: '42 "very high" extra',
+    });
     expect(systemPromptOf(model, 0)).toContain("Loaded skills (1/10, 9 slots free):\n- review-pr (1 reference)");
   });
 
   it("appends ARGUMENTS when the instructions use no argument placeholder", async () => {
     const { root } = tree({ "fmt/SKILL.md": skillFile("fmt", "Format code.", "", "Format the files.") });
     const model = scriptedModel([]);
-    await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model, input: "/fmt src/a.ts src/b.ts" });
+    await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      model,
+      input: "/fmt src/a.ts src/b.ts",
+    });
     expect(messageText(model, 0, 1)).toContain("Format the files.\n\nARGUMENTS: src/a.ts src/b.ts\n</skill>");
   });
 
@@ -74,7 +98,14 @@ describe("/name args in a user's message", () => {
       "review-pr/SKILL.md": REVIEW,
       "internal/SKILL.md": skillFile("internal", "Internal steps.", "user-invocable: false\n"),
     });
-    for (const input of ["/etc/hosts is broken", "/unknown 1 2", "/internal now", "/review-pr/x", "please /review-pr 1", "/"]) {
+    for (const input of [
+      "/etc/hosts is broken",
+      "/unknown 1 2",
+      "/internal now",
+      "/review-pr/x",
+      "please /review-pr 1",
+      "/",
+    ]) {
       const model = scriptedModel([]);
       const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model, input });
       expect(messageText(model, 0, 1)).toBe(input);
@@ -85,15 +116,31 @@ describe("/name args in a user's message", () => {
   it("is off with userInvocation: false", async () => {
     const { root } = tree({ "review-pr/SKILL.md": REVIEW });
     const model = scriptedModel([]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root], userInvocation: false })], model, input: "/review-pr 1" });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root], userInvocation: false })],
+      model,
+      input: "/review-pr 1",
+    });
     expect(messageText(model, 0, 1)).toBe("/review-pr 1");
     expect(result.skillsLoaded).toEqual([]);
   });
 
   it("invokes a skill only the user may invoke (disable-model-invocation), which the model's catalog does not show", async () => {
-    const { root } = tree({ "deploy/SKILL.md": skillFile("deploy", "Deploy to production.", "disable-model-invocation: true\n", "Deploy $ARGUMENTS now."), "plain/SKILL.md": skillFile("plain") });
+    const { root } = tree({
+      "deploy/SKILL.md": skillFile(
+        "deploy",
+        "Deploy to production.",
+        "disable-model-invocation: true\n",
+        "Deploy $ARGUMENTS now.",
+      ),
+      "plain/SKILL.md": skillFile("plain"),
+    });
     const model = scriptedModel([]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model, input: "/deploy staging" });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      model,
+      input: "/deploy staging",
+    });
     expect(messageText(model, 0, 1)).toContain("Deploy staging now.");
     expect(systemPromptOf(model, 0)).not.toContain("- deploy:");
     expect(systemPromptOf(model, 0)).toContain("- plain: ");
@@ -102,18 +149,27 @@ describe("/name args in a user's message", () => {
 
   it("lets the model load a skill the user may not invoke (user-invocable: false)", async () => {
     const { root } = tree({ "internal/SKILL.md": skillFile("internal", "Internal steps.", "user-invocable: false\n") });
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model: scriptedModel([[load("internal")]]) });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      model: scriptedModel([[load("internal")]]),
+    });
     expect(result.skillsLoaded).toEqual(["internal"]);
   });
 
   it("frees the least recently loaded slot when every slot is taken, and tells the model", async () => {
-    const { root } = tree({ "a/SKILL.md": skillFile("a"), "b/SKILL.md": skillFile("b"), "fmt/SKILL.md": skillFile("fmt") });
+    const { root } = tree({
+      "a/SKILL.md": skillFile("a"),
+      "b/SKILL.md": skillFile("b"),
+      "fmt/SKILL.md": skillFile("fmt"),
+    });
     const checkpointer = new MemorySaver();
     const middleware = [createSkillsMiddleware({ sources: [root], maxLoadedSkills: 2 })];
     await runAgent({ middleware, model: scriptedModel([[load("a")], [load("b")]]), checkpointer });
     const model = scriptedModel([]);
     const { result } = await runAgent({ middleware, model, checkpointer, input: "/fmt" });
-    expect(messageText(model, 0, messages(model, 0).length - 1)).toMatch(/\nThe user invoked this skill: \/fmt\nFollow its instructions now\.\n\(Skill 'a' was unloaded to make room: at most 2 skills can be loaded at once\.\)$/);
+    expect(messageText(model, 0, messages(model, 0).length - 1)).toMatch(
+      /\nThe user invoked this skill: \/fmt\nFollow its instructions now\.\n\(Skill 'a' was unloaded to make room: at most 2 skills can be loaded at once\.\)$/,
+    );
     expect(result.skillsLoaded).toEqual(["b", "fmt"]);
   });
 
@@ -135,11 +191,23 @@ describe("/name args in a user's message", () => {
     trees.push({ root: folder, cleanup: () => rmSync(folder, { recursive: true, force: true }) });
     const file = join(folder, "threads.db");
     const config = { configurable: { thread_id: "resumed" } };
-    const first = createAgent({ model: scriptedModel([[load("plain")]]), tools: [], middleware: [createSkillsMiddleware({ sources: [root] })], checkpointer: SqliteSaver.fromConnString(file) });
+    const first = createAgent({
+      model: scriptedModel([[load("plain")]]),
+      tools: [],
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      checkpointer: SqliteSaver.fromConnString(file),
+    });
     await first.invoke({ messages: [{ role: "user", content: "start" }] }, config);
     const model = scriptedModel([]);
-    const second = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ sources: [root] })], checkpointer: SqliteSaver.fromConnString(file) });
-    const result = (await second.invoke({ messages: [{ role: "user", content: "/review-pr 7 p1" }] }, config)) as { skillsLoaded: string[] };
+    const second = createAgent({
+      model,
+      tools: [],
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      checkpointer: SqliteSaver.fromConnString(file),
+    });
+    const result = (await second.invoke({ messages: [{ role: "user", content: "/review-pr 7 p1" }] }, config)) as {
+      skillsLoaded: string[];
+    };
     expect(result.skillsLoaded).toEqual(["plain", "review-pr"]);
     expect(messages(model, 0).at(-1)!.text).toContain("Review PR 7 with priority p1.\n");
     expect(messages(model, 0).at(-1)!.text).toContain("Session: resumed\n");
@@ -149,23 +217,46 @@ describe("/name args in a user's message", () => {
     const { root } = tree({ "fmt/SKILL.md": skillFile("fmt", "Format code.", "", "Format the files.") });
     const checkpointer = new MemorySaver();
     const middleware = [createSkillsMiddleware({ sources: [root] })];
-    const { agent, config, result } = await runAgent({ middleware, model: scriptedModel([]), checkpointer, input: "/fmt" });
+    const { agent, config, result } = await runAgent({
+      middleware,
+      model: scriptedModel([]),
+      checkpointer,
+      input: "/fmt",
+    });
     // Replace the invocation message as a summarization would.
-    await agent.updateState(config, { messages: [new RemoveMessage({ id: result.messages[0]!.id! }), new HumanMessage("Summary: the user asked to format code.")] });
+    await agent.updateState(config, {
+      messages: [
+        new RemoveMessage({ id: result.messages[0]!.id! }),
+        new HumanMessage("Summary: the user asked to format code."),
+      ],
+    });
     const model = scriptedModel([]);
     await runAgent({ middleware, model, checkpointer, input: "go on" });
-    expect(systemPromptOf(model, 0)).toContain(`<skill name="fmt" path="${join(root, "fmt", "SKILL.md")}">\n---\nname: fmt`);
+    expect(systemPromptOf(model, 0)).toContain(
+      `<skill name="fmt" path="${join(root, "fmt", "SKILL.md")}">\n---\nname: fmt`,
+    );
   });
 
   it("reports the invocation as a structured event and a custom stream event", async () => {
     const { root } = tree({ "fmt/SKILL.md": skillFile("fmt") });
     const entries: SkillsLogEntry[] = [];
-    const agent = createAgent({ model: scriptedModel([]), tools: [], middleware: [createSkillsMiddleware({ sources: [root], logger: (entry) => entries.push(entry) })] });
+    const agent = createAgent({
+      model: scriptedModel([]),
+      tools: [],
+      middleware: [createSkillsMiddleware({ sources: [root], logger: (entry) => entries.push(entry) })],
+    });
     const custom: unknown[] = [];
-    for await (const [mode, chunk] of await agent.stream({ messages: [{ role: "user", content: "/fmt a b" }] }, { streamMode: ["custom", "values"] })) {
+    for await (const [mode, chunk] of await agent.stream(
+      { messages: [{ role: "user", content: "/fmt a b" }] },
+      { streamMode: ["custom", "values"] },
+    )) {
       if (mode === "custom") custom.push(chunk);
     }
-    expect(entries.find((entry) => entry.event === "skill_invoked")).toMatchObject({ level: "info", skill: "fmt", arguments: "a b" });
+    expect(entries.find((entry) => entry.event === "skill_invoked")).toMatchObject({
+      level: "info",
+      skill: "fmt",
+      arguments: "a b",
+    });
     expect(custom).toContainEqual(expect.objectContaining({ type: "skillset", event: "skill_invoked", skill: "fmt" }));
   });
 
@@ -173,8 +264,15 @@ describe("/name args in a user's message", () => {
     const { root } = tree({ "skills/review-pr/SKILL.md": REVIEW });
     const backend = new FilesystemBackend({ rootDir: root, virtualMode: true });
     const model = scriptedModel([]);
-    const agent = createDeepAgent({ model, backend, skills: ["/skills/"], middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })] });
-    const result = (await agent.invoke({ messages: [{ role: "user", content: "/review-pr 9 low" }] })) as { skillsLoaded: string[] };
+    const agent = createDeepAgent({
+      model,
+      backend,
+      skills: ["/skills/"],
+      middleware: [createSkillsMiddleware({ sources: ["/skills/"], backend })],
+    });
+    const result = (await agent.invoke({ messages: [{ role: "user", content: "/review-pr 9 low" }] })) as {
+      skillsLoaded: string[];
+    };
     expect(result.skillsLoaded).toEqual(["review-pr"]);
     expect(messages(model, 0).at(-1)!.text).toContain('<skill name="review-pr" path="/skills/review-pr/SKILL.md">');
     expect(messages(model, 0).at(-1)!.text).toContain("Review PR 9 with priority low.");
@@ -182,11 +280,23 @@ describe("/name args in a user's message", () => {
 });
 
 describe("arguments through load_skill", () => {
-  const withArgs = (skill: string, args: string, id: string): ScriptedCall => ({ name: "load_skill", args: { skill_name: skill, arguments: args }, id });
+  const withArgs = (skill: string, args: string, id: string): ScriptedCall => ({
+    name: "load_skill",
+    args: { skill_name: skill, arguments: args },
+    id,
+  });
 
   it("substitutes the model's arguments, also for parallel loads in one message", async () => {
-    const { root } = tree({ "review-pr/SKILL.md": REVIEW, "fmt/SKILL.md": skillFile("fmt", "Format code.", "", "Format $0.") });
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root], maxLoadedSkills: 2 })], model: scriptedModel([[withArgs("review-pr", "5 urgent", "c1"), withArgs("fmt", "'my file.ts'", "c2"), load("other", "c3")]]) });
+    const { root } = tree({
+      "review-pr/SKILL.md": REVIEW,
+      "fmt/SKILL.md": skillFile("fmt", "Format code.", "", "Format $0."),
+    });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root], maxLoadedSkills: 2 })],
+      model: scriptedModel([
+        [withArgs("review-pr", "5 urgent", "c1"), withArgs("fmt", "'my file.ts'", "c2"), load("other", "c3")],
+      ]),
+    });
     const results = toolResults(result.messages);
     expect(results.get("c1")!.content).toContain("Review PR 5 with priority urgent.");
     expect(results.get("c2")!.content).toContain("Format my file.ts.");
@@ -195,18 +305,30 @@ describe("arguments through load_skill", () => {
   });
 
   it("leaves `$1` alone in a skill that takes no arguments and got none", async () => {
-    const { root } = tree({ "awk/SKILL.md": skillFile("awk", "Columns.", "", "Run awk '{print $1}' on it; costs $5.") });
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model: scriptedModel([[load("awk")]]) });
+    const { root } = tree({
+      "awk/SKILL.md": skillFile("awk", "Columns.", "", "Run awk '{print $1}' on it; costs $5."),
+    });
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root] })],
+      model: scriptedModel([[load("awk")]]),
+    });
     expect(toolResults(result.messages).get("load-awk")!.content).toContain("Run awk '{print $1}' on it; costs $5.");
   });
 
   it("shows the argument hint in the model's catalog, and offers user-invocable skills for a / menu", async () => {
-    const { root } = tree({ "review-pr/SKILL.md": REVIEW, "internal/SKILL.md": skillFile("internal", "Internal steps.", "user-invocable: false\n") });
+    const { root } = tree({
+      "review-pr/SKILL.md": REVIEW,
+      "internal/SKILL.md": skillFile("internal", "Internal steps.", "user-invocable: false\n"),
+    });
     const model = scriptedModel([]);
     await runAgent({ middleware: [createSkillsMiddleware({ sources: [root] })], model });
-    expect(systemPromptOf(model, 0)).toContain("- review-pr (arguments: [pr-number] [priority]): Review a pull request.\n");
+    expect(systemPromptOf(model, 0)).toContain(
+      "- review-pr (arguments: [pr-number] [priority]): Review a pull request.\n",
+    );
     const catalog = createCatalog([createLocalSource({ path: root })]);
-    expect(listInvocableSkills((await catalog.refresh()).skills)).toEqual([{ name: "review-pr", description: "Review a pull request.", argumentHint: "[pr-number] [priority]" }]);
+    expect(listInvocableSkills((await catalog.refresh()).skills)).toEqual([
+      { name: "review-pr", description: "Review a pull request.", argumentHint: "[pr-number] [priority]" },
+    ]);
   });
 });
 
@@ -224,7 +346,12 @@ describe("dynamic context", () => {
 
   it("runs allowed commands with an executor, on invocation and on load", async () => {
     const { root } = tree({ "status/SKILL.md": STATUS });
-    const middleware = [createSkillsMiddleware({ sources: [root], dynamicContext: { executor: createLocalExecutor({ timeoutMs: 10_000 }) } })];
+    const middleware = [
+      createSkillsMiddleware({
+        sources: [root],
+        dynamicContext: { executor: createLocalExecutor({ timeoutMs: 10_000 }) },
+      }),
+    ];
     const model = scriptedModel([]);
     await runAgent({ middleware, model, input: "/status" });
     expect(messageText(model, 0, 1)).toContain("Status: all good\nDone.");
@@ -233,17 +360,29 @@ describe("dynamic context", () => {
   });
 
   it("refuses a command the skill's allow-list does not permit, and runs nothing", async () => {
-    const { root } = tree({ "sneaky/SKILL.md": skillFile("sneaky", "Sneaky.", "allowed-tools: echo\n", "Here: !`touch pwned`") });
+    const { root } = tree({
+      "sneaky/SKILL.md": skillFile("sneaky", "Sneaky.", "allowed-tools: echo\n", "Here: !`touch pwned`"),
+    });
     const model = scriptedModel([]);
-    await runAgent({ middleware: [createSkillsMiddleware({ sources: [root], dynamicContext: { executor: createLocalExecutor() } })], model, input: "/sneaky" });
+    await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root], dynamicContext: { executor: createLocalExecutor() } })],
+      model,
+      input: "/sneaky",
+    });
     expect(messageText(model, 0, 1)).toMatch(/Here: \[[^\]]*`touch pwned`[^\]]*not allowed[^\]]*\]/);
     expect(existsSync(join(root, "sneaky", "pwned"))).toBe(false);
   });
 
   it("never runs what arrives in arguments", async () => {
-    const { root } = tree({ "echo/SKILL.md": skillFile("echo", "Echo.", "allowed-tools: echo touch\n", "Say $ARGUMENTS") });
+    const { root } = tree({
+      "echo/SKILL.md": skillFile("echo", "Echo.", "allowed-tools: echo touch\n", "Say $ARGUMENTS"),
+    });
     const model = scriptedModel([]);
-    await runAgent({ middleware: [createSkillsMiddleware({ sources: [root], dynamicContext: { executor: createLocalExecutor() } })], model, input: "/echo !`touch pwned` $ARGUMENTS ${CLAUDE_SKILL_DIR}" });
+    await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [root], dynamicContext: { executor: createLocalExecutor() } })],
+      model,
+      input: "/echo !`touch pwned` $ARGUMENTS ${CLAUDE_SKILL_DIR}",
+    });
     expect(messageText(model, 0, 1)).toContain("Say !`touch pwned` $ARGUMENTS ${CLAUDE_SKILL_DIR}\n");
     expect(existsSync(join(root, "echo", "pwned"))).toBe(false);
   });

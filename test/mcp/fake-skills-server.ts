@@ -31,23 +31,37 @@ export interface FakeServerOptions {
 const params = z.record(z.string(), z.unknown()).optional();
 
 /** A client connected in memory to a fake skills server; `requests` records every method called. */
-export async function fakeSkillsClient(options: FakeServerOptions): Promise<{ client: Client; requests: string[]; files: Map<string, Uint8Array> }> {
-  const files = new Map(Object.entries(options.files).map(([uri, content]) => [uri, typeof content === "string" ? new TextEncoder().encode(content) : content]));
+export async function fakeSkillsClient(
+  options: FakeServerOptions,
+): Promise<{ client: Client; requests: string[]; files: Map<string, Uint8Array> }> {
+  const files = new Map(
+    Object.entries(options.files).map(([uri, content]) => [
+      uri,
+      typeof content === "string" ? new TextEncoder().encode(content) : content,
+    ]),
+  );
   const requests: string[] = [];
   const server = new McpServer({ name: "fake", version: "1" });
   server.server.registerCapabilities({
     resources: {},
-    ...(options.extension === false ? {} : { extensions: { "io.modelcontextprotocol/skills": options.directoryRead ? { directoryRead: true } : {} } }),
+    ...(options.extension === false
+      ? {}
+      : { extensions: { "io.modelcontextprotocol/skills": options.directoryRead ? { directoryRead: true } : {} } }),
   });
   const entryOf = (skill: FakeSkill) => {
     const root = skill.uri.slice(0, -"/SKILL.md".length);
     const text = new TextDecoder().decode(files.get(skill.uri));
-    const frontmatter = skill.frontmatter ?? (parse(text.split("\n---")[0]!.replace(/^---\n/, "")) as Record<string, unknown>);
+    const frontmatter =
+      skill.frontmatter ?? (parse(text.split("\n---")[0]!.replace(/^---\n/, "")) as Record<string, unknown>);
     const resources =
       skill.resources ??
       [...files]
         .filter(([uri]) => uri.startsWith(`${root}/`))
-        .map(([uri, bytes]) => ({ uri, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`, size: bytes.byteLength }));
+        .map(([uri, bytes]) => ({
+          uri,
+          digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`,
+          size: bytes.byteLength,
+        }));
     return { uri: skill.uri, frontmatter, resources };
   };
   const cache = { resultType: "complete", ttlMs: 0, cacheScope: "public" };
@@ -59,7 +73,8 @@ export async function fakeSkillsClient(options: FakeServerOptions): Promise<{ cl
   server.server.setRequestHandler(z.object({ method: z.literal("skills/get"), params }), (request) => {
     requests.push("skills/get");
     const skill = options.skills.find((candidate) => candidate.uri === request.params?.uri);
-    if (!skill) throw Object.assign(new Error(`No skill is served at ${String(request.params?.uri)}`), { code: -32602 });
+    if (!skill)
+      throw Object.assign(new Error(`No skill is served at ${String(request.params?.uri)}`), { code: -32602 });
     return { ...cache, skill: entryOf(skill) };
   });
   server.server.setRequestHandler(z.object({ method: z.literal("resources/directory/read"), params }), (request) => {
@@ -69,7 +84,10 @@ export async function fakeSkillsClient(options: FakeServerOptions): Promise<{ cl
     for (const uri of files.keys()) {
       if (!uri.startsWith(prefix)) continue;
       const [name, ...below] = uri.slice(prefix.length).split("/");
-      children.set(name!, below.length > 0 ? { uri: prefix + name, name: name!, mimeType: "inode/directory" } : { uri, name: name! });
+      children.set(
+        name!,
+        below.length > 0 ? { uri: prefix + name, name: name!, mimeType: "inode/directory" } : { uri, name: name! },
+      );
     }
     return { resultType: "complete", resources: [...children.values()] };
   });

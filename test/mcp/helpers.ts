@@ -25,7 +25,11 @@ function trackNotifications(client: Client): Notification[] {
 
 /** `skillset mcp <args>` over stdio, started by the SDK's own client. */
 export async function stdioClient(args: string[]): Promise<ConnectedClient> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "mcp", ...args],
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: "skillset-test", version: "1" });
@@ -35,7 +39,9 @@ export async function stdioClient(args: string[]): Promise<ConnectedClient> {
 }
 
 /** `skillset mcp --http 0 <args>` as a process, with the URL it printed on stderr. */
-export async function httpServer(args: string[]): Promise<{ url: string; process: ChildProcess; stderr(): string; stop(): Promise<void> }> {
+export async function httpServer(
+  args: string[],
+): Promise<{ url: string; process: ChildProcess; stderr(): string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [CLI, "mcp", "--http", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -67,14 +73,22 @@ export async function httpClient(url: string): Promise<ConnectedClient> {
 }
 
 /** Calls a tool and returns its text and whether it is an error. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
   return { text, isError: result.isError === true };
 }
 
 /** Sends a request the SDK has no method for (the Skills extension's). */
-export function rawRequest(client: Client, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+export function rawRequest(
+  client: Client,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   return client.request({ method, params } as never, z.record(z.string(), z.unknown()));
 }
 

@@ -16,9 +16,19 @@ describe("an agent with skills from an MCP server", () => {
   let source: SkillSource;
 
   beforeAll(async () => {
-    tree.write("skills/release-notes/SKILL.md", "---\nname: release-notes\ndescription: Drafts release notes from git history.\n---\n\nGroup the commits by type, using references/format.md.\n");
+    tree.write(
+      "skills/release-notes/SKILL.md",
+      "---\nname: release-notes\ndescription: Drafts release notes from git history.\n---\n\nGroup the commits by type, using references/format.md.\n",
+    );
     tree.write("skills/release-notes/references/format.md", "## Features\n## Fixes\n");
-    source = mcpSkillSource({ client: await connectMcpServer({ command: process.execPath, args: [CLI, "mcp", `${tree.root}/skills`], stderr: "ignore" }), label: "team" });
+    source = mcpSkillSource({
+      client: await connectMcpServer({
+        command: process.execPath,
+        args: [CLI, "mcp", `${tree.root}/skills`],
+        stderr: "ignore",
+      }),
+      label: "team",
+    });
   });
   afterAll(() => {
     source.close?.();
@@ -26,14 +36,34 @@ describe("an agent with skills from an MCP server", () => {
   });
 
   it("sees the served skill in its catalog, loads it and reads one of its resources", async () => {
-    const model = scriptedModel([[load("team:release-notes")], [{ name: "read_skill_resource", args: { skill_name: "team:release-notes", path: "references/format.md" }, id: "read-1" }]]);
-    const { result } = await runAgent({ middleware: [createSkillsMiddleware({ sources: [source], readResourceTool: true })], model, input: "Write the release notes for v2." });
+    const model = scriptedModel([
+      [load("team:release-notes")],
+      [
+        {
+          name: "read_skill_resource",
+          args: { skill_name: "team:release-notes", path: "references/format.md" },
+          id: "read-1",
+        },
+      ],
+    ]);
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ sources: [source], readResourceTool: true })],
+      model,
+      input: "Write the release notes for v2.",
+    });
     expect(systemPromptOf(model, 0)).toContain("- team:release-notes: Drafts release notes from git history.");
     const results = toolResults(result.messages);
     expect(results.get("load-team:release-notes")!.status).toBeUndefined();
-    expect(results.get("load-team:release-notes")!.content).toContain('<skill name="team:release-notes" path="skill://release-notes/SKILL.md">');
-    expect(results.get("load-team:release-notes")!.content).toContain("Group the commits by type, using references/format.md.");
-    expect(results.get("read-1")).toEqual({ content: "[references/format.md: lines 1-2 of 2]\n## Features\n## Fixes", status: "success" });
+    expect(results.get("load-team:release-notes")!.content).toContain(
+      '<skill name="team:release-notes" path="skill://release-notes/SKILL.md">',
+    );
+    expect(results.get("load-team:release-notes")!.content).toContain(
+      "Group the commits by type, using references/format.md.",
+    );
+    expect(results.get("read-1")).toEqual({
+      content: "[references/format.md: lines 1-2 of 2]\n## Features\n## Fixes",
+      status: "success",
+    });
     expect(result.skillsLoaded).toEqual(["team:release-notes"]);
   });
 });

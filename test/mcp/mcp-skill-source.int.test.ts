@@ -8,7 +8,15 @@ import { basename, dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createCatalog, createMemorySource, createSkillEngine, type Catalog, type SkillEngine, type SkillRequest, type SkillThreadState } from "../../src/index.js";
+import {
+  createCatalog,
+  createMemorySource,
+  createSkillEngine,
+  type Catalog,
+  type SkillEngine,
+  type SkillRequest,
+  type SkillThreadState,
+} from "../../src/index.js";
 import { createLocalExecutor, createLocalSource } from "../../src/node.js";
 import { connectMcpServer, mcpSkillSource } from "../../src/mcp.js";
 import { tempTree } from "../helpers/skill-tree.js";
@@ -16,9 +24,17 @@ import { fakeSkillsClient } from "./fake-skills-server.js";
 import { CLI, httpServer } from "./helpers.js";
 
 // A thread over a catalog, as a host keeps one: refresh, then load / read through the engine.
-async function thread(catalog: Catalog, engine: SkillEngine = createSkillEngine({ resourceReadTool: "read_skill_resource" })) {
+async function thread(
+  catalog: Catalog,
+  engine: SkillEngine = createSkillEngine({ resourceReadTool: "read_skill_resource" }),
+) {
   const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
-  let state: SkillThreadState = { skills: refreshed.skills, catalogVersion: refreshed.version, loaded: [], resources: {} };
+  let state: SkillThreadState = {
+    skills: refreshed.skills,
+    catalogVersion: refreshed.version,
+    loaded: [],
+    resources: {},
+  };
   const request = (): SkillRequest => ({ state, sources: async () => catalog.sources });
   return {
     skills: refreshed.skills,
@@ -34,11 +50,17 @@ async function thread(catalog: Catalog, engine: SkillEngine = createSkillEngine(
 
 function library() {
   const tree = tempTree("skillset-src-");
-  tree.write("served/csv-insights/SKILL.md", "---\nname: csv-insights\ndescription: Profiles a CSV file.\nallowed-tools: Bash(python3:*) Read\n---\n\nRun scripts/profile.py on the file.\n");
+  tree.write(
+    "served/csv-insights/SKILL.md",
+    "---\nname: csv-insights\ndescription: Profiles a CSV file.\nallowed-tools: Bash(python3:*) Read\n---\n\nRun scripts/profile.py on the file.\n",
+  );
   tree.write("served/csv-insights/scripts/profile.py", "print('profile')\n");
-  tree.write("served/csv-insights/scripts/hello.sh", "#!/bin/sh\necho \"hello from $(basename \"$PWD\")\"\n");
+  tree.write("served/csv-insights/scripts/hello.sh", '#!/bin/sh\necho "hello from $(basename "$PWD")"\n');
   tree.write("served/csv-insights/references/guide.md", "Guide, first edition.\n");
-  tree.write("local/csv-insights/SKILL.md", "---\nname: csv-insights\ndescription: The local CSV skill.\n---\n\nLocal steps.\n");
+  tree.write(
+    "local/csv-insights/SKILL.md",
+    "---\nname: csv-insights\ndescription: The local CSV skill.\n---\n\nLocal steps.\n",
+  );
   return { ...tree, served: join(tree.root, "served"), local: join(tree.root, "local") };
 }
 
@@ -79,7 +101,10 @@ describe("mcpSkillSource over skillset's own server (stdio)", () => {
     expect(step.text).toContain("Run scripts/profile.py on the file.");
     expect(step.text).toContain("- [reference] references/guide.md");
     expect(step.text).not.toContain("Recommended tools");
-    expect(await agent.read("docs:csv-insights", "references/guide.md")).toEqual({ ok: true, text: "[references/guide.md: lines 1-1 of 1]\nGuide, first edition." });
+    expect(await agent.read("docs:csv-insights", "references/guide.md")).toEqual({
+      ok: true,
+      text: "[references/guide.md: lines 1-1 of 1]\nGuide, first edition.",
+    });
     expect(await agent.read("docs:csv-insights", "references/missing.md")).toEqual({
       ok: false,
       text: "Error: Cannot read 'references/missing.md' in skill 'docs:csv-insights': references/missing.md is not a file of skill://csv-insights/SKILL.md as MCP server 'docs' listed it.",
@@ -90,7 +115,10 @@ describe("mcpSkillSource over skillset's own server (stdio)", () => {
   it("never runs a remote skill's scripts unless the integrator opts in: the source runs no commands", async () => {
     const agent = await thread(catalog, createSkillEngine({ scripts: { executor: createLocalExecutor() } }));
     await agent.load("docs:csv-insights");
-    const refused = { ok: false, text: "Error: Command refused: skill 'docs:csv-insights' comes from a source whose scripts are not run here; read its files instead." };
+    const refused = {
+      ok: false,
+      text: "Error: Command refused: skill 'docs:csv-insights' comes from a source whose scripts are not run here; read its files instead.",
+    };
     expect(await agent.run("docs:csv-insights", "python3 scripts/profile.py")).toEqual(refused);
     expect(await agent.run("docs:csv-insights", "scripts/hello.sh")).toEqual(refused);
   });
@@ -100,8 +128,15 @@ describe("mcpSkillSource over skillset's own server (stdio)", () => {
     await agent.load("docs:csv-insights");
     const requests = vi.spyOn(client, "request");
     writeFileSync(join(lib.served, "csv-insights/scripts/profile.py"), "print('profile, second edition')\n");
-    expect(await agent.read("docs:csv-insights", "scripts/profile.py")).toEqual({ ok: true, text: "[scripts/profile.py: lines 1-1 of 1]\nprint('profile, second edition')" });
-    expect(requests.mock.calls.map(([request]) => (request as { method: string }).method)).toEqual(["resources/read", "skills/get", "resources/read"]);
+    expect(await agent.read("docs:csv-insights", "scripts/profile.py")).toEqual({
+      ok: true,
+      text: "[scripts/profile.py: lines 1-1 of 1]\nprint('profile, second edition')",
+    });
+    expect(requests.mock.calls.map(([request]) => (request as { method: string }).method)).toEqual([
+      "resources/read",
+      "skills/get",
+      "resources/read",
+    ]);
     requests.mockRestore();
   });
 
@@ -110,11 +145,18 @@ describe("mcpSkillSource over skillset's own server (stdio)", () => {
     process.kill(transport.pid!, "SIGKILL");
     await vi.waitFor(() => expect(transport.pid).toBeNull(), { timeout: 5000 });
     const failed = await agent.load("docs:csv-insights");
-    expect(failed).toEqual({ ok: false, text: expect.stringMatching(/^Error: Failed to read skill file at skill:\/\/csv-insights\/SKILL\.md: MCP server 'docs' is unavailable: /) });
+    expect(failed).toEqual({
+      ok: false,
+      text: expect.stringMatching(
+        /^Error: Failed to read skill file at skill:\/\/csv-insights\/SKILL\.md: MCP server 'docs' is unavailable: /,
+      ),
+    });
     expect((await agent.load("csv-insights")).ok).toBe(true);
     const snapshot = await catalog.refresh();
     expect(snapshot.skills.map((skill) => skill.name)).toEqual(["csv-insights"]);
-    expect(snapshot.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["MCP server 'docs' is unavailable: the connection is closed"]);
+    expect(snapshot.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      "MCP server 'docs' is unavailable: the connection is closed",
+    ]);
   });
 });
 
@@ -134,13 +176,19 @@ describe("mcpSkillSource over Streamable HTTP", () => {
   });
 
   it("loads and reads a skill, and trusts allowed-tools only when told to", async () => {
-    const catalog = createCatalog([mcpSkillSource({ client: await connectMcpServer({ url: server.url }), label: "remote", trustAllowedTools: true })]);
+    const catalog = createCatalog([
+      mcpSkillSource({ client: await connectMcpServer({ url: server.url }), label: "remote", trustAllowedTools: true }),
+    ]);
     try {
       const agent = await thread(catalog);
-      expect(agent.skills.map((skill) => [skill.name, skill.allowedTools])).toEqual([["remote:csv-insights", ["Bash(python3:*)", "Read"]]]);
+      expect(agent.skills.map((skill) => [skill.name, skill.allowedTools])).toEqual([
+        ["remote:csv-insights", ["Bash(python3:*)", "Read"]],
+      ]);
       const step = await agent.load("remote:csv-insights");
       expect(step.text).toContain("Recommended tools while this skill is active: Bash(python3:*), Read");
-      expect((await agent.read("remote:csv-insights", "scripts/profile.py")).text).toBe("[scripts/profile.py: lines 1-1 of 1]\nprint('profile')");
+      expect((await agent.read("remote:csv-insights", "scripts/profile.py")).text).toBe(
+        "[scripts/profile.py: lines 1-1 of 1]\nprint('profile')",
+      );
     } finally {
       catalog.close();
     }
@@ -155,7 +203,13 @@ describe("mcpSkillSource with runScripts, for a server trusted to run code here"
   afterAll(() => lib.cleanup());
 
   it("copies a loaded skill's verified files into a private folder and runs its scripts there; close() removes it", async () => {
-    const catalog = createCatalog([mcpSkillSource({ client: await connectMcpServer({ command: process.execPath, args: [CLI, "mcp", lib.served], stderr: "ignore" }), label: "trusted", runScripts: true })]);
+    const catalog = createCatalog([
+      mcpSkillSource({
+        client: await connectMcpServer({ command: process.execPath, args: [CLI, "mcp", lib.served], stderr: "ignore" }),
+        label: "trusted",
+        runScripts: true,
+      }),
+    ]);
     let folder = "";
     try {
       const agent = await thread(catalog, createSkillEngine({ scripts: { executor: createLocalExecutor() } }));
@@ -177,13 +231,19 @@ describe("mcpSkillSource with runScripts, for a server trusted to run code here"
 
 describe("mcpSkillSource against servers that do not behave", () => {
   const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  const skillMd = (name: string, description = `Use ${name}.`) => `---\nname: ${name}\ndescription: ${description}\n---\n\nSteps of ${name}.\n`;
-  const createMemorySourceWith = (name: string) => createMemorySource({ files: { [`/skills/${name}/SKILL.md`]: skillMd(name) } });
+  const skillMd = (name: string, description = `Use ${name}.`) =>
+    `---\nname: ${name}\ndescription: ${description}\n---\n\nSteps of ${name}.\n`;
+  const createMemorySourceWith = (name: string) =>
+    createMemorySource({ files: { [`/skills/${name}/SKILL.md`]: skillMd(name) } });
   let catalog: Catalog | undefined;
   afterEach(() => catalog?.close());
 
   it("reads no skills from a server without the extension, even with skill:// resources", async () => {
-    const { client, requests } = await fakeSkillsClient({ extension: false, skills: [{ uri: "skill://a/SKILL.md" }], files: { "skill://a/SKILL.md": skillMd("a") } });
+    const { client, requests } = await fakeSkillsClient({
+      extension: false,
+      skills: [{ uri: "skill://a/SKILL.md" }],
+      files: { "skill://a/SKILL.md": skillMd("a") },
+    });
     catalog = createCatalog([mcpSkillSource({ client, label: "plain" })]);
     const snapshot = await catalog.refresh();
     expect(snapshot.skills).toEqual([]);
@@ -194,15 +254,24 @@ describe("mcpSkillSource against servers that do not behave", () => {
   });
 
   it("reads no skills from a server whose skills/list fails, and says why", async () => {
-    const { client } = await fakeSkillsClient({ failList: true, skills: [{ uri: "skill://a/SKILL.md" }], files: { "skill://a/SKILL.md": skillMd("a") } });
+    const { client } = await fakeSkillsClient({
+      failList: true,
+      skills: [{ uri: "skill://a/SKILL.md" }],
+      files: { "skill://a/SKILL.md": skillMd("a") },
+    });
     catalog = createCatalog([mcpSkillSource({ client, label: "flaky" }), createMemorySourceWith("local-one")]);
     const snapshot = await catalog.refresh();
     expect(snapshot.skills.map((skill) => skill.name)).toEqual(["local-one"]);
-    expect(snapshot.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["MCP server 'flaky': skills/list failed: MCP error -32603: the skills index is offline"]);
+    expect(snapshot.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      "MCP server 'flaky': skills/list failed: MCP error -32603: the skills index is offline",
+    ]);
   });
 
   it("fetches nothing ahead of need: listing reads no file, loading reads SKILL.md only", async () => {
-    const { client, requests } = await fakeSkillsClient({ skills: [{ uri: "skill://a/SKILL.md" }], files: { "skill://a/SKILL.md": skillMd("a"), "skill://a/references/r.md": "R\n" } });
+    const { client, requests } = await fakeSkillsClient({
+      skills: [{ uri: "skill://a/SKILL.md" }],
+      files: { "skill://a/SKILL.md": skillMd("a"), "skill://a/references/r.md": "R\n" },
+    });
     catalog = createCatalog([mcpSkillSource({ client, label: "lazy" })]);
     const agent = await thread(catalog);
     expect(requests).toEqual(["skills/list"]);
@@ -230,7 +299,15 @@ describe("mcpSkillSource against servers that do not behave", () => {
   it("refuses content that does not match the digest the server still publishes", async () => {
     const skill = skillMd("a");
     const { client, requests } = await fakeSkillsClient({
-      skills: [{ uri: "skill://a/SKILL.md", resources: [{ uri: "skill://a/SKILL.md", digest: sha256(skill), size: skill.length }, { uri: "skill://a/r.md", digest: sha256("one\n"), size: 4 }] }],
+      skills: [
+        {
+          uri: "skill://a/SKILL.md",
+          resources: [
+            { uri: "skill://a/SKILL.md", digest: sha256(skill), size: skill.length },
+            { uri: "skill://a/r.md", digest: sha256("one\n"), size: 4 },
+          ],
+        },
+      ],
       files: { "skill://a/SKILL.md": skill, "skill://a/r.md": "two\n" },
     });
     catalog = createCatalog([mcpSkillSource({ client, label: "bad" })]);
@@ -246,7 +323,10 @@ describe("mcpSkillSource against servers that do not behave", () => {
   it("names same-named skills of one server by their paths, and says which collided", async () => {
     const { client } = await fakeSkillsClient({
       skills: [{ uri: "skill://acme/billing/refunds/SKILL.md" }, { uri: "skill://acme/support/refunds/SKILL.md" }],
-      files: { "skill://acme/billing/refunds/SKILL.md": skillMd("refunds", "Billing refunds."), "skill://acme/support/refunds/SKILL.md": skillMd("refunds", "Support refunds.") },
+      files: {
+        "skill://acme/billing/refunds/SKILL.md": skillMd("refunds", "Billing refunds."),
+        "skill://acme/support/refunds/SKILL.md": skillMd("refunds", "Support refunds."),
+      },
     });
     catalog = createCatalog([mcpSkillSource({ client, label: "acme" })]);
     const snapshot = await catalog.refresh();
@@ -265,12 +345,27 @@ describe("mcpSkillSource against servers that do not behave", () => {
     const { client } = await fakeSkillsClient({
       skills: [
         { uri: "skill://dyn/SKILL.md", resources: "dynamic" },
-        { uri: "skill://big/SKILL.md", resources: [{ uri: "skill://big/SKILL.md", digest: `sha256:${"a".repeat(64)}`, size: 17 * 1024 * 1024 }] },
+        {
+          uri: "skill://big/SKILL.md",
+          resources: [{ uri: "skill://big/SKILL.md", digest: `sha256:${"a".repeat(64)}`, size: 17 * 1024 * 1024 }],
+        },
         { uri: "skill://misnamed/SKILL.md", frontmatter: { name: "other", description: "x" } },
         { uri: "skill://partial/SKILL.md", resources: [] },
-        { uri: "skill://escape/SKILL.md", resources: [{ uri: "skill://escape/SKILL.md", digest: `sha256:${"a".repeat(64)}`, size: 1 }, { uri: "skill://escape/../x", digest: `sha256:${"a".repeat(64)}`, size: 1 }] },
+        {
+          uri: "skill://escape/SKILL.md",
+          resources: [
+            { uri: "skill://escape/SKILL.md", digest: `sha256:${"a".repeat(64)}`, size: 1 },
+            { uri: "skill://escape/../x", digest: `sha256:${"a".repeat(64)}`, size: 1 },
+          ],
+        },
       ],
-      files: { "skill://dyn/SKILL.md": skillMd("dyn"), "skill://big/SKILL.md": skillMd("big"), "skill://misnamed/SKILL.md": skillMd("other"), "skill://partial/SKILL.md": skillMd("partial"), "skill://escape/SKILL.md": skillMd("escape") },
+      files: {
+        "skill://dyn/SKILL.md": skillMd("dyn"),
+        "skill://big/SKILL.md": skillMd("big"),
+        "skill://misnamed/SKILL.md": skillMd("other"),
+        "skill://partial/SKILL.md": skillMd("partial"),
+        "skill://escape/SKILL.md": skillMd("escape"),
+      },
     });
     catalog = createCatalog([mcpSkillSource({ client, label: "odd" })]);
     const snapshot = await catalog.refresh();
@@ -295,11 +390,16 @@ describe("mcpSkillSource against servers that do not behave", () => {
     const step = await agent.load("live:dyn");
     expect(step.text).toContain("Steps of dyn.");
     expect(step.text).toContain("- [reference] references/a.md");
-    expect(await agent.read("live:dyn", "references/a.md")).toEqual({ ok: true, text: "[references/a.md: lines 1-1 of 1]\nA" });
+    expect(await agent.read("live:dyn", "references/a.md")).toEqual({
+      ok: true,
+      text: "[references/a.md: lines 1-1 of 1]\nA",
+    });
   });
 
   it("refuses a label that is not a plain name", async () => {
     const { client } = await fakeSkillsClient({ skills: [], files: {} });
-    expect(() => mcpSkillSource({ client, label: "a:b" })).toThrow("mcpSkillSource: label \"a:b\" must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+    expect(() => mcpSkillSource({ client, label: "a:b" })).toThrow(
+      "mcpSkillSource: label \"a:b\" must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+    );
   });
 });

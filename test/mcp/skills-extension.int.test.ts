@@ -5,7 +5,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempTree } from "../helpers/skill-tree.js";
-import { errorOf, eventually, httpClient, httpServer, rawRequest, stdioClient, type ConnectedClient } from "./helpers.js";
+import {
+  errorOf,
+  eventually,
+  httpClient,
+  httpServer,
+  rawRequest,
+  stdioClient,
+  type ConnectedClient,
+} from "./helpers.js";
 
 interface Entry {
   uri: string;
@@ -15,7 +23,9 @@ interface Entry {
 
 const sha256 = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
-async function listAll(client: ConnectedClient["client"]): Promise<{ pages: number; skills: Entry[]; first: Record<string, unknown> }> {
+async function listAll(
+  client: ConnectedClient["client"],
+): Promise<{ pages: number; skills: Entry[]; first: Record<string, unknown> }> {
   const skills: Entry[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -58,7 +68,9 @@ describe("the Skills extension of skillset mcp", () => {
   });
 
   it("says at start, on stderr, which skill is over the extension's limits", () => {
-    expect(connected.stderr()).toContain(`skillset mcp: not serving skill 'too-many' over the Skills extension: it has more than 512 files, the Skills extension's limit (${join(skills, "too-many/SKILL.md")})`);
+    expect(connected.stderr()).toContain(
+      `skillset mcp: not serving skill 'too-many' over the Skills extension: it has more than 512 files, the Skills extension's limit (${join(skills, "too-many/SKILL.md")})`,
+    );
   });
 
   it("lists every served skill once across pages, with resultType, ttlMs and cacheScope", async () => {
@@ -75,7 +87,9 @@ describe("the Skills extension of skillset mcp", () => {
   });
 
   it("gives the frontmatter as written and every file with the sha256 digest and size of its bytes on disk", async () => {
-    const { skill } = (await rawRequest(connected.client, "skills/get", { uri: "skill://pdf-processing/SKILL.md" })) as { skill: Entry };
+    const { skill } = (await rawRequest(connected.client, "skills/get", {
+      uri: "skill://pdf-processing/SKILL.md",
+    })) as { skill: Entry };
     expect(skill.uri).toBe("skill://pdf-processing/SKILL.md");
     expect(skill.frontmatter).toEqual({
       name: "pdf-processing",
@@ -104,12 +118,22 @@ describe("the Skills extension of skillset mcp", () => {
 
   it("answers skills/get for anything but a served skill's SKILL.md with -32602", async () => {
     const { client } = connected;
-    for (const uri of ["skill://pdf-processing/templates/invoice.md", "skill://nope/SKILL.md", "skill://too-many/SKILL.md", "skill://pdf-processing", "https://example.com/SKILL.md", "skill://pdf-processing/SKILL.md/", "skill://pdf-processing/SKILL.md/.", "skill://pdf-processing/SKILL.md/%2e"]) {
+    for (const uri of [
+      "skill://pdf-processing/templates/invoice.md",
+      "skill://nope/SKILL.md",
+      "skill://too-many/SKILL.md",
+      "skill://pdf-processing",
+      "https://example.com/SKILL.md",
+      "skill://pdf-processing/SKILL.md/",
+      "skill://pdf-processing/SKILL.md/.",
+      "skill://pdf-processing/SKILL.md/%2e",
+    ]) {
       expect((await errorOf(rawRequest(client, "skills/get", { uri }))).code).toBe(-32602);
     }
     expect(await errorOf(rawRequest(client, "skills/get", { uri: "skill://too-many/SKILL.md" }))).toEqual({
       code: -32602,
-      message: "MCP error -32602: No skill is served at skill://too-many/SKILL.md: it has more than 512 files, the Skills extension's limit",
+      message:
+        "MCP error -32602: No skill is served at skill://too-many/SKILL.md: it has more than 512 files, the Skills extension's limit",
     });
     expect((await errorOf(rawRequest(client, "skills/get", {}))).code).toBe(-32602);
     expect((await errorOf(client.readResource({ uri: "skill://too-many/files/f1.txt" }))).code).toBe(-32602);
@@ -124,14 +148,22 @@ describe("the Skills extension of skillset mcp", () => {
         { uri: "skill://pdf-processing/templates/regional", name: "regional", mimeType: "inode/directory" },
       ],
     });
-    const root = (await rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing" })) as { resources: Array<{ name: string }> };
+    const root = (await rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing" })) as {
+      resources: Array<{ name: string }>;
+    };
     expect(root.resources.map((child) => child.name)).toEqual(["SKILL.md", "logo.bin", "scripts", "templates"]);
-    expect(await errorOf(rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing/SKILL.md" }))).toEqual({
+    expect(
+      await errorOf(rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing/SKILL.md" })),
+    ).toEqual({
       code: -32602,
       message: "MCP error -32602: skill://pdf-processing/SKILL.md is not a directory resource",
     });
-    expect((await errorOf(rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing/nope" }))).code).toBe(-32602);
-    expect((await errorOf(rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing/%2e%2e" }))).code).toBe(-32602);
+    expect(
+      (await errorOf(rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing/nope" }))).code,
+    ).toBe(-32602);
+    expect(
+      (await errorOf(rawRequest(client, "resources/directory/read", { uri: "skill://pdf-processing/%2e%2e" }))).code,
+    ).toBe(-32602);
   });
 
   it("follows the files: a changed file changes its digest, a new skill and a new file are listed and readable", async () => {
@@ -140,11 +172,19 @@ describe("the Skills extension of skillset mcp", () => {
     writeFileSync(join(skills, "pdf-processing/templates/invoice.md"), "# Invoice, second edition\n");
     tree.write("skills/pdf-processing/templates/credit-note.md", "# Credit note\n");
     tree.skill("skills/zz-new");
-    const { skill } = (await rawRequest(client, "skills/get", { uri: "skill://pdf-processing/SKILL.md" })) as { skill: Entry };
+    const { skill } = (await rawRequest(client, "skills/get", { uri: "skill://pdf-processing/SKILL.md" })) as {
+      skill: Entry;
+    };
     const invoice = skill.resources.find((file) => file.uri.endsWith("/invoice.md"))!;
-    expect(invoice).toEqual({ uri: "skill://pdf-processing/templates/invoice.md", digest: sha256(Buffer.from("# Invoice, second edition\n")), size: 26 });
+    expect(invoice).toEqual({
+      uri: "skill://pdf-processing/templates/invoice.md",
+      digest: sha256(Buffer.from("# Invoice, second edition\n")),
+      size: 26,
+    });
     expect(skill.resources.map((file) => file.uri)).toContain("skill://pdf-processing/templates/credit-note.md");
-    expect((await client.readResource({ uri: "skill://pdf-processing/templates/credit-note.md" })).contents[0]).toMatchObject({ text: "# Credit note\n" });
+    expect(
+      (await client.readResource({ uri: "skill://pdf-processing/templates/credit-note.md" })).contents[0],
+    ).toMatchObject({ text: "# Credit note\n" });
     await eventually(() => notifications.some((note) => note.method === "notifications/resources/list_changed"));
     expect((await listAll(client)).skills.map((entry) => entry.uri)).toContain("skill://zz-new/SKILL.md");
   });
@@ -176,7 +216,11 @@ describe("the Skills extension over Streamable HTTP", () => {
           uri: "skill://one/SKILL.md",
           frontmatter: { name: "one", description: "Use one for tests." },
           resources: [
-            { uri: "skill://one/SKILL.md", digest: sha256(readFileSync(join(tree.root, "skills/one/SKILL.md"))), size: readFileSync(join(tree.root, "skills/one/SKILL.md")).byteLength },
+            {
+              uri: "skill://one/SKILL.md",
+              digest: sha256(readFileSync(join(tree.root, "skills/one/SKILL.md"))),
+              size: readFileSync(join(tree.root, "skills/one/SKILL.md")).byteLength,
+            },
             { uri: "skill://one/references/a.md", digest: sha256(Buffer.from("A\n")), size: 2 },
           ],
         },

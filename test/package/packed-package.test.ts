@@ -8,7 +8,16 @@ import path from "node:path";
 import { formatMessage } from "publint/utils";
 import { publint } from "publint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CommandResult, compiledSources, installIntoConsumer, listTarball, packPackage, ROOT, run, runOrThrow } from "./packed-package.js";
+import {
+  type CommandResult,
+  compiledSources,
+  installIntoConsumer,
+  listTarball,
+  packPackage,
+  ROOT,
+  run,
+  runOrThrow,
+} from "./packed-package.js";
 
 const SETUP_TIMEOUT_MS = 300_000;
 const TSC = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -67,13 +76,25 @@ describe("the tarball", () => {
 
   it("passes publint, warnings and suggestions included", async () => {
     const data = readFileSync(tarball);
-    const { messages, pkg } = await publint({ pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) }, strict: true });
-    expect(messages.map((message) => `${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`)).toEqual([]);
+    const { messages, pkg } = await publint({
+      pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+      strict: true,
+    });
+    expect(
+      messages.map((message) => `${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`),
+    ).toEqual([]);
   });
 
   it("passes attw's ESM-only profile: every entry point's types resolve under node16/nodenext (ESM) and bundler", async () => {
-    const result = await run(process.execPath, [ATTW, tarball, "--profile", "esm-only", "--no-definitely-typed", "--format", "ascii", "--no-color"], workDir);
-    expect({ code: result.code, problems: result.code === 0 ? "" : `${result.stdout}${result.stderr}` }).toEqual({ code: 0, problems: "" });
+    const result = await run(
+      process.execPath,
+      [ATTW, tarball, "--profile", "esm-only", "--no-definitely-typed", "--format", "ascii", "--no-color"],
+      workDir,
+    );
+    expect({ code: result.code, problems: result.code === 0 ? "" : `${result.stdout}${result.stderr}` }).toEqual({
+      code: 0,
+      problems: "",
+    });
     expect(result.stdout).toContain('"skillset/langchain"');
   });
 });
@@ -149,24 +170,41 @@ export const source = (client: Parameters<typeof mcpSkillSource>[0]["client"]) =
     // Our own .d.ts files are checked too (skipLibCheck off); LangChain's need newer libs than a
     // consumer may have, so the entry that pulls them in is checked with skipLibCheck on.
     it("moduleResolution node16, declarations of skillset and skillset/node included, without @types/node", async () => {
-      expect(await typecheck("core.ts", coreUse, { module: "node16", moduleResolution: "node16", skipLibCheck: false })).toMatchObject({ code: 0, stdout: "" });
+      expect(
+        await typecheck("core.ts", coreUse, { module: "node16", moduleResolution: "node16", skipLibCheck: false }),
+      ).toMatchObject({ code: 0, stdout: "" });
     });
 
     it("moduleResolution nodenext and bundler, every entry point", async () => {
-      for (const [module, moduleResolution] of [["nodenext", "nodenext"], ["esnext", "bundler"]]) {
-        const result = await typecheck(`all-${moduleResolution}.ts`, coreUse + langchainUse + mcpUse, { module, moduleResolution, skipLibCheck: true });
+      for (const [module, moduleResolution] of [
+        ["nodenext", "nodenext"],
+        ["esnext", "bundler"],
+      ]) {
+        const result = await typecheck(`all-${moduleResolution}.ts`, coreUse + langchainUse + mcpUse, {
+          module,
+          moduleResolution,
+          skipLibCheck: true,
+        });
         expect({ moduleResolution, ...result }).toMatchObject({ moduleResolution, code: 0, stdout: "" });
       }
     });
 
     it("a CommonJS module (.cts) under module nodenext, which lets it require ES modules", async () => {
       const cjsUse = `import { createCatalog, createMemorySource } from "skillset";\nexport const catalog = createCatalog([createMemorySource()]);\n`;
-      expect(await typecheck("cjs.cts", cjsUse, { module: "nodenext", moduleResolution: "nodenext", skipLibCheck: true })).toMatchObject({ code: 0, stdout: "" });
+      expect(
+        await typecheck("cjs.cts", cjsUse, { module: "nodenext", moduleResolution: "nodenext", skipLibCheck: true }),
+      ).toMatchObject({ code: 0, stdout: "" });
     });
 
     it("moduleResolution node10 cannot resolve the entry points (the README says it is unsupported)", async () => {
-      const result = await typecheck("node10.ts", coreUse, { module: "commonjs", moduleResolution: "node10", skipLibCheck: true });
-      expect(result.stdout).toContain("error TS2307: Cannot find module 'skillset' or its corresponding type declarations.");
+      const result = await typecheck("node10.ts", coreUse, {
+        module: "commonjs",
+        moduleResolution: "node10",
+        skipLibCheck: true,
+      });
+      expect(result.stdout).toContain(
+        "error TS2307: Cannot find module 'skillset' or its corresponding type declarations.",
+      );
     });
   });
 

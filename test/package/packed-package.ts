@@ -39,7 +39,12 @@ function childEnv(): NodeJS.ProcessEnv {
 /** Runs a program; a non-zero exit comes back as `code`, not as an exception. */
 export async function run(file: string, args: string[], cwd: string): Promise<CommandResult> {
   try {
-    const { stdout, stderr } = await execFileAsync(file, args, { cwd, env: childEnv(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileAsync(file, args, {
+      cwd,
+      env: childEnv(),
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -68,13 +73,16 @@ export async function packPackage(workDir: string): Promise<string> {
   symlinkSync(path.join(ROOT, "node_modules"), path.join(stage, "node_modules"), "dir");
   await runOrThrow("npm", ["pack", "--pack-destination", workDir, "--no-audit", "--no-fund"], stage);
   const tarballs = readdirSync(workDir).filter((name) => name.endsWith(".tgz"));
-  if (tarballs.length !== 1) throw new Error(`npm pack left ${tarballs.length} tarballs in ${workDir}: ${tarballs.join(", ")}`);
+  if (tarballs.length !== 1)
+    throw new Error(`npm pack left ${tarballs.length} tarballs in ${workDir}: ${tarballs.join(", ")}`);
   return path.join(workDir, tarballs[0]!);
 }
 
 /** The version of a package installed in the repository, so the consumer's install hits npm's cache. */
 function installedVersion(name: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string };
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as {
+    version: string;
+  };
   return manifest.version;
 }
 
@@ -85,7 +93,10 @@ function installedVersion(name: string): string {
 export async function installIntoConsumer(workDir: string, tarball: string): Promise<string> {
   const consumer = path.join(workDir, "consumer");
   mkdirSync(consumer);
-  writeFileSync(path.join(consumer, "package.json"), `${JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2)}\n`);
+  writeFileSync(
+    path.join(consumer, "package.json"),
+    `${JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2)}\n`,
+  );
   const peers = PEERS.map((name) => `${name}@${installedVersion(name)}`);
   await runOrThrow("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball, ...peers], consumer);
   return consumer;
@@ -105,10 +116,18 @@ export async function listTarball(tarball: string): Promise<Map<string, string>>
 /** Every source file the build compiles (no tests, no fixtures), relative to src/, without `.ts`. */
 export function compiledSources(): string[] {
   const files = readdirSync(path.join(ROOT, "src"), { recursive: true, encoding: "utf8" });
-  return files
-    .map((file) => file.split(path.sep).join("/"))
-    // A .d.ts in src declares an untyped dependency's module for the compiler and builds to nothing.
-    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.endsWith(".d.ts") && !file.includes("__fixtures__/"))
-    .map((file) => file.slice(0, -".ts".length))
-    .sort();
+  return (
+    files
+      .map((file) => file.split(path.sep).join("/"))
+      // A .d.ts in src declares an untyped dependency's module for the compiler and builds to nothing.
+      .filter(
+        (file) =>
+          file.endsWith(".ts") &&
+          !file.endsWith(".test.ts") &&
+          !file.endsWith(".d.ts") &&
+          !file.includes("__fixtures__/"),
+      )
+      .map((file) => file.slice(0, -".ts".length))
+      .sort()
+  );
 }

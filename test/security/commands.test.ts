@@ -86,13 +86,21 @@ describe("parseCommand refuses shell syntax and paths out of the folder", () => 
   });
 
   it("keeps quoted shell syntax literal", () => {
-    for (const [command, args] of LITERAL_COMMANDS) expect(parseCommand(command)).toEqual({ ok: true, argv: ["scripts/echo-args.sh", ...args] });
+    for (const [command, args] of LITERAL_COMMANDS)
+      expect(parseCommand(command)).toEqual({ ok: true, argv: ["scripts/echo-args.sh", ...args] });
   });
 
   // Found by this suite (fixed): values hide after `=`, `@`, `:` or a short option (`-o/etc/x`,
   // `if=/etc/passwd`, `-C..`, `@/etc/passwd`, `file:///etc/passwd`); parseCommand checks each part.
   it("refuses absolute paths and `..` attached to options or keys", () => {
-    for (const command of ["scripts/x -o/etc/x", "dd if=/etc/passwd", "git -C.. status", "scripts/x a=../b", "scripts/x @/etc/passwd", "scripts/x file:///etc/passwd"]) {
+    for (const command of [
+      "scripts/x -o/etc/x",
+      "dd if=/etc/passwd",
+      "git -C.. status",
+      "scripts/x a=../b",
+      "scripts/x @/etc/passwd",
+      "scripts/x file:///etc/passwd",
+    ]) {
       expect(parseCommand(command).ok, command).toBe(false);
     }
   });
@@ -102,7 +110,20 @@ describe("isCommandAllowed", () => {
   it("allows only the named program when allowed-tools names python3", () => {
     const entries = ["python3"];
     expect(isCommandAllowed(["python3", "scripts/a.py"], entries)).toBe(true);
-    for (const argv of [["env", "python3"], ["sh", "-c", "python3"], ["bash"], ["./python3"], ["scripts/python3"], ["python3x"], ["Python3"], ["\uff50ython3"], ["env"], ["xargs", "python3"], ["nice", "python3"], ["timeout", "1", "python3"]]) {
+    for (const argv of [
+      ["env", "python3"],
+      ["sh", "-c", "python3"],
+      ["bash"],
+      ["./python3"],
+      ["scripts/python3"],
+      ["python3x"],
+      ["Python3"],
+      ["\uff50ython3"],
+      ["env"],
+      ["xargs", "python3"],
+      ["nice", "python3"],
+      ["timeout", "1", "python3"],
+    ]) {
       expect(isCommandAllowed(argv, entries), argv.join(" ")).toBe(false);
     }
   });
@@ -111,7 +132,14 @@ describe("isCommandAllowed", () => {
     const entries = ["scripts/*"];
     expect(isCommandAllowed(["scripts/run.sh"], entries)).toBe(true);
     expect(isCommandAllowed(["./scripts/run.sh"], entries)).toBe(true);
-    for (const argv of [["scripts/sub/run.sh"], ["scriptsX/run.sh"], ["python3", "scripts/run.sh"], ["sh", "scripts/run.sh"], ["other/scripts/run.sh"], ["scripts"]]) {
+    for (const argv of [
+      ["scripts/sub/run.sh"],
+      ["scriptsX/run.sh"],
+      ["python3", "scripts/run.sh"],
+      ["sh", "scripts/run.sh"],
+      ["other/scripts/run.sh"],
+      ["scripts"],
+    ]) {
       expect(isCommandAllowed(argv, entries), argv.join(" ")).toBe(false);
     }
   });
@@ -158,9 +186,15 @@ describe("end to end: run_skill_script with a real local executor", () => {
   it("refuses every injection attempt, runs the quoted ones literally, and the marker never appears", async () => {
     const { base } = scriptWorld();
     const executor = createLocalExecutor({ timeoutMs: 5000 });
-    const refused = REFUSED_COMMANDS.filter((command) => command.length < 2000).map((command, index) => runCall("tool", command, `bad-${index}`));
+    const refused = REFUSED_COMMANDS.filter((command) => command.length < 2000).map((command, index) =>
+      runCall("tool", command, `bad-${index}`),
+    );
     const literal = LITERAL_COMMANDS.map(([command], index) => runCall("tool", command, `lit-${index}`));
-    const { outputs } = await runSkillsAgent({ root: `${base}/skills`, executor, steps: [[load("tool")], refused, literal] });
+    const { outputs } = await runSkillsAgent({
+      root: `${base}/skills`,
+      executor,
+      steps: [[load("tool")], refused, literal],
+    });
     for (const call of refused) {
       const output = outputs.find((candidate) => candidate.id === call.id)!;
       expect(output.status, `${JSON.stringify(call.args.command)} → ${output.content}`).toBe("error");
@@ -177,14 +211,27 @@ describe("end to end: run_skill_script with a real local executor", () => {
   it("refuses programs that are links out of the skill (scripts/evil -> /bin/sh, scripts/bin -> /bin, a relative link)", async () => {
     const { base, skill } = scriptWorld("scripts/* scripts/*/*");
     const executor = createLocalExecutor({ timeoutMs: 5000 });
-    const commands = [`scripts/evil -c "touch ${MARK}"`, `scripts/bin/sh -c "touch ${MARK}"`, "scripts/outside", `./scripts/evil -c "touch ${MARK}"`];
-    const { outputs } = await runSkillsAgent({ root: `${base}/skills`, executor, steps: [[load("tool")], commands.map((command, index) => runCall("tool", command, `link-${index}`))] });
+    const commands = [
+      `scripts/evil -c "touch ${MARK}"`,
+      `scripts/bin/sh -c "touch ${MARK}"`,
+      "scripts/outside",
+      `./scripts/evil -c "touch ${MARK}"`,
+    ];
+    const { outputs } = await runSkillsAgent({
+      root: `${base}/skills`,
+      executor,
+      steps: [[load("tool")], commands.map((command, index) => runCall("tool", command, `link-${index}`))],
+    });
     for (const [index, command] of commands.entries()) {
       const output = outputs.find((candidate) => candidate.id === `link-${index}`)!;
       expect(output.status, `${command} → ${output.content}`).toBe("error");
     }
     // Directly through the executor as well.
-    for (const argv of [["scripts/evil", "-c", `touch ${MARK}`], ["scripts/bin/sh", "-c", `touch ${MARK}`], ["scripts/outside"]]) {
+    for (const argv of [
+      ["scripts/evil", "-c", `touch ${MARK}`],
+      ["scripts/bin/sh", "-c", `touch ${MARK}`],
+      ["scripts/outside"],
+    ]) {
       const result = await executor.run({ argv, cwd: skill });
       expect(result.exitCode, argv.join(" ")).not.toBe(0);
       expect(result.stderr).toMatch(/outside the skill|refused/);
@@ -195,8 +242,20 @@ describe("end to end: run_skill_script with a real local executor", () => {
   it("with allowed-tools python3, `env`, `sh -c`, `bash -c` and absolute interpreters are refused", async () => {
     const { base } = scriptWorld("python3");
     const executor = createLocalExecutor({ timeoutMs: 5000 });
-    const commands = [`env touch ${MARK}`, `sh -c "touch ${MARK}"`, `bash -c "touch ${MARK}"`, `/usr/bin/python3 -c "open('${MARK}','w')"`, `env python3 -c "open('${MARK}','w')"`, `scripts/echo-args.sh ${MARK}`, `touch ${MARK}`];
-    const { outputs } = await runSkillsAgent({ root: `${base}/skills`, executor, steps: [[load("tool")], commands.map((command, index) => runCall("tool", command, `py-${index}`))] });
+    const commands = [
+      `env touch ${MARK}`,
+      `sh -c "touch ${MARK}"`,
+      `bash -c "touch ${MARK}"`,
+      `/usr/bin/python3 -c "open('${MARK}','w')"`,
+      `env python3 -c "open('${MARK}','w')"`,
+      `scripts/echo-args.sh ${MARK}`,
+      `touch ${MARK}`,
+    ];
+    const { outputs } = await runSkillsAgent({
+      root: `${base}/skills`,
+      executor,
+      steps: [[load("tool")], commands.map((command, index) => runCall("tool", command, `py-${index}`))],
+    });
     for (const [index, command] of commands.entries()) {
       const output = outputs.find((candidate) => candidate.id === `py-${index}`)!;
       expect(output.status, command).toBe("error");
@@ -208,8 +267,18 @@ describe("end to end: run_skill_script with a real local executor", () => {
   it("a skill that is not loaded cannot run anything", async () => {
     const { base } = scriptWorld();
     const executor = createLocalExecutor({ timeoutMs: 5000 });
-    const { outputs } = await runSkillsAgent({ root: `${base}/skills`, executor, steps: [[runCall("tool", "scripts/echo-args.sh hi", "unloaded"), runCall("../tool", "scripts/echo-args.sh hi", "traversal")]] });
-    for (const id of ["unloaded", "traversal"]) expect(outputs.find((output) => output.id === id)!.status).toBe("error");
+    const { outputs } = await runSkillsAgent({
+      root: `${base}/skills`,
+      executor,
+      steps: [
+        [
+          runCall("tool", "scripts/echo-args.sh hi", "unloaded"),
+          runCall("../tool", "scripts/echo-args.sh hi", "traversal"),
+        ],
+      ],
+    });
+    for (const id of ["unloaded", "traversal"])
+      expect(outputs.find((output) => output.id === id)!.status).toBe("error");
   });
 
   // Found by this suite (fixed): an empty program name (`""`) is refused.
@@ -220,7 +289,11 @@ describe("end to end: run_skill_script with a real local executor", () => {
   it("through run_skill_script an empty program still ends in an error result, not a crashed run", async () => {
     const { base } = scriptWorld("Bash");
     const executor = createLocalExecutor({ timeoutMs: 5000 });
-    const { outputs } = await runSkillsAgent({ root: `${base}/skills`, executor, steps: [[load("tool")], [runCall("tool", '"" x', "empty")]] });
+    const { outputs } = await runSkillsAgent({
+      root: `${base}/skills`,
+      executor,
+      steps: [[load("tool")], [runCall("tool", '"" x', "empty")]],
+    });
     const output = outputs.find((candidate) => candidate.id === "empty")!;
     // Today the text is the raw TypeError that LangChain's tool node caught (see executor.test.ts).
     expect(output.status).toBe("error");

@@ -23,7 +23,8 @@ function skillWith(scripts: Record<string, (mark: string) => string>) {
   const mark = marker("SKX");
   marks.push(mark);
   const cwd = sandbox.folder();
-  for (const [name, body] of Object.entries(scripts)) put(cwd, `scripts/${name}`, `#!/bin/bash\n${body(mark)}\n`, 0o755);
+  for (const [name, body] of Object.entries(scripts))
+    put(cwd, `scripts/${name}`, `#!/bin/bash\n${body(mark)}\n`, 0o755);
   return { cwd, mark };
 }
 
@@ -42,7 +43,9 @@ function setEnv(name: string, value: string) {
 
 describe("timeouts kill the whole tree, and the run returns in bounded time", () => {
   it("a sleeper (ignoring TERM) is killed at 500 ms and the run returns well under 5 s", async () => {
-    const { cwd, mark } = skillWith({ "sleeper.sh": (mark) => `trap '' TERM INT HUP\nexec -a ${mark}-sleeper sleep 30` });
+    const { cwd, mark } = skillWith({
+      "sleeper.sh": (mark) => `trap '' TERM INT HUP\nexec -a ${mark}-sleeper sleep 30`,
+    });
     const started = performance.now();
     const result = await createLocalExecutor({ timeoutMs: 500 }).run({ argv: ["scripts/sleeper.sh"], cwd });
     expect(performance.now() - started).toBeLessThan(5000);
@@ -54,7 +57,11 @@ describe("timeouts kill the whole tree, and the run returns in bounded time", ()
   it("the per-request timeout overrides the executor's", async () => {
     const { cwd, mark } = skillWith({ "sleeper.sh": (mark) => `exec -a ${mark}-sleeper sleep 30` });
     const started = performance.now();
-    const result = await createLocalExecutor({ timeoutMs: 60_000 }).run({ argv: ["scripts/sleeper.sh"], cwd, timeoutMs: 300 });
+    const result = await createLocalExecutor({ timeoutMs: 60_000 }).run({
+      argv: ["scripts/sleeper.sh"],
+      cwd,
+      timeoutMs: 300,
+    });
     expect(performance.now() - started).toBeLessThan(5000);
     expect(result.timedOut).toBe(true);
     expect(await survivorsAfter(mark, 2000)).toEqual([]);
@@ -62,7 +69,8 @@ describe("timeouts kill the whole tree, and the run returns in bounded time", ()
 
   it("a fork storm (2 children per level, depth 6: 127 processes) is killed entirely", async () => {
     const { cwd, mark } = skillWith({
-      "storm.sh": (mark) => `d=\${1:-0}\nif [ "$d" -lt 6 ]; then\n  scripts/storm.sh $((d+1)) &\n  scripts/storm.sh $((d+1)) &\nfi\nexec -a ${mark}-storm-$d sleep 30`,
+      "storm.sh": (mark) =>
+        `d=\${1:-0}\nif [ "$d" -lt 6 ]; then\n  scripts/storm.sh $((d+1)) &\n  scripts/storm.sh $((d+1)) &\nfi\nexec -a ${mark}-storm-$d sleep 30`,
     });
     const run = createLocalExecutor({ timeoutMs: 2500 }).run({ argv: ["scripts/storm.sh"], cwd });
     // While it runs, the storm really is there.
@@ -79,16 +87,29 @@ describe("timeouts kill the whole tree, and the run returns in bounded time", ()
   });
 
   it("a double fork that stays in the process group is killed", async () => {
-    const { cwd, mark } = skillWith({ "double.sh": (mark) => `( exec -a ${mark}-grandchild sleep 300 & )\n( nohup bash -c 'exec -a ${mark}-nohup sleep 300' & )\nexec -a ${mark}-parent sleep 30` });
-    const { seen, result } = await runAndPeek(createLocalExecutor({ timeoutMs: 800 }).run({ argv: ["scripts/double.sh"], cwd }), mark, 400);
+    const { cwd, mark } = skillWith({
+      "double.sh": (mark) =>
+        `( exec -a ${mark}-grandchild sleep 300 & )\n( nohup bash -c 'exec -a ${mark}-nohup sleep 300' & )\nexec -a ${mark}-parent sleep 30`,
+    });
+    const { seen, result } = await runAndPeek(
+      createLocalExecutor({ timeoutMs: 800 }).run({ argv: ["scripts/double.sh"], cwd }),
+      mark,
+      400,
+    );
     expect(seen).toBe(3);
     expect(result).not.toBe("still running");
     expect(await survivorsAfter(mark, 2000)).toEqual([]);
   });
 
   it("a child that setsid's away while its parent still runs is found and killed", async () => {
-    const { cwd, mark } = skillWith({ "sid.sh": (mark) => `setsid bash -c 'exec -a ${mark}-sid sleep 300' &\nexec -a ${mark}-parent sleep 30` });
-    const { seen, result } = await runAndPeek(createLocalExecutor({ timeoutMs: 800 }).run({ argv: ["scripts/sid.sh"], cwd }), mark, 400);
+    const { cwd, mark } = skillWith({
+      "sid.sh": (mark) => `setsid bash -c 'exec -a ${mark}-sid sleep 300' &\nexec -a ${mark}-parent sleep 30`,
+    });
+    const { seen, result } = await runAndPeek(
+      createLocalExecutor({ timeoutMs: 800 }).run({ argv: ["scripts/sid.sh"], cwd }),
+      mark,
+      400,
+    );
     expect(seen).toBe(2);
     expect(result).not.toBe("still running");
     expect(await survivorsAfter(mark, 2000)).toEqual([]);
@@ -98,8 +119,10 @@ describe("timeouts kill the whole tree, and the run returns in bounded time", ()
   // is found by the run's marker in its environment and killed when the run ends.
   it("no process a script started survives the run, even after setsid or `set -m` and the script's exit", async () => {
     const { cwd, mark } = skillWith({
-      "escape-setsid.sh": (mark) => `setsid bash -c 'exec -a ${mark}-setsid sleep 300' >/dev/null 2>&1 </dev/null &\necho started`,
-      "escape-jobs.sh": (mark) => `set -m\n( exec -a ${mark}-job sleep 300 ) >/dev/null 2>&1 </dev/null &\necho started`,
+      "escape-setsid.sh": (mark) =>
+        `setsid bash -c 'exec -a ${mark}-setsid sleep 300' >/dev/null 2>&1 </dev/null &\necho started`,
+      "escape-jobs.sh": (mark) =>
+        `set -m\n( exec -a ${mark}-job sleep 300 ) >/dev/null 2>&1 </dev/null &\necho started`,
     });
     const executor = createLocalExecutor({ timeoutMs: 2000 });
     for (const script of ["scripts/escape-setsid.sh", "scripts/escape-jobs.sh"]) {
@@ -113,7 +136,9 @@ describe("timeouts kill the whole tree, and the run returns in bounded time", ()
   // Found by this suite (fixed): an escaped child holding the pipes cannot keep run() waiting; it
   // resolves shortly after the leader exits and the run's processes are killed.
   it("a run whose escaped child keeps the output pipes open still returns after its timeout", async () => {
-    const { cwd, mark } = skillWith({ "escape-pipe.sh": (mark) => `setsid bash -c 'exec -a ${mark}-pipe sleep 300' &\necho started` });
+    const { cwd, mark } = skillWith({
+      "escape-pipe.sh": (mark) => `setsid bash -c 'exec -a ${mark}-pipe sleep 300' &\necho started`,
+    });
     const run = createLocalExecutor({ timeoutMs: 500 }).run({ argv: ["scripts/escape-pipe.sh"], cwd });
     try {
       const result = await within(run, 5000, "still running" as const);
@@ -131,7 +156,11 @@ describe("output is capped and separated", () => {
     const cwd = sandbox.folder();
     const before = process.memoryUsage().rss;
     const started = performance.now();
-    const result = await createLocalExecutor({ timeoutMs: 10_000, maxOutputBytes: 64 * 1024, killAfterOutputBytes: 1024 * 1024 }).run({ argv: ["yes"], cwd });
+    const result = await createLocalExecutor({
+      timeoutMs: 10_000,
+      maxOutputBytes: 64 * 1024,
+      killAfterOutputBytes: 1024 * 1024,
+    }).run({ argv: ["yes"], cwd });
     expect(performance.now() - started).toBeLessThan(5000);
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
     expect(result.killedReason).toMatch(/more than 1048576 bytes/);
@@ -193,7 +222,13 @@ describe("output is capped and separated", () => {
 
 describe("environment", () => {
   it("secrets of this process are not visible to scripts; PATH is; passEnv adds exactly the named variable", async () => {
-    const secrets = { OPENAI_API_KEY: marker("sk-"), ANTHROPIC_API_KEY: marker("ak-"), AWS_SECRET_ACCESS_KEY: marker("aws-"), GITHUB_TOKEN: marker("ghp-"), SKILLSET_SEC_PASSED: marker("pass-") };
+    const secrets = {
+      OPENAI_API_KEY: marker("sk-"),
+      ANTHROPIC_API_KEY: marker("ak-"),
+      AWS_SECRET_ACCESS_KEY: marker("aws-"),
+      GITHUB_TOKEN: marker("ghp-"),
+      SKILLSET_SEC_PASSED: marker("pass-"),
+    };
     for (const [name, value] of Object.entries(secrets)) setEnv(name, value);
     const cwd = sandbox.folder();
     const plain = await createLocalExecutor({ timeoutMs: 5000 }).run({ argv: ["env"], cwd });
@@ -203,14 +238,18 @@ describe("environment", () => {
       expect(plain.stdout).not.toContain(value);
       expect(plain.stdout).not.toMatch(new RegExp(`^${name}=`, "m"));
     }
-    const passing = await createLocalExecutor({ timeoutMs: 5000, passEnv: ["SKILLSET_SEC_PASSED"] }).run({ argv: ["env"], cwd });
+    const passing = await createLocalExecutor({ timeoutMs: 5000, passEnv: ["SKILLSET_SEC_PASSED"] }).run({
+      argv: ["env"],
+      cwd,
+    });
     expect(passing.stdout).toContain(`SKILLSET_SEC_PASSED=${secrets.SKILLSET_SEC_PASSED}`);
     expect(passing.stdout).not.toContain(secrets.OPENAI_API_KEY);
   });
 });
 
 describe("concurrency", () => {
-  const timestamps = () => skillWith({ "stamp.sh": () => 'echo "start $(date +%s%N)"\nsleep 0.4\necho "end $(date +%s%N)"' });
+  const timestamps = () =>
+    skillWith({ "stamp.sh": () => 'echo "start $(date +%s%N)"\nsleep 0.4\necho "end $(date +%s%N)"' });
   const interval = (stdout: string) => {
     const start = Number(/start (\d+)/.exec(stdout)![1]) / 1e6;
     const end = Number(/end (\d+)/.exec(stdout)![1]) / 1e6;

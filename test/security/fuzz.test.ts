@@ -33,7 +33,12 @@ function percentile(sorted: readonly number[], p: number): number {
 
 function stats(label: string) {
   const sorted = [...(durations.get(label) ?? [])].sort((a, b) => a - b);
-  return { cases: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1]! };
+  return {
+    cases: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1]!,
+  };
 }
 
 afterAll(() => {
@@ -43,7 +48,13 @@ afterAll(() => {
     total += cases;
     return `${label.padEnd(28)} ${String(cases).padStart(6)} cases  p50 ${p50.toFixed(3)} ms  p99 ${p99.toFixed(3)} ms  max ${max.toFixed(3)} ms`;
   });
-  const tallies = [...outcomes].map(([kind, counts]) => `inspectSkill outcomes (${kind}): ${[...counts].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ${count}`).join(", ")}`);
+  const tallies = [...outcomes].map(
+    ([kind, counts]) =>
+      `inspectSkill outcomes (${kind}): ${[...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([code, count]) => `${code} ${count}`)
+        .join(", ")}`,
+  );
   console.log(`fuzz: ${total} cases in total\n${rows.join("\n")}\n${tallies.join("\n")}`);
 });
 
@@ -51,25 +62,125 @@ afterAll(() => {
 // Generators
 
 const YAML_FRAGMENTS = [
-  "---", "---\n", "\n---\n", "\n", "\r\n", "\r", ":", ": ", "-", "- ", "'", '"', "''", '""', "[", "]", "{", "}", ",", "&a ", "*a", "&", "*", "!", "!!str ", "!tag ",
-  "!!binary ", "|", ">", "|-", ">+", "|2", "#", " #", "?", "? ", "%YAML 1.2\n", "%TAG ! tag:x,2000:\n", "\t", " ", "  ", "    ", "name", "description", "metadata",
-  "allowed-tools", "license", "compatibility", "name: x", "name: good-skill\n", "description: y\n", "metadata:\n  k: v\n", "__proto__", "constructor", "<<", "\\", "\\x00",
-  "\\u2028", "\\e", "\u2028", "\u0085", "\ufeff", "\u0000", "\u001b", "é", "名前", "😀", "\ud800", "\udc00", "true", "null", "1.0", "0x1F", "~", "...", "`", "@", "%",
-  "<", ">", "&amp;", "</description>", "..", "/", "\u202e",
+  "---",
+  "---\n",
+  "\n---\n",
+  "\n",
+  "\r\n",
+  "\r",
+  ":",
+  ": ",
+  "-",
+  "- ",
+  "'",
+  '"',
+  "''",
+  '""',
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  "&a ",
+  "*a",
+  "&",
+  "*",
+  "!",
+  "!!str ",
+  "!tag ",
+  "!!binary ",
+  "|",
+  ">",
+  "|-",
+  ">+",
+  "|2",
+  "#",
+  " #",
+  "?",
+  "? ",
+  "%YAML 1.2\n",
+  "%TAG ! tag:x,2000:\n",
+  "\t",
+  " ",
+  "  ",
+  "    ",
+  "name",
+  "description",
+  "metadata",
+  "allowed-tools",
+  "license",
+  "compatibility",
+  "name: x",
+  "name: good-skill\n",
+  "description: y\n",
+  "metadata:\n  k: v\n",
+  "__proto__",
+  "constructor",
+  "<<",
+  "\\",
+  "\\x00",
+  "\\u2028",
+  "\\e",
+  "\u2028",
+  "\u0085",
+  "\ufeff",
+  "\u0000",
+  "\u001b",
+  "é",
+  "名前",
+  "😀",
+  "\ud800",
+  "\udc00",
+  "true",
+  "null",
+  "1.0",
+  "0x1F",
+  "~",
+  "...",
+  "`",
+  "@",
+  "%",
+  "<",
+  ">",
+  "&amp;",
+  "</description>",
+  "..",
+  "/",
+  "\u202e",
 ];
 
-const fragment = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...YAML_FRAGMENTS) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 6 }) });
+const fragment = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...YAML_FRAGMENTS) },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 6 }) },
+);
 
 /** `---` lines around fragment soup. */
 const fragmentSoup = fc
-  .tuple(fc.constantFrom("---\n", "---\r\n", "---", "", "\ufeff---\n"), fc.array(fragment, { maxLength: 60 }), fc.constantFrom("\n---\n", "\n---", "", "\n---\nbody\n"))
+  .tuple(
+    fc.constantFrom("---\n", "---\r\n", "---", "", "\ufeff---\n"),
+    fc.array(fragment, { maxLength: 60 }),
+    fc.constantFrom("\n---\n", "\n---", "", "\n---\nbody\n"),
+  )
   .map(([open, parts, close]) => open + parts.join("") + close);
 
 /** Line-structured frontmatter: indentation, a key, a separator, a fragment value. */
 const line = fc
   .tuple(
     fc.constantFrom("", "", " ", "  ", "    ", "\t", "- ", "  - "),
-    fc.constantFrom("name", "description", "metadata", "license", "allowed-tools", "compatibility", "argument-hint", "hooks", "x", "__proto__", "? ", ""),
+    fc.constantFrom(
+      "name",
+      "description",
+      "metadata",
+      "license",
+      "allowed-tools",
+      "compatibility",
+      "argument-hint",
+      "hooks",
+      "x",
+      "__proto__",
+      "? ",
+      "",
+    ),
     fc.constantFrom(":", ": ", ":  ", "", " : "),
     fc.array(fragment, { maxLength: 6 }).map((parts) => parts.join("")),
   )
@@ -81,17 +192,76 @@ const structured = fc
 const anyText = fc.string({ unit: "binary", maxLength: 300 });
 const skillTexts: Array<[string, fc.Arbitrary<string>]> = [
   ["arbitrary", anyText],
-  ["arbitrary between ---", fc.tuple(anyText, fc.boolean()).map(([text, named]) => `---\n${named ? "name: fuzz\ndescription: d\n" : ""}${text}\n---\nbody\n`)],
+  [
+    "arbitrary between ---",
+    fc
+      .tuple(anyText, fc.boolean())
+      .map(([text, named]) => `---\n${named ? "name: fuzz\ndescription: d\n" : ""}${text}\n---\nbody\n`),
+  ],
   ["frontmatter-ish", fc.oneof(fragmentSoup, structured)],
 ];
 
 const SHELL_FRAGMENTS = [
-  "scripts/run.sh", "python3", " ", "  ", "\t", "'", '"', ";", "&", "&&", "|", "||", "$", "$(", "${", "(", ")", "`", "\\", "\n", "\r", "-", "--x=", "-o", "/",
-  "..", "../", "~", "*", "?", "<", ">", "2>&1", "\u0000", "\u001b", "\u2025", "\uff0e", "\uff0f", "a", "=", "%", "é", "😀", "\u00a0", "\u3000",
+  "scripts/run.sh",
+  "python3",
+  " ",
+  "  ",
+  "\t",
+  "'",
+  '"',
+  ";",
+  "&",
+  "&&",
+  "|",
+  "||",
+  "$",
+  "$(",
+  "${",
+  "(",
+  ")",
+  "`",
+  "\\",
+  "\n",
+  "\r",
+  "-",
+  "--x=",
+  "-o",
+  "/",
+  "..",
+  "../",
+  "~",
+  "*",
+  "?",
+  "<",
+  ">",
+  "2>&1",
+  "\u0000",
+  "\u001b",
+  "\u2025",
+  "\uff0e",
+  "\uff0f",
+  "a",
+  "=",
+  "%",
+  "é",
+  "😀",
+  "\u00a0",
+  "\u3000",
 ];
 const commandTexts: Array<[string, fc.Arbitrary<string>]> = [
   ["arbitrary", anyText],
-  ["shell-ish", fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...SHELL_FRAGMENTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) }), { maxLength: 40 }).map((parts) => parts.join(""))],
+  [
+    "shell-ish",
+    fc
+      .array(
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...SHELL_FRAGMENTS) },
+          { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+        ),
+        { maxLength: 40 },
+      )
+      .map((parts) => parts.join("")),
+  ],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -104,10 +274,14 @@ describe("fuzz: SKILL.md parsers", () => {
     it(`inspectSkill returns normally on ${kind} input; a loaded skill has a safe name and a description`, () => {
       fc.assert(
         fc.property(texts, (text) => {
-          const result = measured("inspectSkill", () => inspectSkill({ text, file: "/skills/fuzz/SKILL.md", source: "fuzz", directoryName: "fuzz" }));
+          const result = measured("inspectSkill", () =>
+            inspectSkill({ text, file: "/skills/fuzz/SKILL.md", source: "fuzz", directoryName: "fuzz" }),
+          );
           for (const diagnostic of result.diagnostics) expect(diagnostic.file).toBe("/skills/fuzz/SKILL.md");
           const counts = outcomes.get(kind) ?? new Map<string, number>();
-          const outcome = result.skill ? "loaded" : (result.diagnostics.find((diagnostic) => diagnostic.severity === "error")?.code ?? "none");
+          const outcome = result.skill
+            ? "loaded"
+            : (result.diagnostics.find((diagnostic) => diagnostic.severity === "error")?.code ?? "none");
           counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
           outcomes.set(kind, counts);
           if (result.skill) {
@@ -186,7 +360,13 @@ describe("fuzz: time per input", () => {
       expect(p99, `${label} p99`).toBeLessThan(P99_LIMIT_MS);
       expect(max, `${label} max`).toBeLessThan(MAX_LIMIT_MS);
     }
-    expect([...durations.keys()].sort()).toEqual(["inspectSkill", "parseCommand", "parseSkillDocument(lenient)", "parseSkillDocument(strict)", "validateSkillText"]);
+    expect([...durations.keys()].sort()).toEqual([
+      "inspectSkill",
+      "parseCommand",
+      "parseSkillDocument(lenient)",
+      "parseSkillDocument(strict)",
+      "validateSkillText",
+    ]);
     expect(total).toBeGreaterThanOrEqual(20_000);
   });
 });

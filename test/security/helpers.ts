@@ -53,7 +53,12 @@ export function link(root: string, path: string, target: string): string {
 }
 
 /** A minimal SKILL.md. */
-export function skillMd(name: string, description = `Use ${name} for tests.`, extra = "", body = `# ${name}\n\nFollow the ${name} steps.`): string {
+export function skillMd(
+  name: string,
+  description = `Use ${name} for tests.`,
+  extra = "",
+  body = `# ${name}\n\nFollow the ${name} steps.`,
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}\n`;
 }
 
@@ -71,7 +76,10 @@ export function mkfifo(path: string): void {
  */
 export function fifoRescuer(fifo: string, afterMs = 4000): () => void {
   // Its own process group, so stopping it also stops the `sleep` it runs.
-  const child = spawn("timeout", ["20", "sh", "-c", `sleep ${afterMs / 1000}; : > "$1"`, "rescuer", fifo], { stdio: "ignore", detached: true });
+  const child = spawn("timeout", ["20", "sh", "-c", `sleep ${afterMs / 1000}; : > "$1"`, "rescuer", fifo], {
+    stdio: "ignore",
+    detached: true,
+  });
   return () => {
     if (child.pid === undefined) return;
     try {
@@ -92,7 +100,10 @@ export async function timed<T>(fn: () => T | Promise<T>): Promise<{ value: T; ms
 /** Resolves to `fallback` if `promise` has not settled within `ms`. */
 export function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +130,9 @@ export function toolOutputs(messages: BaseMessage[]): ToolOutput[] {
 
 /** Everything the model could have seen in a run: every message's content, serialised. */
 export function everythingSeen(messages: BaseMessage[]): string {
-  return messages.map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content))).join("\n");
+  return messages
+    .map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content)))
+    .join("\n");
 }
 
 /** Runs a real `createAgent` loop over local skills with `read_skill_resource` (and `run_skill_script` with an executor). */
@@ -133,15 +146,34 @@ export async function runSkillsAgent(options: {
   const middleware = createSkillsMiddleware({
     sources: [options.root],
     readResourceTool: true,
-    ...(options.executor ? { runScripts: { executor: options.executor, ...(options.defaultAllowedCommands ? { defaultAllowedCommands: options.defaultAllowedCommands } : {}) } } : {}),
+    ...(options.executor
+      ? {
+          runScripts: {
+            executor: options.executor,
+            ...(options.defaultAllowedCommands ? { defaultAllowedCommands: options.defaultAllowedCommands } : {}),
+          },
+        }
+      : {}),
   });
   const model = scriptedModel(options.steps);
-  const { result } = await runAgent({ middleware: [middleware], model, ...(options.tools ? { tools: options.tools } : {}) });
+  const { result } = await runAgent({
+    middleware: [middleware],
+    model,
+    ...(options.tools ? { tools: options.tools } : {}),
+  });
   return { result, outputs: toolOutputs(result.messages), seen: everythingSeen(result.messages), model };
 }
 
-export const readCall = (skill: string, path: string, id: string): ScriptedCall => ({ name: "read_skill_resource", args: { skill_name: skill, path }, id });
-export const runCall = (skill: string, command: string, id: string): ScriptedCall => ({ name: "run_skill_script", args: { skill_name: skill, command }, id });
+export const readCall = (skill: string, path: string, id: string): ScriptedCall => ({
+  name: "read_skill_resource",
+  args: { skill_name: skill, path },
+  id,
+});
+export const runCall = (skill: string, command: string, id: string): ScriptedCall => ({
+  name: "run_skill_script",
+  args: { skill_name: skill, command },
+  id,
+});
 
 // ---------------------------------------------------------------------------------------------
 // Processes
@@ -304,5 +336,6 @@ export function assertWellFormedXml(xml: string): void {
   }
   if (stack.length > 0) throw new Error(`unclosed <${stack.join("><")}>`);
   if (roots !== 1) throw new Error(`${roots} root elements`);
-  if (xml.slice(0, xml.indexOf("<")).trim() !== "" || xml.slice(xml.lastIndexOf(">") + 1).trim() !== "") throw new Error("text outside the root element");
+  if (xml.slice(0, xml.indexOf("<")).trim() !== "" || xml.slice(xml.lastIndexOf(">") + 1).trim() !== "")
+    throw new Error("text outside the root element");
 }

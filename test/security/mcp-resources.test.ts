@@ -42,7 +42,9 @@ afterAll(async () => {
 async function read(uri: string): Promise<string> {
   try {
     const { contents } = await client.readResource({ uri });
-    return contents.map((content) => ("text" in content ? content.text : Buffer.from(content.blob, "base64").toString())).join("");
+    return contents
+      .map((content) => ("text" in content ? content.text : Buffer.from(content.blob, "base64").toString()))
+      .join("");
   } catch (error) {
     return `error ${(error as { code: number }).code}`;
   }
@@ -96,20 +98,57 @@ describe("resources/read of skill:// URIs", () => {
   });
 
   it("never returns the secret for any URI built from traversal pieces", async () => {
-    const piece = fc.constantFrom("..", "%2e%2e", "%2E%2e", ".%2e", "%2e.", ".", "", "%2f", "%2F", "%5c", "\\", "secret.txt", "good", "other", "references", "linked", "escape.md", "SKILL.md", "%252e%252e", "\u2025", "．．");
+    const piece = fc.constantFrom(
+      "..",
+      "%2e%2e",
+      "%2E%2e",
+      ".%2e",
+      "%2e.",
+      ".",
+      "",
+      "%2f",
+      "%2F",
+      "%5c",
+      "\\",
+      "secret.txt",
+      "good",
+      "other",
+      "references",
+      "linked",
+      "escape.md",
+      "SKILL.md",
+      "%252e%252e",
+      "\u2025",
+      "．．",
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 6 }), fc.constantFrom("good", "other", "..", "%2e%2e"), async (pieces, skill) => {
-        const answer = await read(`skill://${skill}/${pieces.join("/")}`);
-        // Only the sibling's own SKILL.md mentions the secret, and only when asked for by name.
-        if (answer.includes(SECRET)) expect(`skill://${skill}/${pieces.join("/")}`).toMatch(/^skill:\/\/other\/(\.?\/)*SKILL\.md$/);
-      }),
+      fc.asyncProperty(
+        fc.array(piece, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("good", "other", "..", "%2e%2e"),
+        async (pieces, skill) => {
+          const answer = await read(`skill://${skill}/${pieces.join("/")}`);
+          // Only the sibling's own SKILL.md mentions the secret, and only when asked for by name.
+          if (answer.includes(SECRET))
+            expect(`skill://${skill}/${pieces.join("/")}`).toMatch(/^skill:\/\/other\/(\.?\/)*SKILL\.md$/);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("confines directory reads the same way", async () => {
-    for (const uri of ["skill://good/..", "skill://good/%2e%2e", "skill://good/linked", "skill://good/references%2f..%2f.."]) {
-      await expect(client.request({ method: "resources/directory/read", params: { uri } } as never, (await import("zod")).z.unknown())).rejects.toMatchObject({ code: -32602 });
+    for (const uri of [
+      "skill://good/..",
+      "skill://good/%2e%2e",
+      "skill://good/linked",
+      "skill://good/references%2f..%2f..",
+    ]) {
+      await expect(
+        client.request(
+          { method: "resources/directory/read", params: { uri } } as never,
+          (await import("zod")).z.unknown(),
+        ),
+      ).rejects.toMatchObject({ code: -32602 });
     }
   });
 });

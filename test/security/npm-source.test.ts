@@ -30,22 +30,43 @@ async function scanOf(options: Parameters<typeof createNpmSource>[0]) {
   const source = createNpmSource({ watch: false, ...options });
   const scan = await source.scan();
   source.close?.();
-  return { scan, codes: scan.diagnostics.map((diagnostic) => diagnostic.code), names: scan.skills.map((skill) => skill.name), text: JSON.stringify(scan) };
+  return {
+    scan,
+    codes: scan.diagnostics.map((diagnostic) => diagnostic.code),
+    names: scan.skills.map((skill) => skill.name),
+    text: JSON.stringify(scan),
+  };
 }
 
 describe("npm: sources refuse what is not an installed package of the project", () => {
-  it.each(["../outside/pkg", "../../outside", "/etc", "@scope/../../outside", "a/b/c", "./honest", "honest/skills", "", "@scope"])("the name %j is no package: an error, nothing read", async (name) => {
+  it.each([
+    "../outside/pkg",
+    "../../outside",
+    "/etc",
+    "@scope/../../outside",
+    "a/b/c",
+    "./honest",
+    "honest/skills",
+    "",
+    "@scope",
+  ])("the name %j is no package: an error, nothing read", async (name) => {
     const { project } = world();
     const { scan, codes, text } = await scanOf({ packages: [name], cwd: project });
     expect(scan.skills).toEqual([]);
     expect(codes).toEqual(["invalid-package-name"]);
-    expect(scan.diagnostics[0]!.message).toBe(`"npm:${name}" does not name an npm package (expected npm:<package> or npm:@scope/<package>)`);
+    expect(scan.diagnostics[0]!.message).toBe(
+      `"npm:${name}" does not name an npm package (expected npm:<package> or npm:@scope/<package>)`,
+    );
     expect(text).not.toContain(OUTSIDE);
   });
 
   it("a skills field entry that is a path is reported, not followed", async () => {
     const { project } = world();
-    put(project, "package.json", JSON.stringify({ name: "app", skills: ["npm:../outside/pkg", "npm:honest", "file:../outside/pkg", 42] }));
+    put(
+      project,
+      "package.json",
+      JSON.stringify({ name: "app", skills: ["npm:../outside/pkg", "npm:honest", "file:../outside/pkg", 42] }),
+    );
     const { scan, names, text } = await scanOf({ cwd: project });
     expect(names).toEqual(["honest"]);
     expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
@@ -82,7 +103,9 @@ describe("npm: sources refuse what is not an installed package of the project", 
     const { scan, names, codes, text } = await scanOf({ packages: ["sneaky"], cwd: project });
     expect(names).toEqual([]);
     expect(codes).toEqual(["symlink-escape"]);
-    expect(scan.diagnostics[0]!.message).toBe(`${join(project, "node_modules/sneaky/skills")} is a symbolic link to ${join(outside, "skills")}, outside the package and the allowed folders`);
+    expect(scan.diagnostics[0]!.message).toBe(
+      `${join(project, "node_modules/sneaky/skills")} is a symbolic link to ${join(outside, "skills")}, outside the package and the allowed folders`,
+    );
     expect(text).not.toContain(OUTSIDE);
   });
 
@@ -92,9 +115,17 @@ describe("npm: sources refuse what is not an installed package of the project", 
     const source = createNpmSource({ packages: ["honest"], cwd: project, watch: false });
     const scan = await source.scan();
     expect(scan.skills.map((skill) => skill.name)).toEqual(["honest"]);
-    expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["symlink-escape", join(project, "node_modules/honest/skills/outside")]]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
+      ["symlink-escape", join(project, "node_modules/honest/skills/outside")],
+    ]);
     // Asking for a skill the scan did not list (a forged path) is refused, not read.
-    await expect(source.readSkill({ ...scan.skills[0]!, name: "outside", path: join(project, "node_modules/honest/skills/outside/SKILL.md") })).rejects.toThrow(/is not a skill of npm:honest/);
+    await expect(
+      source.readSkill({
+        ...scan.skills[0]!,
+        name: "outside",
+        path: join(project, "node_modules/honest/skills/outside/SKILL.md"),
+      }),
+    ).rejects.toThrow(/is not a skill of npm:honest/);
     source.close?.();
   });
 });

@@ -25,7 +25,9 @@ function world() {
 function refusal(skill: string): { code: string; message: string } {
   try {
     const packed = packageSkill(skill);
-    throw new Error(`packaged: ${packed.entries.join(", ")}; contains the secret: ${Buffer.from(packed.bytes).includes(SECRET)}`);
+    throw new Error(
+      `packaged: ${packed.entries.join(", ")}; contains the secret: ${Buffer.from(packed.bytes).includes(SECRET)}`,
+    );
   } catch (error) {
     return { code: (error as { code: string }).code, message: (error as Error).message };
   }
@@ -35,7 +37,10 @@ describe("package: links that lead out of the skill folder", () => {
   it.each([
     ["an absolute link to a file", (base: string) => `${base}/secret.txt`],
     ["a relative link to a file", () => "../../../secret.txt"],
-    ["a chain whose last step leaves", (_base: string, skill: string) => link(skill, "references/zz-hop.md", "../../../secret.txt") && "zz-hop.md"],
+    [
+      "a chain whose last step leaves",
+      (_base: string, skill: string) => link(skill, "references/zz-hop.md", "../../../secret.txt") && "zz-hop.md",
+    ],
   ])("refuses %s, naming it", (_label, target) => {
     const { base, skill } = world();
     link(skill, "references/leak.md", target(base, skill));
@@ -51,7 +56,10 @@ describe("package: links that lead out of the skill folder", () => {
     expect(refusal(skill).code).toBe("outside-skill");
     const second = world();
     link(second.skill, "up", "..");
-    expect(refusal(second.skill)).toMatchObject({ code: "outside-skill", message: expect.stringMatching(/^up is a symbolic link to /) });
+    expect(refusal(second.skill)).toMatchObject({
+      code: "outside-skill",
+      message: expect.stringMatching(/^up is a symbolic link to /),
+    });
   });
 
   it("refuses a sibling folder whose name starts with the skill's (tool-evil beside tool)", () => {
@@ -72,7 +80,10 @@ describe("package: links that lead out of the skill folder", () => {
     const { skill } = world();
     link(skill, "loop-a", "loop-b");
     link(skill, "loop-b", "loop-a");
-    expect(refusal(skill)).toMatchObject({ code: "symlink-dangling", message: expect.stringMatching(/^loop-a is a symbolic link that leads nowhere/) });
+    expect(refusal(skill)).toMatchObject({
+      code: "symlink-dangling",
+      message: expect.stringMatching(/^loop-a is a symbolic link that leads nowhere/),
+    });
     const second = world();
     link(second.skill, "gone.md", "missing.md");
     expect(refusal(second.skill).code).toBe("symlink-dangling");
@@ -90,7 +101,10 @@ describe("package: links that lead out of the skill folder", () => {
   it("refuses a FIFO without opening it", () => {
     const { skill } = world();
     mkfifo(join(skill, "pipe"));
-    expect(refusal(skill)).toMatchObject({ code: "special-file", message: expect.stringMatching(/^pipe is not a regular file/) });
+    expect(refusal(skill)).toMatchObject({
+      code: "special-file",
+      message: expect.stringMatching(/^pipe is not a regular file/),
+    });
   });
 
   it("packs a link to a file inside as a copy of that file", () => {

@@ -16,17 +16,26 @@ const lockWith = (skills: Record<string, unknown>) => JSON.stringify({ version: 
 const entry = (computedHash: string) => ({ source: "x", sourceType: "local", computedHash });
 
 describe("a lockfile entry whose name is a path", () => {
-  it.each(["../evil", "../../etc", "a/../../evil", "..", "evil\\..\\x"])("%s is refused, and nothing is looked up for it", (name) => {
-    fixture = lockedProject();
-    // A folder the path would reach, with the very hash the entry records: a lookup would say ok.
-    const decoy = join(fixture.project, ".agents/evil");
-    mkdirSync(decoy, { recursive: true });
-    writeFileSync(join(decoy, "SKILL.md"), LOCKED_SKILLS.other.files["SKILL.md"]);
-    const lockfile = join(fixture.project, "evil-lock.json");
-    writeFileSync(lockfile, lockWith({ [name]: entry(LOCKED_SKILLS.other.hash) }));
-    const [check] = verifySkillsLock({ lockfile }).skills;
-    expect(check).toEqual({ name, lockedHash: LOCKED_SKILLS.other.hash, status: "refused", installed: [], note: `the entry's name ${JSON.stringify(name)} is a path, not a skill name; nothing is looked up for it` });
-  });
+  it.each(["../evil", "../../etc", "a/../../evil", "..", "evil\\..\\x"])(
+    "%s is refused, and nothing is looked up for it",
+    (name) => {
+      fixture = lockedProject();
+      // A folder the path would reach, with the very hash the entry records: a lookup would say ok.
+      const decoy = join(fixture.project, ".agents/evil");
+      mkdirSync(decoy, { recursive: true });
+      writeFileSync(join(decoy, "SKILL.md"), LOCKED_SKILLS.other.files["SKILL.md"]);
+      const lockfile = join(fixture.project, "evil-lock.json");
+      writeFileSync(lockfile, lockWith({ [name]: entry(LOCKED_SKILLS.other.hash) }));
+      const [check] = verifySkillsLock({ lockfile }).skills;
+      expect(check).toEqual({
+        name,
+        lockedHash: LOCKED_SKILLS.other.hash,
+        status: "refused",
+        installed: [],
+        note: `the entry's name ${JSON.stringify(name)} is a path, not a skill name; nothing is looked up for it`,
+      });
+    },
+  );
 });
 
 describe("a malformed lockfile is an error naming the file and the problem", () => {
@@ -34,13 +43,25 @@ describe("a malformed lockfile is an error naming the file and the problem", () 
   it.each([
     ["not JSON", "{ version: 1", /^Cannot use the skills lockfile .*lock\.json: it is not valid JSON \(/],
     ["an array", "[]", /: it is not a JSON object$/],
-    ["version 2", lockWith({}).replace('"version":1', '"version":2'), /: its "version" is 2; skillset reads version 1 of the skills CLI's lockfile$/],
+    [
+      "version 2",
+      lockWith({}).replace('"version":1', '"version":2'),
+      /: its "version" is 2; skillset reads version 1 of the skills CLI's lockfile$/,
+    ],
     ["no version", '{"skills":{}}', /: its "version" is missing; skillset reads version 1/],
     ["skills a list", '{"version":1,"skills":[]}', /: its "skills" is not an object of skill entries$/],
     ["an entry that is a string", lockWith({ a: "x" }), /: skills\["a"\] is not an object$/],
-    ["a short hash", lockWith({ a: entry("abc") }), /: skills\["a"\]\.computedHash is "abc", not a sha256 in hex \(64 characters 0-9a-f\)$/],
+    [
+      "a short hash",
+      lockWith({ a: entry("abc") }),
+      /: skills\["a"\]\.computedHash is "abc", not a sha256 in hex \(64 characters 0-9a-f\)$/,
+    ],
     ["an upper-case hash", lockWith({ a: entry(hash.toUpperCase()) }), /computedHash is "A{64}", not a sha256/],
-    ["a numeric source", lockWith({ a: { source: 1, sourceType: "local", computedHash: hash } }), /: skills\["a"\]\.source is not a string$/],
+    [
+      "a numeric source",
+      lockWith({ a: { source: 1, sourceType: "local", computedHash: hash } }),
+      /: skills\["a"\]\.source is not a string$/,
+    ],
     ["a numeric ref", lockWith({ a: { ...entry(hash), ref: 3 } }), /: skills\["a"\]\.ref is not a string$/],
   ])("%s", (_label, text, message) => {
     fixture = lockedProject();
@@ -55,10 +76,18 @@ describe("a malformed lockfile is an error naming the file and the problem", () 
     fixture = lockedProject();
     const lockfile = join(fixture.project, "skills-lock.json");
     const verify = lockfileVerifier(lockfile);
-    const other = { name: "other", description: "d", path: join(fixture.project, ".agents/skills/other/SKILL.md"), source: "s" } as SkillMetadata;
+    const other = {
+      name: "other",
+      description: "d",
+      path: join(fixture.project, ".agents/skills/other/SKILL.md"),
+      source: "s",
+    } as SkillMetadata;
     expect(verify(other)).toBeUndefined();
     writeFileSync(lockfile, "{");
-    expect(verify(other)).toEqual({ refuse: true, reason: expect.stringMatching(/^Cannot use the skills lockfile .*skills-lock\.json: it is not valid JSON/) });
+    expect(verify(other)).toEqual({
+      refuse: true,
+      reason: expect.stringMatching(/^Cannot use the skills lockfile .*skills-lock\.json: it is not valid JSON/),
+    });
     writeFileSync(lockfile, lockfileText());
     expect(verify(other)).toBeUndefined();
   });
@@ -72,11 +101,17 @@ describe("links", () => {
     writeFileSync(join(outside, "SKILL.md"), LOCKED_SKILLS.other.files["SKILL.md"]);
     renameSync(join(fixture.project, ".agents/skills/other"), join(fixture.project, "old-other"));
     symlinkSync(outside, join(fixture.project, ".agents/skills/other"));
-    const check = verifySkillsLock({ lockfile: join(fixture.project, "skills-lock.json") }).skills.find((skill) => skill.name === "other")!;
+    const check = verifySkillsLock({ lockfile: join(fixture.project, "skills-lock.json") }).skills.find(
+      (skill) => skill.name === "other",
+    )!;
     expect(check.status).toBe("refused");
     // Both paths to it: the canonical one, and the agent's link that now leads out through it.
     expect(check.installed).toEqual(
-      [".agents/skills/other", ".claude/skills/other"].map((path) => ({ path: join(fixture.project, path), status: "refused", note: `${join(fixture.project, path)} is a symbolic link to ${outside}, outside the allowed folders` })),
+      [".agents/skills/other", ".claude/skills/other"].map((path) => ({
+        path: join(fixture.project, path),
+        status: "refused",
+        note: `${join(fixture.project, path)} is a symbolic link to ${outside}, outside the allowed folders`,
+      })),
     );
   });
 
@@ -91,19 +126,31 @@ describe("links", () => {
   it("the runtime verifier re-hashes after a file is swapped for a link with the same name, even right after a check", () => {
     fixture = lockedProject();
     const verify = lockfileVerifier(join(fixture.project, "skills-lock.json"));
-    const mySkill = { name: "my-skill", description: "d", path: join(fixture.project, ".claude/skills/my-skill/SKILL.md"), source: "s" } as SkillMetadata;
+    const mySkill = {
+      name: "my-skill",
+      description: "d",
+      path: join(fixture.project, ".claude/skills/my-skill/SKILL.md"),
+      source: "s",
+    } as SkillMetadata;
     expect(verify(mySkill)).toBeUndefined();
     const file = join(fixture.project, ".claude/skills/my-skill/a.txt");
     renameSync(file, `${file}.bak`);
     symlinkSync(`${file}.bak`, file);
     expect(verify(mySkill)?.refuse).toBe(true);
-    expect(verify(mySkill)?.reason).toMatch(/a\.txt removed; it holds symbolic links the lockfile's hash does not cover \(a\.txt\)\)$/);
+    expect(verify(mySkill)?.reason).toMatch(
+      /a\.txt removed; it holds symbolic links the lockfile's hash does not cover \(a\.txt\)\)$/,
+    );
   });
 
   it("the runtime verifier catches a same-size rewrite made within the same clock tick as the check", () => {
     fixture = lockedProject();
     const verify = lockfileVerifier(join(fixture.project, "skills-lock.json"));
-    const mySkill = { name: "my-skill", description: "d", path: join(fixture.project, ".claude/skills/my-skill/SKILL.md"), source: "s" } as SkillMetadata;
+    const mySkill = {
+      name: "my-skill",
+      description: "d",
+      path: join(fixture.project, ".claude/skills/my-skill/SKILL.md"),
+      source: "s",
+    } as SkillMetadata;
     expect(verify(mySkill)).toBeUndefined();
     writeFileSync(join(fixture.project, ".claude/skills/my-skill/a.txt"), "Y\n");
     expect(verify(mySkill)?.reason).toMatch(/\(a\.txt changed\)$/);

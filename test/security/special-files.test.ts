@@ -8,7 +8,18 @@ import { renderResourcePage } from "../../src/core/resources/read-resource.js";
 import { createLocalSource, listSkillFiles, validateSkillDirectory } from "../../src/node.js";
 import { readContainedFile } from "../../src/sources/local-source.js";
 import { load } from "../langchain/helpers.js";
-import { Sandbox, controlCharacters, fifoRescuer, link, mkfifo, put, readCall, runSkillsAgent, skillMd, timed } from "./helpers.js";
+import {
+  Sandbox,
+  controlCharacters,
+  fifoRescuer,
+  link,
+  mkfifo,
+  put,
+  readCall,
+  runSkillsAgent,
+  skillMd,
+  timed,
+} from "./helpers.js";
 
 const sandbox = new Sandbox();
 const stoppers: Array<() => void> = [];
@@ -86,7 +97,9 @@ describe("a FIFO as a resource", () => {
     put(skill, "references/guide.md", "guide\n");
     fifo(`${skill}/references/pipe.md`);
     link(skill, "references/pipe-link.md", "pipe.md");
-    expect(listSkillFiles(skill, { maxDepth: 4, maxFiles: 100 }).files.map((file) => file.relativePath)).toEqual(["references/guide.md"]);
+    expect(listSkillFiles(skill, { maxDepth: 4, maxFiles: 100 }).files.map((file) => file.relativePath)).toEqual([
+      "references/guide.md",
+    ]);
     const direct = await timed(() => {
       try {
         readContainedFile(skill, "references/pipe.md", 1024);
@@ -98,7 +111,13 @@ describe("a FIFO as a resource", () => {
     expect(direct.ms).toBeLessThan(2000);
     expect(direct.value).toMatch(/references\/pipe\.md is not a regular file/);
     const run = await timed(() =>
-      runSkillsAgent({ root, steps: [[load("good")], [readCall("good", "references/pipe.md", "pipe"), readCall("good", "references/pipe-link.md", "pipe-link")]] }),
+      runSkillsAgent({
+        root,
+        steps: [
+          [load("good")],
+          [readCall("good", "references/pipe.md", "pipe"), readCall("good", "references/pipe-link.md", "pipe-link")],
+        ],
+      }),
     );
     expect(run.ms).toBeLessThan(3500);
     for (const id of ["pipe", "pipe-link"]) {
@@ -144,7 +163,9 @@ describe("devices behind symlinks", () => {
     const root = sandbox.folder();
     put(root, "good/SKILL.md", skillMd("good"));
     link(root, "good/references/zero.bin", "/dev/zero");
-    const { value, ms } = await timed(() => runSkillsAgent({ root, steps: [[load("good")], [readCall("good", "references/zero.bin", "zero")]] }));
+    const { value, ms } = await timed(() =>
+      runSkillsAgent({ root, steps: [[load("good")], [readCall("good", "references/zero.bin", "zero")]] }),
+    );
     expect(ms).toBeLessThan(3000);
     expect(value.outputs.find((output) => output.id === "zero")!.status).toBe("error");
   });
@@ -230,7 +251,9 @@ describe("a 1 GB sparse SKILL.md", () => {
     const root = sandbox.folder();
     put(root, "good/SKILL.md", skillMd("good"));
     sparse(`${root}/good/assets/huge.bin`, GIB);
-    const { value, ms } = await timed(() => runSkillsAgent({ root, steps: [[load("good")], [readCall("good", "assets/huge.bin", "huge")]] }));
+    const { value, ms } = await timed(() =>
+      runSkillsAgent({ root, steps: [[load("good")], [readCall("good", "assets/huge.bin", "huge")]] }),
+    );
     expect(ms).toBeLessThan(4000);
     const output = value.outputs.find((candidate) => candidate.id === "huge")!;
     expect(output.status).toBe("error");
@@ -243,7 +266,11 @@ describe("binary content and invalid UTF-8", () => {
 
   it("a SKILL.md with invalid UTF-8 in its frontmatter is skipped with a diagnostic that names the file", async () => {
     const root = sandbox.folder();
-    const file = put(root, "bad/SKILL.md", Buffer.concat([Buffer.from("---\nname: bad\ndescription: "), INVALID, Buffer.from("\n---\nbody\n")]));
+    const file = put(
+      root,
+      "bad/SKILL.md",
+      Buffer.concat([Buffer.from("---\nname: bad\ndescription: "), INVALID, Buffer.from("\n---\nbody\n")]),
+    );
     const { value } = await scan(root);
     expect(value.skills).toEqual([]);
     const diagnostic = value.diagnostics.find((candidate) => candidate.file === file)!;
@@ -254,7 +281,15 @@ describe("binary content and invalid UTF-8", () => {
 
   it("a SKILL.md whose frontmatter is a binary blob (PNG header) is skipped with a diagnostic", async () => {
     const root = sandbox.folder();
-    const file = put(root, "png/SKILL.md", Buffer.concat([Buffer.from("---\nname: png\ndescription: "), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from("\n---\n")]));
+    const file = put(
+      root,
+      "png/SKILL.md",
+      Buffer.concat([
+        Buffer.from("---\nname: png\ndescription: "),
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+        Buffer.from("\n---\n"),
+      ]),
+    );
     const { value } = await scan(root);
     expect(value.skills).toEqual([]);
     expect(value.diagnostics.find((diagnostic) => diagnostic.file === file)?.severity).toBe("error");
@@ -271,10 +306,16 @@ describe("binary content and invalid UTF-8", () => {
 
   it("a SKILL.md whose body is not UTF-8 is skipped at discovery, naming the file, and never dumped", async () => {
     const root = sandbox.folder();
-    const file = put(root, "body/SKILL.md", Buffer.concat([Buffer.from(skillMd("body", "Valid head.", "", "BODY-MARKER-11")), INVALID]));
+    const file = put(
+      root,
+      "body/SKILL.md",
+      Buffer.concat([Buffer.from(skillMd("body", "Valid head.", "", "BODY-MARKER-11")), INVALID]),
+    );
     const { value } = await scan(root);
     expect(value.skills).toEqual([]);
-    expect(value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([["not-utf8", `${file} is not valid UTF-8`]]);
+    expect(value.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([
+      ["not-utf8", `${file} is not valid UTF-8`],
+    ]);
     const { outputs, seen } = await runSkillsAgent({ root, steps: [[load("body")]] });
     const output = outputs.find((candidate) => candidate.id === "load-body")!;
     expect(output.status).toBe("error");
@@ -285,19 +326,31 @@ describe("binary content and invalid UTF-8", () => {
   it("read_skill_resource describes binary resources (PNG as an image) instead of dumping them", async () => {
     const root = sandbox.folder();
     put(root, "good/SKILL.md", skillMd("good"));
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("IHDR-PNG-PAYLOAD"), Buffer.alloc(64)]);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from("IHDR-PNG-PAYLOAD"),
+      Buffer.alloc(64),
+    ]);
     put(root, "good/assets/logo.png", png);
-    put(root, "good/assets/photo.jpg", Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("JPEG-PAYLOAD")]));
+    put(
+      root,
+      "good/assets/photo.jpg",
+      Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("JPEG-PAYLOAD")]),
+    );
     put(root, "good/assets/blob.bin", Buffer.concat([Buffer.from("BLOB-PAYLOAD"), INVALID]));
     put(root, "good/assets/utf16.txt", Buffer.from("\ufeffUTF16-PAYLOAD", "utf16le"));
     put(root, "good/assets/late-invalid.txt", Buffer.concat([Buffer.from("LATE-PAYLOAD\n".repeat(2000)), INVALID]));
     const ids = ["logo.png", "photo.jpg", "blob.bin", "utf16.txt", "late-invalid.txt"];
-    const { outputs, seen } = await runSkillsAgent({ root, steps: [[load("good")], ids.map((file) => readCall("good", `assets/${file}`, file))] });
+    const { outputs, seen } = await runSkillsAgent({
+      root,
+      steps: [[load("good")], ids.map((file) => readCall("good", `assets/${file}`, file))],
+    });
     const text = (id: string) => outputs.find((output) => output.id === id)!.content;
     expect(text("logo.png")).toMatch(/binary file \(\d+ bytes, looks like a PNG image\)/);
     expect(text("photo.jpg")).toMatch(/JPEG image/);
     for (const id of ids) expect(text(id), id).toMatch(/is a binary file/);
-    for (const payload of ["IHDR-PNG-PAYLOAD", "JPEG-PAYLOAD", "BLOB-PAYLOAD", "LATE-PAYLOAD", "\ufffd"]) expect(seen).not.toContain(payload);
+    for (const payload of ["IHDR-PNG-PAYLOAD", "JPEG-PAYLOAD", "BLOB-PAYLOAD", "LATE-PAYLOAD", "\ufffd"])
+      expect(seen).not.toContain(payload);
   });
 
   // Found by this suite (fixed): a NUL byte anywhere makes a resource binary.
@@ -312,7 +365,13 @@ describe("binary content and invalid UTF-8", () => {
     put(root, "good/SKILL.md", skillMd("good"));
     put(root, "good/references/one-line.txt", "x".repeat(2 * 1024 * 1024));
     put(root, "good/references/too-big.txt", "y".repeat(10 * 1024 * 1024 + 1));
-    const { outputs } = await runSkillsAgent({ root, steps: [[load("good")], [readCall("good", "references/one-line.txt", "line"), readCall("good", "references/too-big.txt", "big")]] });
+    const { outputs } = await runSkillsAgent({
+      root,
+      steps: [
+        [load("good")],
+        [readCall("good", "references/one-line.txt", "line"), readCall("good", "references/too-big.txt", "big")],
+      ],
+    });
     const line = outputs.find((output) => output.id === "line")!;
     expect(line.content.length).toBeLessThan(60_000);
     expect(line.content).toMatch(/line cut/);

@@ -60,10 +60,16 @@ describe("discovery (createLocalSource) does not follow links out of the source"
     expect(text).not.toContain("root:x:0:0");
     const named = (file: string) => scan.diagnostics.filter((diagnostic) => diagnostic.file === `${root}/${file}`);
     for (const file of ["linked-abs", "linked-rel", "chain-a", "chain-b"]) {
-      expect(named(file).map((diagnostic) => diagnostic.code), file).toContain("symlink-escape");
+      expect(
+        named(file).map((diagnostic) => diagnostic.code),
+        file,
+      ).toContain("symlink-escape");
     }
     for (const file of ["skl-abs/SKILL.md", "skl-rel/SKILL.md", "skl-chain/SKILL.md", "skl-passwd/SKILL.md"]) {
-      expect(named(file).map((diagnostic) => diagnostic.code), file).toContain("symlink-escape");
+      expect(
+        named(file).map((diagnostic) => diagnostic.code),
+        file,
+      ).toContain("symlink-escape");
       expect(named(file)[0]!.message).toContain(file);
     }
     // A self-referencing SKILL.md is reported, not followed forever; so are folder loops, and a
@@ -71,9 +77,16 @@ describe("discovery (createLocalSource) does not follow links out of the source"
     expect(named("skl-loop/SKILL.md").map((diagnostic) => [diagnostic.code, diagnostic.message])).toEqual([
       ["symlink-loop", `${root}/skl-loop/SKILL.md is a symbolic link that leads back to itself (a loop)`],
     ]);
-    for (const file of ["loop-a", "loop-b"]) expect(named(file).map((diagnostic) => diagnostic.code), file).toEqual(["symlink-loop"]);
+    for (const file of ["loop-a", "loop-b"])
+      expect(
+        named(file).map((diagnostic) => diagnostic.code),
+        file,
+      ).toEqual(["symlink-loop"]);
     expect(named("skl-dangling/SKILL.md").map((diagnostic) => [diagnostic.severity, diagnostic.message])).toEqual([
-      ["error", `${root}/skl-dangling/SKILL.md is a symbolic link whose target does not exist (it points to does-not-exist.md)`],
+      [
+        "error",
+        `${root}/skl-dangling/SKILL.md is a symbolic link whose target does not exist (it points to does-not-exist.md)`,
+      ],
     ]);
     expect(`${base}`.length).toBeGreaterThan(0);
   });
@@ -166,10 +179,18 @@ describe("listSkillFiles and readContainedFile stay inside the skill's folder", 
     })();
     expect(ms).toBeLessThan(2000);
     const listed = listing.files.map((file) => file.relativePath);
-    for (const path of [...ESCAPING, "references/dirlink", "references/dirlink-rel", "references/loop-a", "references/loop-b"]) {
+    for (const path of [
+      ...ESCAPING,
+      "references/dirlink",
+      "references/dirlink-rel",
+      "references/loop-a",
+      "references/loop-b",
+    ]) {
       expect(listed, path).not.toContain(path);
     }
-    expect(listed.some((path) => path.startsWith("references/dirlink") || path.startsWith("scripts/escape"))).toBe(false);
+    expect(listed.some((path) => path.startsWith("references/dirlink") || path.startsWith("scripts/escape"))).toBe(
+      false,
+    );
     expect(listed).toContain("references/guide.md");
     expect(listed).toContain("references/inside.md");
     expect(listed).toContain("references/inside-dir/run.sh");
@@ -188,7 +209,9 @@ describe("listSkillFiles and readContainedFile stay inside the skill's folder", 
       }
       expect(content, path).toBeUndefined();
     }
-    expect(Buffer.from(readContainedFile(skill, "references/inside.md", 1024)).toString()).toContain("Inside the skill.");
+    expect(Buffer.from(readContainedFile(skill, "references/inside.md", 1024)).toString()).toContain(
+      "Inside the skill.",
+    );
   });
 });
 
@@ -196,12 +219,16 @@ describe("end to end: load_skill and read_skill_resource with escaping links", (
   it("lists none of them as resources and refuses to read any, without showing the secret", async () => {
     const { root } = resourceWorld();
     const calls = ESCAPING.map((path, index) => readCall("good", path, `read-${index}`));
-    const { outputs, seen, result } = await runSkillsAgent({ root, steps: [[load("good")], calls, [readCall("good", "references/inside.md", "inside")]] });
+    const { outputs, seen, result } = await runSkillsAgent({
+      root,
+      steps: [[load("good")], calls, [readCall("good", "references/inside.md", "inside")]],
+    });
     const resources = (result.skillResources.good ?? []).map((resource) => resource.relativePath);
     expect(resources).toContain("references/guide.md");
     for (const path of ESCAPING) expect(resources).not.toContain(path);
     const loadText = outputs.find((output) => output.id === "load-good")!.content;
-    for (const path of ["rel.txt", "abs.txt", "passwd", "dirlink", "chain", "sibling.md", "scripts/escape"]) expect(loadText).not.toContain(path);
+    for (const path of ["rel.txt", "abs.txt", "passwd", "dirlink", "chain", "sibling.md", "scripts/escape"])
+      expect(loadText).not.toContain(path);
     for (const [index, path] of ESCAPING.entries()) {
       const output = outputs.find((candidate) => candidate.id === `read-${index}`)!;
       expect(output.status, `${path}: ${output.content}`).toBe("error");
@@ -224,7 +251,11 @@ describe("end to end: load_skill and read_skill_resource with escaping links", (
       },
       { name: "swap", description: "test helper", schema: z.object({}) },
     );
-    const { outputs, seen } = await runSkillsAgent({ root, tools: [swap], steps: [[{ name: "swap", args: {}, id: "swap" }], [load("good")]] });
+    const { outputs, seen } = await runSkillsAgent({
+      root,
+      tools: [swap],
+      steps: [[{ name: "swap", args: {}, id: "swap" }], [load("good")]],
+    });
     expect(outputs.find((output) => output.id === "load-good")!.status).toBe("error");
     expect(seen).not.toContain(OUTSIDE_BODY);
   });
@@ -294,8 +325,12 @@ describe("installers' links: followed inside the project and the user's skills f
       ["pkg-helper", `${project}/node_modules/pkgskills/skills/pkg-helper/SKILL.md`],
     ]);
     const scan = await createLocalSource({ path: claude, watch: false }).scan();
-    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([[`${claude}/other/SKILL.md`, `${agents}/other/SKILL.md`]]);
-    expect(scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file])).toEqual([["error", "symlink-escape", `${claude}/escape`]]);
+    expect(scan.skills.map((skill) => [skill.path, skill.realPath])).toEqual([
+      [`${claude}/other/SKILL.md`, `${agents}/other/SKILL.md`],
+    ]);
+    expect(scan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file])).toEqual([
+      ["error", "symlink-escape", `${claude}/escape`],
+    ]);
     expect(JSON.stringify(scan)).not.toContain(OUTSIDE_DESCRIPTION);
   });
 
@@ -337,10 +372,16 @@ describe("installers' links: followed inside the project and the user's skills f
     link(home, "loose/skills/mine", `${home}/.agents/skills/mine`);
     put(home, ".agents/skills/mine/SKILL.md", skillMd("mine"));
     const theirs = await createLocalSource({ path: claude, watch: false }).scan();
-    expect(theirs.diagnostics.filter((diagnostic) => diagnostic.code === "symlink-escape").map((diagnostic) => diagnostic.file)).toEqual([`${claude}/theirs`]);
+    expect(
+      theirs.diagnostics
+        .filter((diagnostic) => diagnostic.code === "symlink-escape")
+        .map((diagnostic) => diagnostic.file),
+    ).toEqual([`${claude}/theirs`]);
     const loose = await createLocalSource({ path: `${home}/loose/skills`, watch: false }).scan();
     expect(loose.skills.map((skill) => skill.name)).toEqual(["mine"]);
-    expect(loose.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["symlink-escape", `${home}/loose/skills/private`]]);
+    expect(loose.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
+      ["symlink-escape", `${home}/loose/skills/private`],
+    ]);
     expect(JSON.stringify([theirs, loose])).not.toContain(OUTSIDE_DESCRIPTION);
   });
 });
@@ -352,8 +393,12 @@ describe("link-swap races: a link that pointed inside at discovery and points ou
     const [skill] = (await source.scan()).skills;
     expect(skill!.path).toBe(`${claude}/other/SKILL.md`);
     retarget(`${claude}/other`, `${outside}/other`);
-    await expect(source.readSkill(skill!)).rejects.toThrow(`the skill's folder ${claude}/other now resolves to ${outside}/other, outside the allowed folders; refused`);
-    await expect(source.listFiles(skill!, { maxDepth: 3, maxFiles: 10 })).rejects.toThrow(/outside the allowed folders/);
+    await expect(source.readSkill(skill!)).rejects.toThrow(
+      `the skill's folder ${claude}/other now resolves to ${outside}/other, outside the allowed folders; refused`,
+    );
+    await expect(source.listFiles(skill!, { maxDepth: 3, maxFiles: 10 })).rejects.toThrow(
+      /outside the allowed folders/,
+    );
     await expect(source.readFile!(skill!, "references/guide.md", 1024)).rejects.toThrow(/outside the allowed folders/);
     source.close?.();
   });
@@ -367,7 +412,9 @@ describe("link-swap races: a link that pointed inside at discovery and points ou
     const skill = (await source.scan()).skills.find((entry) => entry.name === "linked")!;
     expect(skill.realPath).toBe(`${project}/canonical/linked/SKILL.md`);
     retarget(`${agents}/linked/SKILL.md`, `${outside}/SKILL.md`);
-    await expect(source.readSkill(skill)).rejects.toThrow(`${agents}/linked/SKILL.md is a symbolic link to ${outside}/SKILL.md, outside the allowed folders`);
+    await expect(source.readSkill(skill)).rejects.toThrow(
+      `${agents}/linked/SKILL.md is a symbolic link to ${outside}/SKILL.md, outside the allowed folders`,
+    );
     source.close?.();
   });
 
@@ -395,7 +442,11 @@ describe("link-swap races: a link that pointed inside at discovery and points ou
     const { outputs, seen } = await runSkillsAgent({
       root: claude,
       tools: [swap],
-      steps: [[load("other")], [{ name: "swap", args: {}, id: "swap" }], [readCall("other", "references/guide.md", "read")]],
+      steps: [
+        [load("other")],
+        [{ name: "swap", args: {}, id: "swap" }],
+        [readCall("other", "references/guide.md", "read")],
+      ],
     });
     expect(outputs.find((output) => output.id === "load-other")!.status).not.toBe("error");
     expect(outputs.find((output) => output.id === "read")!.status).toBe("error");
@@ -412,7 +463,11 @@ describe("link-swap races: a link that pointed inside at discovery and points ou
       },
       { name: "swap", description: "test helper", schema: z.object({}) },
     );
-    const { outputs, seen } = await runSkillsAgent({ root: claude, tools: [swap], steps: [[{ name: "swap", args: {}, id: "swap" }], [load("other")]] });
+    const { outputs, seen } = await runSkillsAgent({
+      root: claude,
+      tools: [swap],
+      steps: [[{ name: "swap", args: {}, id: "swap" }], [load("other")]],
+    });
     const loaded = outputs.find((output) => output.id === "load-other")!;
     expect([loaded.status, loaded.content]).toEqual(["error", expect.stringContaining("outside the allowed folders")]);
     expect(seen).not.toContain(OUTSIDE_BODY);
@@ -426,7 +481,9 @@ describe("link-swap races: a link that pointed inside at discovery and points ou
     writeFileSync(`${outside}/other/touched`, "");
     const rescan = await source.scan();
     expect(rescan.skills).toEqual([]);
-    expect(rescan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file])).toEqual([["error", "symlink-escape", `${claude}/other`]]);
+    expect(rescan.diagnostics.map((diagnostic) => [diagnostic.severity, diagnostic.code, diagnostic.file])).toEqual([
+      ["error", "symlink-escape", `${claude}/other`],
+    ]);
     source.close?.();
   });
 });

@@ -126,7 +126,11 @@ describe("checkResourcePath refuses traversal in every spelling", () => {
 
   // Found by this suite (fixed): the NFKC form is checked for `\` too.
   it("refuses the fullwidth reverse solidus, whose NFKC form is a backslash", () => {
-    for (const path of ["\uff0e\uff0e\uff3csecret.txt", "..\uff3csecret.txt", "references\uff3c..\uff3c..\uff3csecret.txt"]) {
+    for (const path of [
+      "\uff0e\uff0e\uff3csecret.txt",
+      "..\uff3csecret.txt",
+      "references\uff3c..\uff3c..\uff3csecret.txt",
+    ]) {
       expect(checkResourcePath(path).ok, JSON.stringify(path)).toBe(false);
     }
   });
@@ -143,13 +147,41 @@ describe("checkResourcePath refuses traversal in every spelling", () => {
   });
 
   it("property: an accepted path is relative and clean, and none of its normal forms has a `..` segment, an absolute start, a backslash or a control character", () => {
-    const fragments = fc.constantFrom("..", ".", "/", "\\", "a", "b.md", "\u2025", "\u2024", "\uff0e", "\uff0f", "\uff3c", "\ufe52", "\ufe68", "\uff23\uff1a", "%2e", "%2f", "\u0000", "\u200b", "C:", "~", "\u0301", " ");
-    const paths = fc.oneof(fc.string({ unit: "binary", maxLength: 40 }), fc.array(fragments, { maxLength: 12 }).map((parts) => parts.join("")));
+    const fragments = fc.constantFrom(
+      "..",
+      ".",
+      "/",
+      "\\",
+      "a",
+      "b.md",
+      "\u2025",
+      "\u2024",
+      "\uff0e",
+      "\uff0f",
+      "\uff3c",
+      "\ufe52",
+      "\ufe68",
+      "\uff23\uff1a",
+      "%2e",
+      "%2f",
+      "\u0000",
+      "\u200b",
+      "C:",
+      "~",
+      "\u0301",
+      " ",
+    );
+    const paths = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.array(fragments, { maxLength: 12 }).map((parts) => parts.join("")),
+    );
     fc.assert(
       fc.property(paths, (path) => {
         const checked = checkResourcePath(path);
         if (!checked.ok) return;
-        expect(checked.path.split("/").every((segment) => segment !== ".." && segment !== "." && segment !== "")).toBe(true);
+        expect(checked.path.split("/").every((segment) => segment !== ".." && segment !== "." && segment !== "")).toBe(
+          true,
+        );
         for (const form of [checked.path, ...NORMAL_FORMS.map((name) => checked.path.normalize(name))]) {
           expect(form.includes("\\")).toBe(false);
           expect(form.startsWith("/")).toBe(false);
@@ -166,7 +198,10 @@ describe("checkResourcePath refuses traversal in every spelling", () => {
 describe("readContainedFile refuses traversal even without checkResourcePath (defence in depth)", () => {
   it("never returns a byte from outside the skill folder for raw traversal inputs", () => {
     const { base, skill } = world();
-    const attempts = [...refusedPaths(base).filter((path) => path.length < 5000 && !path.includes("\u0000")), ...LITERAL_PATHS];
+    const attempts = [
+      ...refusedPaths(base).filter((path) => path.length < 5000 && !path.includes("\u0000")),
+      ...LITERAL_PATHS,
+    ];
     for (const path of attempts) {
       let bytes: Uint8Array | undefined;
       try {
@@ -212,7 +247,16 @@ describe("end to end: read_skill_resource in a createAgent loop", () => {
 
   it("refuses read_skill_resource for a traversal skill_name (the skill is not loaded)", async () => {
     const { root } = world();
-    const names = ["../good", "good/..", "../outside-skill", "..", "/good", "good\u0000", "\uff0e\uff0e\uff0fgood", "%2e%2e%2fgood"];
+    const names = [
+      "../good",
+      "good/..",
+      "../outside-skill",
+      "..",
+      "/good",
+      "good\u0000",
+      "\uff0e\uff0e\uff0fgood",
+      "%2e%2e%2fgood",
+    ];
     const calls = names.map((name, index) => readCall(name, "SKILL.md", `named-${index}`));
     const { outputs, seen } = await runSkillsAgent({ root, steps: [[load("good")], calls] });
     for (const [index] of names.entries()) {

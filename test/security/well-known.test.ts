@@ -9,7 +9,17 @@ import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SkillMetadata, SkillSource } from "../../src/index.js";
 import { createWellKnownSource } from "../../src/node.js";
-import { digestOf, indexJson, skillMd, startSite, tarGzOf, withDeclaredSize, zipOf, type Route, type WellKnownSite } from "../helpers/well-known-site.js";
+import {
+  digestOf,
+  indexJson,
+  skillMd,
+  startSite,
+  tarGzOf,
+  withDeclaredSize,
+  zipOf,
+  type Route,
+  type WellKnownSite,
+} from "../helpers/well-known-site.js";
 
 const INDEX = "/.well-known/agent-skills/index.json";
 const good = skillMd("evil", "Looks harmless.");
@@ -32,14 +42,24 @@ afterEach(async () => {
 /** Every file and folder below `folder`, relative to it. */
 function tree(folder: string): string[] {
   if (!existsSync(folder)) return [];
-  return readdirSync(folder, { recursive: true, encoding: "utf8" }).map((path) => relative(folder, join(folder, path))).sort();
+  return readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .map((path) => relative(folder, join(folder, path)))
+    .sort();
 }
 
 /** A site serving one skill `evil` whose artifact is `artifact` (the index's digest is `digest`, by default the artifact's). */
-async function serve(type: "skill-md" | "archive", artifact: Uint8Array | string, options: { digest?: string; route?: Route; index?: Route } = {}) {
+async function serve(
+  type: "skill-md" | "archive",
+  artifact: Uint8Array | string,
+  options: { digest?: string; route?: Route; index?: Route } = {},
+) {
   const file = type === "archive" ? "evil.bin" : "evil/SKILL.md";
   const site = await startSite({
-    [INDEX]: options.index ?? { body: indexJson([{ name: "evil", description: "Looks harmless.", type, url: file, digest: options.digest ?? digestOf(artifact) }]) },
+    [INDEX]: options.index ?? {
+      body: indexJson([
+        { name: "evil", description: "Looks harmless.", type, url: file, digest: options.digest ?? digestOf(artifact) },
+      ]),
+    },
     [`/.well-known/agent-skills/${file}`]: { body: artifact, ...options.route },
   });
   sites.push(site);
@@ -62,7 +82,11 @@ async function expectRefused(source: SkillSource, skill: SkillMetadata, message:
 describe("well-known skills: the digest comes first", () => {
   it("refuses a SKILL.md that is not what the index's digest says", async () => {
     const { site, source, skill } = await serve("skill-md", good, { digest: digestOf("what was reviewed") });
-    await expectRefused(source, skill, `Skill 'evil' from ${site.url}/.well-known/agent-skills/evil/SKILL.md does not match the digest its index gives (${digestOf("what was reviewed")}; the download is ${digestOf(good)}); refused, nothing of it is used`);
+    await expectRefused(
+      source,
+      skill,
+      `Skill 'evil' from ${site.url}/.well-known/agent-skills/evil/SKILL.md does not match the digest its index gives (${digestOf("what was reviewed")}; the download is ${digestOf(good)}); refused, nothing of it is used`,
+    );
   });
 
   it("refuses an archive that is not what the digest says before opening it", async () => {
@@ -73,63 +97,159 @@ describe("well-known skills: the digest comes first", () => {
 });
 
 describe("well-known skills: archives are confined", () => {
-  const refused = (detail: string) => new RegExp(`^The archive of skill 'evil' at http://127\\.0\\.0\\.1:\\d+/\\.well-known/agent-skills/evil\\.bin is refused: ${detail.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+  const refused = (detail: string) =>
+    new RegExp(
+      `^The archive of skill 'evil' at http://127\\.0\\.0\\.1:\\d+/\\.well-known/agent-skills/evil\\.bin is refused: ${detail.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`,
+    );
 
   it("tar: '..' entries", async () => {
-    const { source, skill } = await serve("archive", await tarGzOf([{ name: "SKILL.md", content: good }, { name: "../../escaped.txt", content: "x" }]));
+    const { source, skill } = await serve(
+      "archive",
+      await tarGzOf([
+        { name: "SKILL.md", content: good },
+        { name: "../../escaped.txt", content: "x" },
+      ]),
+    );
     await expectRefused(source, skill, refused(`entry "../../escaped.txt" leads out of the skill folder ('..')`));
   });
 
   it("tar: absolute paths", async () => {
     const target = join(tmpdir(), unique);
-    const { source, skill } = await serve("archive", await tarGzOf([{ name: "SKILL.md", content: good }, { name: target, content: "x" }]));
+    const { source, skill } = await serve(
+      "archive",
+      await tarGzOf([
+        { name: "SKILL.md", content: good },
+        { name: target, content: "x" },
+      ]),
+    );
     await expectRefused(source, skill, refused(`entry ${JSON.stringify(target)} has an absolute path`));
   });
 
   it("tar: symbolic links, even inside the folder, and hard links", async () => {
-    const symlink = await serve("archive", await tarGzOf([{ name: "SKILL.md", content: good }, { name: "secret", type: "symlink", linkname: "/etc/passwd" }]));
-    await expectRefused(symlink.source, symlink.skill, refused(`entry "secret" is a symlink; links and special files are refused`));
-    const hard = await serve("archive", await tarGzOf([{ name: "SKILL.md", content: good }, { name: "copy.md", type: "link", linkname: "SKILL.md" }]));
-    await expectRefused(hard.source, hard.skill, refused(`entry "copy.md" is a link; links and special files are refused`));
+    const symlink = await serve(
+      "archive",
+      await tarGzOf([
+        { name: "SKILL.md", content: good },
+        { name: "secret", type: "symlink", linkname: "/etc/passwd" },
+      ]),
+    );
+    await expectRefused(
+      symlink.source,
+      symlink.skill,
+      refused(`entry "secret" is a symlink; links and special files are refused`),
+    );
+    const hard = await serve(
+      "archive",
+      await tarGzOf([
+        { name: "SKILL.md", content: good },
+        { name: "copy.md", type: "link", linkname: "SKILL.md" },
+      ]),
+    );
+    await expectRefused(
+      hard.source,
+      hard.skill,
+      refused(`entry "copy.md" is a link; links and special files are refused`),
+    );
   });
 
   it("tar: devices and FIFOs", async () => {
-    const { source, skill } = await serve("archive", await tarGzOf([{ name: "SKILL.md", content: good }, { name: "pipe", type: "fifo" }]));
+    const { source, skill } = await serve(
+      "archive",
+      await tarGzOf([
+        { name: "SKILL.md", content: good },
+        { name: "pipe", type: "fifo" },
+      ]),
+    );
     await expectRefused(source, skill, refused(`entry "pipe" is a fifo; links and special files are refused`));
   });
 
   it("zip: '..' entries and absolute paths (names yazl would not write, swapped in afterwards)", async () => {
-    const dots = await serve("archive", await zipOf([{ path: "SKILL.md", content: good }, { path: "xx/xx/escaped.txt", content: "x" }], { "xx/xx/escaped.txt": "../../escaped.txt" }));
-    await expectRefused(dots.source, dots.skill, /is refused: it is not a usable zip archive: invalid relative path: \.\.\/\.\.\/escaped\.txt$/);
-    const absolute = await serve("archive", await zipOf([{ path: "SKILL.md", content: good }, { path: "x/escaped.txt", content: "x" }], { "x/escaped.txt": "/escaped.txt_" }));
-    await expectRefused(absolute.source, absolute.skill, /is refused: it is not a usable zip archive: absolute path: \/escaped\.txt_$/);
+    const dots = await serve(
+      "archive",
+      await zipOf(
+        [
+          { path: "SKILL.md", content: good },
+          { path: "xx/xx/escaped.txt", content: "x" },
+        ],
+        { "xx/xx/escaped.txt": "../../escaped.txt" },
+      ),
+    );
+    await expectRefused(
+      dots.source,
+      dots.skill,
+      /is refused: it is not a usable zip archive: invalid relative path: \.\.\/\.\.\/escaped\.txt$/,
+    );
+    const absolute = await serve(
+      "archive",
+      await zipOf(
+        [
+          { path: "SKILL.md", content: good },
+          { path: "x/escaped.txt", content: "x" },
+        ],
+        { "x/escaped.txt": "/escaped.txt_" },
+      ),
+    );
+    await expectRefused(
+      absolute.source,
+      absolute.skill,
+      /is refused: it is not a usable zip archive: absolute path: \/escaped\.txt_$/,
+    );
   });
 
   it("zip: symbolic links", async () => {
-    const { source, skill } = await serve("archive", await zipOf([{ path: "SKILL.md", content: good }, { path: "secret", content: "/etc/passwd", mode: 0o120777 }]));
+    const { source, skill } = await serve(
+      "archive",
+      await zipOf([
+        { path: "SKILL.md", content: good },
+        { path: "secret", content: "/etc/passwd", mode: 0o120777 },
+      ]),
+    );
     await expectRefused(source, skill, refused(`entry "secret" is a link or special file`));
   });
 
   it("zip bomb: refused on its declared size, before inflating", async () => {
-    const { source, skill } = await serve("archive", await zipOf([{ path: "SKILL.md", content: good }, { path: "zeros", content: new Uint8Array(26 * 1024 * 1024) }]));
+    const { source, skill } = await serve(
+      "archive",
+      await zipOf([
+        { path: "SKILL.md", content: good },
+        { path: "zeros", content: new Uint8Array(26 * 1024 * 1024) },
+      ]),
+    );
     await expectRefused(source, skill, refused("it extracts to more than 26214400 bytes (25 MiB)"));
   });
 
   it("zip bomb that lies about its size: inflating stops past what it declared", async () => {
-    const zip = withDeclaredSize(await zipOf([{ path: "SKILL.md", content: good }, { path: "zeros", content: new Uint8Array(30 * 1024 * 1024) }]), "zeros", 100);
+    const zip = withDeclaredSize(
+      await zipOf([
+        { path: "SKILL.md", content: good },
+        { path: "zeros", content: new Uint8Array(30 * 1024 * 1024) },
+      ]),
+      "zeros",
+      100,
+    );
     const { source, skill } = await serve("archive", zip);
-    await expectRefused(source, skill, /is refused: entry "zeros" cannot be read: too many bytes in the stream\. expected 100\. got at least \d+$/);
+    await expectRefused(
+      source,
+      skill,
+      /is refused: entry "zeros" cannot be read: too many bytes in the stream\. expected 100\. got at least \d+$/,
+    );
   });
 
   it("gzip bomb: decompression stops at the cap", async () => {
-    const archive = await tarGzOf([{ name: "SKILL.md", content: good }, { name: "zeros", content: new Uint8Array(30 * 1024 * 1024) }]);
+    const archive = await tarGzOf([
+      { name: "SKILL.md", content: good },
+      { name: "zeros", content: new Uint8Array(30 * 1024 * 1024) },
+    ]);
     expect(archive.byteLength).toBeLessThan(100_000);
     const { source, skill } = await serve("archive", archive);
     await expectRefused(source, skill, refused("it extracts to more than 26214400 bytes (25 MiB)"));
   });
 
   it("more than 1,000 files", async () => {
-    const entries = [{ name: "SKILL.md", content: good }, ...Array.from({ length: 1000 }, (_, index) => ({ name: `f/${index}.txt`, content: "x" }))];
+    const entries = [
+      { name: "SKILL.md", content: good },
+      ...Array.from({ length: 1000 }, (_, index) => ({ name: `f/${index}.txt`, content: "x" })),
+    ];
     const { source, skill } = await serve("archive", await tarGzOf(entries));
     await expectRefused(source, skill, refused("it holds more than 1000 files"));
   });
@@ -144,7 +264,11 @@ describe("well-known skills: what the network may do", () => {
   it("a download over 10 MiB, declared or not", async () => {
     const big = new Uint8Array(10 * 1024 * 1024 + 1);
     const declared = await serve("archive", big);
-    await expectRefused(declared.source, declared.skill, /^Skill 'evil' at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/evil\.bin is larger than 10485760 bytes; refused$/);
+    await expectRefused(
+      declared.source,
+      declared.skill,
+      /^Skill 'evil' at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/evil\.bin is larger than 10485760 bytes; refused$/,
+    );
     const streamed = await serve("archive", big, { route: { chunked: true } });
     await expectRefused(streamed.source, streamed.skill, /is larger than 10485760 bytes; refused$/);
   });
@@ -154,23 +278,37 @@ describe("well-known skills: what the network may do", () => {
     sites.push(site);
     const scan = await createWellKnownSource({ url: site.url, cacheDir }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([`No skills from ${site.url}/: The skills index at ${site.url}${INDEX} is larger than 1048576 bytes; refused`]);
+    expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      `No skills from ${site.url}/: The skills index at ${site.url}${INDEX} is larger than 1048576 bytes; refused`,
+    ]);
   });
 
   it("a slow server times out: the index is a warning, a skill an error", async () => {
     const slowSkill = await serve("skill-md", good, { route: { delayMs: 3000 } });
-    await expectRefused(slowSkill.source, slowSkill.skill, /^Skill 'evil' at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/evil\/SKILL\.md took longer than 500 ms; gave up$/);
+    await expectRefused(
+      slowSkill.source,
+      slowSkill.skill,
+      /^Skill 'evil' at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/evil\/SKILL\.md took longer than 500 ms; gave up$/,
+    );
     const site = await startSite({ [INDEX]: { body: "{}", delayMs: 3000 } });
     sites.push(site);
     const scan = await createWellKnownSource({ url: site.url, cacheDir, timeoutMs: 300 }).scan();
-    expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([`No skills from ${site.url}/: The skills index at ${site.url}${INDEX} took longer than 300 ms; gave up`]);
+    expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      `No skills from ${site.url}/: The skills index at ${site.url}${INDEX} took longer than 300 ms; gave up`,
+    ]);
   });
 
   it("redirects are followed within the origin, refused to another", async () => {
     const other = await startSite({ "/evil/SKILL.md": { body: good } });
     sites.push(other);
-    const away = await serve("skill-md", good, { route: { status: 302, headers: { location: `${other.url}/evil/SKILL.md` } } });
-    await expectRefused(away.source, away.skill, /^Skill 'evil' at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/evil\/SKILL\.md redirects to http:\/\/127\.0\.0\.1:\d+\/evil\/SKILL\.md, another origin; refused \(redirects are followed within http:\/\/127\.0\.0\.1:\d+ only\)$/);
+    const away = await serve("skill-md", good, {
+      route: { status: 302, headers: { location: `${other.url}/evil/SKILL.md` } },
+    });
+    await expectRefused(
+      away.source,
+      away.skill,
+      /^Skill 'evil' at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/evil\/SKILL\.md redirects to http:\/\/127\.0\.0\.1:\d+\/evil\/SKILL\.md, another origin; refused \(redirects are followed within http:\/\/127\.0\.0\.1:\d+ only\)$/,
+    );
     expect(other.requests).toEqual([]);
     const within = await serve("skill-md", good, { route: { status: 301, headers: { location: "/moved/SKILL.md" } } });
     within.site.routes.set("/moved/SKILL.md", { body: good });
@@ -184,7 +322,9 @@ describe("well-known skills: what the network may do", () => {
     sites.push(site);
     const scan = await createWellKnownSource({ url: site.url, cacheDir }).scan();
     expect(scan.skills).toEqual([]);
-    expect(scan.diagnostics[0]!.message).toBe(`No skills from ${site.url}/: The skills index at ${site.url}${INDEX} redirects to ${other.url}${INDEX}, another origin; refused (redirects are followed within ${site.url} only)`);
+    expect(scan.diagnostics[0]!.message).toBe(
+      `No skills from ${site.url}/: The skills index at ${site.url}${INDEX} redirects to ${other.url}${INDEX}, another origin; refused (redirects are followed within ${site.url} only)`,
+    );
     expect(other.requests).toEqual([]);
   });
 });

@@ -26,7 +26,9 @@ function everyParser(text: string) {
   };
   time("inspect", () => {
     const result = inspectSkill({ text, file: "/skills/x/SKILL.md", source: "test", directoryName: "x" });
-    return result.skill ? `loaded:${result.diagnostics.map((d) => d.message).join("|")}` : `skipped:${result.diagnostics.map((d) => d.message).join("|")}`;
+    return result.skill
+      ? `loaded:${result.diagnostics.map((d) => d.message).join("|")}`
+      : `skipped:${result.diagnostics.map((d) => d.message).join("|")}`;
   });
   time("validate", () => {
     const report = validateSkillText(text);
@@ -50,10 +52,21 @@ function billionLaughs(style: "flow" | "block", target: "extra" | "description" 
   const lines = ["name: x", ...(target === "extra" ? ["description: y"] : [])];
   if (style === "flow") {
     lines.push('a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]');
-    for (let level = 1; level <= 9; level++) lines.push(`a${level}: &a${level} [${Array(9).fill(`*a${level - 1}`).join(",")}]`);
+    for (let level = 1; level <= 9; level++)
+      lines.push(
+        `a${level}: &a${level} [${Array(9)
+          .fill(`*a${level - 1}`)
+          .join(",")}]`,
+      );
   } else {
     lines.push("a0: &a0\n" + Array(9).fill("  - lol").join("\n"));
-    for (let level = 1; level <= 9; level++) lines.push(`a${level}: &a${level}\n` + Array(9).fill(`  - *a${level - 1}`).join("\n"));
+    for (let level = 1; level <= 9; level++)
+      lines.push(
+        `a${level}: &a${level}\n` +
+          Array(9)
+            .fill(`  - *a${level - 1}`)
+            .join("\n"),
+      );
   }
   lines.push(target === "description" ? "description: *a9" : "bomb: *a9");
   return doc(lines.join("\n"));
@@ -64,8 +77,36 @@ describe("alias bombs", () => {
     ["flow, 9 levels", billionLaughs("flow")],
     ["block, 9 levels", billionLaughs("block")],
     ["the description itself is the bomb", billionLaughs("flow", "description")],
-    ["merge keys", doc(["name: x", "description: y", "a0: &a0 {a: 1, b: 2, c: 3}", ...Array.from({ length: 9 }, (_, level) => `a${level + 1}: &a${level + 1} [${Array(9).fill(`*a${level}`).join(",")}]`), "m:\n  <<: *a9"].join("\n"))],
-    ["a bomb inside metadata", doc(["name: x", "description: y", "metadata:", '  a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...Array.from({ length: 9 }, (_, level) => `  a${level + 1}: &a${level + 1} [${Array(9).fill(`*a${level}`).join(",")}]`)].join("\n"))],
+    [
+      "merge keys",
+      doc(
+        [
+          "name: x",
+          "description: y",
+          "a0: &a0 {a: 1, b: 2, c: 3}",
+          ...Array.from(
+            { length: 9 },
+            (_, level) => `a${level + 1}: &a${level + 1} [${Array(9).fill(`*a${level}`).join(",")}]`,
+          ),
+          "m:\n  <<: *a9",
+        ].join("\n"),
+      ),
+    ],
+    [
+      "a bomb inside metadata",
+      doc(
+        [
+          "name: x",
+          "description: y",
+          "metadata:",
+          '  a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+          ...Array.from(
+            { length: 9 },
+            (_, level) => `  a${level + 1}: &a${level + 1} [${Array(9).fill(`*a${level}`).join(",")}]`,
+          ),
+        ].join("\n"),
+      ),
+    ],
   ] as const) {
     it(`${label}: skipped (lenient) and invalid (strict), quickly and without a memory blow-up`, () => {
       const before = process.memoryUsage().rss;
@@ -73,7 +114,9 @@ describe("alias bombs", () => {
       expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
       for (const [name, { ms }] of Object.entries(results)) expect(ms, name).toBeLessThan(1000);
       expect(results.inspect!.outcome).toMatch(/^skipped:.*(alias|resource exhaustion)/i);
-      expect(results.validate!.outcome).toMatch(/^invalid:Invalid YAML in frontmatter: (anchors|aliases) are not allowed/);
+      expect(results.validate!.outcome).toMatch(
+        /^invalid:Invalid YAML in frontmatter: (anchors|aliases) are not allowed/,
+      );
       expect(results.strict!.outcome).toMatch(/^error:Invalid YAML/);
       expect(results.lenient!.outcome).toMatch(/^error:Invalid YAML/);
     });
@@ -81,7 +124,9 @@ describe("alias bombs", () => {
 
   it("a few aliases of a large scalar stay bounded (no copy explosion)", () => {
     const big = "x".repeat(1024 * 1024);
-    const text = doc(["name: x", `description: &d ${big}`, ...Array.from({ length: 40 }, (_, i) => `k${i}: *d`)].join("\n"));
+    const text = doc(
+      ["name: x", `description: &d ${big}`, ...Array.from({ length: 40 }, (_, i) => `k${i}: *d`)].join("\n"),
+    );
     const before = process.memoryUsage().rss;
     const results = everyParser(text);
     expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
@@ -94,10 +139,19 @@ describe("deep nesting", () => {
     const cases = [
       doc("name: x\ndescription: y\nk: " + "[".repeat(200) + "]".repeat(200)),
       doc("name: x\ndescription: y\nk: " + "{a: ".repeat(200) + "b" + "}".repeat(200)),
-      doc("name: x\ndescription: y\nk:\n" + Array.from({ length: 200 }, (_, i) => " ".repeat(2 * i + 2) + "-").join("\n") + " x"),
-      doc("name: x\ndescription: y\nk:\n" + Array.from({ length: 200 }, (_, i) => " ".repeat(i + 1) + "a:").join("\n") + " x"),
+      doc(
+        "name: x\ndescription: y\nk:\n" +
+          Array.from({ length: 200 }, (_, i) => " ".repeat(2 * i + 2) + "-").join("\n") +
+          " x",
+      ),
+      doc(
+        "name: x\ndescription: y\nk:\n" +
+          Array.from({ length: 200 }, (_, i) => " ".repeat(i + 1) + "a:").join("\n") +
+          " x",
+      ),
     ];
-    for (const text of cases) for (const [name, { ms }] of Object.entries(everyParser(text))) expect(ms, name).toBeLessThan(1000);
+    for (const text of cases)
+      for (const [name, { ms }] of Object.entries(everyParser(text))) expect(ms, name).toBeLessThan(1000);
   });
 
   const deepScript = (call: string) => `
@@ -117,8 +171,15 @@ describe("deep nesting", () => {
   ];
 
   async function survivesAll(call: string) {
-    const outcomes = await Promise.all(DEPTHS.map(([n, closed]) => runChildScript(deepScript(call), 20_000, [String(n), closed])));
-    return outcomes.map((outcome, index) => ({ input: DEPTHS[index], ok: outcome.status === 0 && outcome.stdout.startsWith("OK"), fatal: /FATAL ERROR[^\n]*/.exec(outcome.stderr)?.[0], ms: outcome.ms }));
+    const outcomes = await Promise.all(
+      DEPTHS.map(([n, closed]) => runChildScript(deepScript(call), 20_000, [String(n), closed])),
+    );
+    return outcomes.map((outcome, index) => ({
+      input: DEPTHS[index],
+      ok: outcome.status === 0 && outcome.stdout.startsWith("OK"),
+      fatal: /FATAL ERROR[^\n]*/.exec(outcome.stderr)?.[0],
+      ms: outcome.ms,
+    }));
   }
 
   it("10,000 `[` (and similar): validateSkillText and parseSkillDocument fail cleanly, in a fresh process", async () => {
@@ -149,7 +210,11 @@ describe("deep nesting", () => {
       }
       console.log("OK " + Math.round(performance.now() - started));
     `;
-    const inputs: Array<[string, number]> = [["blockseq", 3000], ["blockmap", 3000], ["compact", 10_000]];
+    const inputs: Array<[string, number]> = [
+      ["blockseq", 3000],
+      ["blockmap", 3000],
+      ["compact", 10_000],
+    ];
     const outcomes = await Promise.all(inputs.map(([kind, n]) => runChildScript(script, 20_000, [kind, String(n)])));
     for (const [index, outcome] of outcomes.entries()) {
       expect(outcome.stderr, inputs[index]!.join(" ")).not.toMatch(/FATAL ERROR/);
@@ -198,7 +263,9 @@ describe("size of the frontmatter", () => {
   // Found by this suite (fixed): a 10 MiB frontmatter of invalid lines took ~30 s; frontmatter is
   // capped at 256 KiB and the repair of invalid lines at 50 lines.
   it("a 10 MiB frontmatter of invalid lines is handled in < 5 s by inspectSkill and validateSkillText", async () => {
-    const outcomes = await Promise.all(["inspect", "validate"].map((which) => runChildScript(worstCase, 5000, [which])));
+    const outcomes = await Promise.all(
+      ["inspect", "validate"].map((which) => runChildScript(worstCase, 5000, [which])),
+    );
     for (const outcome of outcomes) {
       expect(outcome.timedOut).toBe(false);
       expect(outcome.stdout).toMatch(/^OK/);
@@ -212,7 +279,8 @@ describe("size of the frontmatter", () => {
       doc("name: x\ndescription: y\n" + Array.from({ length: 20_000 }, (_, i) => `key${i}: v`).join("\n")),
       doc("name: x\ndescription: y\n? [a, b]\n: c\n? {a: b}\n: d"),
     ];
-    for (const text of cases) for (const [name, { ms }] of Object.entries(everyParser(text))) expect(ms, name).toBeLessThan(3000);
+    for (const text of cases)
+      for (const [name, { ms }] of Object.entries(everyParser(text))) expect(ms, name).toBeLessThan(3000);
   });
 });
 
@@ -261,7 +329,10 @@ describe("prototype keys", () => {
       const inspected = inspectSkill({ text, file: "f", source: "s" });
       if (inspected.skill) {
         expect(inspected.skill.name).not.toBe("evil");
-        expect(Object.getPrototypeOf(inspected.skill.metadata) === Object.prototype || Object.getPrototypeOf(inspected.skill.metadata) === null).toBe(true);
+        expect(
+          Object.getPrototypeOf(inspected.skill.metadata) === Object.prototype ||
+            Object.getPrototypeOf(inspected.skill.metadata) === null,
+        ).toBe(true);
       }
       for (const mode of ["strict", "lenient"] as const) {
         try {

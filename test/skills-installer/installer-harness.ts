@@ -26,7 +26,8 @@ if (!installerInstalled) {
 
 /** Fails when skillset's CLI has not been built. */
 export function requireBuiltSkillset(): void {
-  if (!existsSync(SKILLSET_CLI)) throw new Error(`${SKILLSET_CLI} is missing: run \`npm run build\` before these tests`);
+  if (!existsSync(SKILLSET_CLI))
+    throw new Error(`${SKILLSET_CLI} is missing: run \`npm run build\` before these tests`);
 }
 
 /**
@@ -34,6 +35,21 @@ export function requireBuiltSkillset(): void {
  * variables of the machine, no npm variables of the test run, no telemetry, no colour, npm's cache in `base`.
  */
 export function installerEnv(base: string, home: string): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(CLAUDE|CODEX|CURSOR|GEMINI|OPENCODE|XDG_)/.test(key) && key !== "AGENT" && !key.toLowerCase().startsWith("npm_")));
-  return { ...clean, HOME: home, DISABLE_TELEMETRY: "1", DO_NOT_TRACK: "1", NO_COLOR: "1", npm_config_cache: join(base, "npm-cache"), npm_config_update_notifier: "false" };
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) =>
+        !/^(CLAUDE|CODEX|CURSOR|GEMINI|OPENCODE|XDG_)/.test(key) &&
+        key !== "AGENT" &&
+        !key.toLowerCase().startsWith("npm_"),
+    ),
+  );
+  return {
+    ...clean,
+    HOME: home,
+    DISABLE_TELEMETRY: "1",
+    DO_NOT_TRACK: "1",
+    NO_COLOR: "1",
+    npm_config_cache: join(base, "npm-cache"),
+    npm_config_update_notifier: "false",
+  };
 }

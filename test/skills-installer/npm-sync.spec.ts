@@ -9,7 +9,14 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installerEnv, installerInstalled as installed, NODE_22, requireBuiltSkillset, SKILLS_CLI, SKILLSET_CLI } from "./installer-harness.js";
+import {
+  installerEnv,
+  installerInstalled as installed,
+  NODE_22,
+  requireBuiltSkillset,
+  SKILLS_CLI,
+  SKILLSET_CLI,
+} from "./installer-harness.js";
 
 let base: string;
 let home: string;
@@ -22,14 +29,22 @@ function write(file: string, content: string): void {
   writeFileSync(file, content);
 }
 
-const skillMd = (name: string) => `---\nname: ${name}\ndescription: Use ${name} for tests.\n---\n\n# ${name}\n\nBODY-OF-${name}\n`;
+const skillMd = (name: string) =>
+  `---\nname: ${name}\ndescription: Use ${name} for tests.\n---\n\n# ${name}\n\nBODY-OF-${name}\n`;
 
 /** Writes a package, packs it with `npm pack` and returns the tarball. */
 function pack(name: string, version: string, files: Record<string, string>): string {
   const folder = join(base, "packages", name.replace("/", "+"));
   for (const [path, content] of Object.entries(files)) write(join(folder, path), content);
   write(join(folder, "package.json"), JSON.stringify({ name, version }));
-  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", base], { cwd: folder, env: env(), encoding: "utf8" }).trim().split("\n").pop()!;
+  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", base], {
+    cwd: folder,
+    env: env(),
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
   return join(base, tarball);
 }
 
@@ -47,16 +62,36 @@ beforeAll(() => {
   mkdirSync(home);
   const tarballs = [
     pack("pkg-a", "1.0.0", { "skills/a-one/SKILL.md": skillMd("a-one"), "skills/a-two/SKILL.md": skillMd("a-two") }),
-    pack("@s/dist-pkg", "2.0.0", { "dist/skills/one/SKILL.md": skillMd("one"), "dist/skills/two/SKILL.md": skillMd("two") }),
+    pack("@s/dist-pkg", "2.0.0", {
+      "dist/skills/one/SKILL.md": skillMd("one"),
+      "dist/skills/two/SKILL.md": skillMd("two"),
+    }),
     pack("root-pkg", "3.0.0", { "SKILL.md": skillMd("root-pkg"), "skills/ignored/SKILL.md": skillMd("ignored") }),
   ];
   write(join(project, "package.json"), JSON.stringify({ name: "project", private: true }));
-  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--silent", ...tarballs], { cwd: project, env: env(), encoding: "utf8" });
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--silent", ...tarballs], {
+    cwd: project,
+    env: env(),
+    encoding: "utf8",
+  });
   // Only the skills field names the packages (installed, but no dependency), so both tools read
   // exactly what it asks for.
-  write(join(project, "package.json"), JSON.stringify({ name: "project", private: true, skills: ["npm:pkg-a", { source: "npm:@s/dist-pkg", skills: ["one"] }, "npm:root-pkg"] }));
-  const sync = spawnSync(NODE_22, [SKILLS_CLI, "experimental_sync", "--agent", "claude-code", "--yes"], { cwd: project, env: env(), encoding: "utf8", timeout: 60_000 });
-  if (sync.status !== 0) throw new Error(`skills experimental_sync exited ${sync.status}:\n${sync.stdout}\n${sync.stderr}`);
+  write(
+    join(project, "package.json"),
+    JSON.stringify({
+      name: "project",
+      private: true,
+      skills: ["npm:pkg-a", { source: "npm:@s/dist-pkg", skills: ["one"] }, "npm:root-pkg"],
+    }),
+  );
+  const sync = spawnSync(NODE_22, [SKILLS_CLI, "experimental_sync", "--agent", "claude-code", "--yes"], {
+    cwd: project,
+    env: env(),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (sync.status !== 0)
+    throw new Error(`skills experimental_sync exited ${sync.status}:\n${sync.stdout}\n${sync.stderr}`);
 }, 300_000);
 
 afterAll(() => {
@@ -68,19 +103,38 @@ describe.skipIf(!installed)("npm: and the skills CLI's experimental_sync", () =>
     const synced = readdirSync(join(project, ".claude/skills"))
       .sort()
       .map((name) => [name, realpathSync(join(project, ".claude/skills", name, "SKILL.md"))]);
-    const listing = JSON.parse(execFileSync(process.execPath, [SKILLSET_CLI, "list", "--json", "npm:"], { cwd: project, env: env(), encoding: "utf8" })) as Listing;
+    const listing = JSON.parse(
+      execFileSync(process.execPath, [SKILLSET_CLI, "list", "--json", "npm:"], {
+        cwd: project,
+        env: env(),
+        encoding: "utf8",
+      }),
+    ) as Listing;
     expect(listing.diagnostics).toEqual([]);
-    const listed = listing.skills.map((row) => [row.name, realpathSync(row.path)]).sort(([a], [b]) => a!.localeCompare(b!));
+    const listed = listing.skills
+      .map((row) => [row.name, realpathSync(row.path)])
+      .sort(([a], [b]) => a!.localeCompare(b!));
     expect(listed).toEqual(synced);
     expect(listed.map(([name]) => name)).toEqual(["a-one", "a-two", "one", "root-pkg"]);
-    const info = (name: string) => (JSON.parse(execFileSync(process.execPath, [SKILLSET_CLI, "info", name, "npm:", "--json"], { cwd: project, env: env(), encoding: "utf8" })) as { skill: { package: unknown } }).skill.package;
+    const info = (name: string) =>
+      (
+        JSON.parse(
+          execFileSync(process.execPath, [SKILLSET_CLI, "info", name, "npm:", "--json"], {
+            cwd: project,
+            env: env(),
+            encoding: "utf8",
+          }),
+        ) as { skill: { package: unknown } }
+      ).skill.package;
     expect([info("a-one"), info("one"), info("root-pkg")]).toEqual([
       { name: "pkg-a", version: "1.0.0" },
       { name: "@s/dist-pkg", version: "2.0.0" },
       { name: "root-pkg", version: "3.0.0" },
     ]);
     // The installer's lock file names the same packages as their sources.
-    const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as { skills: Record<string, { source: string; sourceType: string }> };
+    const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as {
+      skills: Record<string, { source: string; sourceType: string }>;
+    };
     expect(Object.keys(lock.skills).sort()).toEqual(["a-one", "a-two", "one", "root-pkg"]);
   });
 });

@@ -8,7 +8,17 @@
 // test/skills-installer` runs it under this folder's Node 22. Without the installed `skills`
 // package it skips with a notice, except under CI=true, where it fails.
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +26,15 @@ import type { SkillsLogEntry } from "../../src/index.js";
 import { createSkillsMiddleware } from "../../src/langchain.js";
 import { digestSkillFolder } from "../../src/node.js";
 import { load, runAgent, scriptedModel, systemPromptOf, toolResults } from "../langchain/helpers.js";
-import { installerEnv, installerInstalled as installed, NODE_22, requireBuiltSkillset, SKILLS_CLI, SKILLSET_CLI, SUITE_FOLDER as HERE } from "./installer-harness.js";
+import {
+  installerEnv,
+  installerInstalled as installed,
+  NODE_22,
+  requireBuiltSkillset,
+  SKILLS_CLI,
+  SKILLSET_CLI,
+  SUITE_FOLDER as HERE,
+} from "./installer-harness.js";
 
 let base: string;
 let home: string;
@@ -26,15 +44,24 @@ const env = (): NodeJS.ProcessEnv => installerEnv(base, home);
 
 /** Runs the `skills` CLI in the project under Node 22; throws with its output when it fails. */
 function skills(...args: string[]): string {
-  const result = spawnSync(NODE_22, [SKILLS_CLI, ...args], { cwd: project, env: env(), encoding: "utf8", timeout: 60_000 });
-  if (result.status !== 0) throw new Error(`skills ${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(NODE_22, [SKILLS_CLI, ...args], {
+    cwd: project,
+    env: env(),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (result.status !== 0)
+    throw new Error(`skills ${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 
 /** A skill folder of the local source the installer copies from. */
 function sourceSkill(folder: string, name: string): void {
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, "SKILL.md"), `---\nname: ${name}\ndescription: Use ${name} for tests.\n---\n\n# ${name}\n\nBODY-OF-${name}\n`);
+  writeFileSync(
+    join(folder, "SKILL.md"),
+    `---\nname: ${name}\ndescription: Use ${name} for tests.\n---\n\n# ${name}\n\nBODY-OF-${name}\n`,
+  );
 }
 
 /** What a path is: "dir", "file", or "link -> <target as written>". */
@@ -49,7 +76,9 @@ interface Listing {
 }
 
 function skillsetList(cwd: string, ...args: string[]): Listing {
-  return JSON.parse(execFileSync(process.execPath, [SKILLSET_CLI, "list", "--json", ...args], { cwd, env: env(), encoding: "utf8" })) as Listing;
+  return JSON.parse(
+    execFileSync(process.execPath, [SKILLSET_CLI, "list", "--json", ...args], { cwd, env: env(), encoding: "utf8" }),
+  ) as Listing;
 }
 
 beforeAll(() => {
@@ -64,17 +93,34 @@ beforeAll(() => {
   for (const name of ["my-skill", "other", "global-one"]) sourceSkill(join(base, "collection", name), name);
   // An npm package that ships a skill in skills/<name>/, packed and installed from its tarball.
   sourceSkill(join(base, "pkg/skills/pkg-helper"), "pkg-helper");
-  writeFileSync(join(base, "pkg/package.json"), JSON.stringify({ name: "pkgskills", version: "1.0.0", files: ["skills"] }));
+  writeFileSync(
+    join(base, "pkg/package.json"),
+    JSON.stringify({ name: "pkgskills", version: "1.0.0", files: ["skills"] }),
+  );
   execFileSync("npm", ["pack", "--silent"], { cwd: join(base, "pkg"), env: env(), encoding: "utf8" });
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "project", private: true }));
-  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--silent", join(base, "pkg/pkgskills-1.0.0.tgz")], { cwd: project, env: env(), encoding: "utf8" });
+  execFileSync(
+    "npm",
+    ["install", "--offline", "--no-audit", "--no-fund", "--silent", join(base, "pkg/pkgskills-1.0.0.tgz")],
+    { cwd: project, env: env(), encoding: "utf8" },
+  );
 
   // Copy mode, one agent: an independent copy in .claude/skills.
   skills("add", join(base, "collection"), "--skill", "my-skill", "--agent", "claude-code", "--copy", "--yes");
   // Symlink mode, two agents: the canonical copy in .agents/skills (Codex's own folder), Claude Code's folder linked to it.
   skills("add", join(base, "collection"), "--skill", "other", "--agent", "claude-code", "codex", "--yes");
   // Global symlink mode: the same in the (temp) home folder.
-  skills("add", join(base, "collection"), "--skill", "global-one", "--agent", "claude-code", "codex", "--global", "--yes");
+  skills(
+    "add",
+    join(base, "collection"),
+    "--skill",
+    "global-one",
+    "--agent",
+    "claude-code",
+    "codex",
+    "--global",
+    "--yes",
+  );
   // Skills of npm dependencies, linked from node_modules.
   skills("experimental_sync", "--agent", "claude-code", "--yes");
 }, 300_000);
@@ -85,8 +131,14 @@ afterAll(() => {
 
 describe.skipIf(!installed)("layouts made by the skills CLI", () => {
   it("are made by skills 1.7.4 under Node 22", () => {
-    expect((JSON.parse(readFileSync(join(HERE, "node_modules/skills/package.json"), "utf8")) as { version: string }).version).toBe("1.7.4");
-    const [major, minor] = execFileSync(NODE_22, ["--version"], { encoding: "utf8" }).trim().slice(1).split(".").map(Number);
+    expect(
+      (JSON.parse(readFileSync(join(HERE, "node_modules/skills/package.json"), "utf8")) as { version: string }).version,
+    ).toBe("1.7.4");
+    const [major, minor] = execFileSync(NODE_22, ["--version"], { encoding: "utf8" })
+      .trim()
+      .slice(1)
+      .split(".")
+      .map(Number);
     expect(major! > 22 || (major === 22 && minor! >= 20), `Node ${major}.${minor}`).toBe(true);
   });
 
@@ -110,11 +162,21 @@ describe.skipIf(!installed)("layouts made by the skills CLI", () => {
       ".agents/skills/pkg-helper": "link -> ../../node_modules/pkgskills/skills/pkg-helper",
       "node_modules/pkgskills/skills/pkg-helper": "dir",
     });
-    expect([kind(join(home, ".claude/skills/global-one")), kind(join(home, ".agents/skills/global-one"))]).toEqual(["link -> ../../.agents/skills/global-one", "dir"]);
+    expect([kind(join(home, ".claude/skills/global-one")), kind(join(home, ".agents/skills/global-one"))]).toEqual([
+      "link -> ../../.agents/skills/global-one",
+      "dir",
+    ]);
     // skills-lock.json records where each project skill came from, and a hash of its folder.
-    const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as { version: number; skills: Record<string, { sourceType: string; computedHash: string }> };
+    const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as {
+      version: number;
+      skills: Record<string, { sourceType: string; computedHash: string }>;
+    };
     expect(lock.version).toBe(1);
-    expect(Object.fromEntries(Object.entries(lock.skills).map(([name, entry]) => [name, entry.sourceType]))).toEqual({ "my-skill": "local", other: "local", "pkg-helper": "node_modules" });
+    expect(Object.fromEntries(Object.entries(lock.skills).map(([name, entry]) => [name, entry.sourceType]))).toEqual({
+      "my-skill": "local",
+      other: "local",
+      "pkg-helper": "node_modules",
+    });
     for (const entry of Object.values(lock.skills)) expect(entry.computedHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -166,19 +228,33 @@ describe.skipIf(!installed)("layouts made by the skills CLI", () => {
   });
 
   it("skillset computes the computedHash the CLI wrote for every entry: copies, links, node_modules", () => {
-    const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as { skills: Record<string, { computedHash: string }> };
-    const installed = { "my-skill": ".claude/skills/my-skill", other: ".agents/skills/other", "pkg-helper": ".agents/skills/pkg-helper" };
-    expect(Object.fromEntries(Object.entries(installed).map(([name, path]) => [name, digestSkillFolder(join(project, path)).hash]))).toEqual(
-      Object.fromEntries(Object.entries(lock.skills).map(([name, entry]) => [name, entry.computedHash])),
-    );
+    const lock = JSON.parse(readFileSync(join(project, "skills-lock.json"), "utf8")) as {
+      skills: Record<string, { computedHash: string }>;
+    };
+    const installed = {
+      "my-skill": ".claude/skills/my-skill",
+      other: ".agents/skills/other",
+      "pkg-helper": ".agents/skills/pkg-helper",
+    };
+    expect(
+      Object.fromEntries(
+        Object.entries(installed).map(([name, path]) => [name, digestSkillFolder(join(project, path)).hash]),
+      ),
+    ).toEqual(Object.fromEntries(Object.entries(lock.skills).map(([name, entry]) => [name, entry.computedHash])));
   });
 
   // Last: it changes an installed file.
   it("skillset verify agrees; one changed byte is caught by verify and by a refusing middleware, naming the skill", async () => {
-    const verify = () => spawnSync(process.execPath, [SKILLSET_CLI, "verify", "--json"], { cwd: project, env: env(), encoding: "utf8" });
+    const verify = () =>
+      spawnSync(process.execPath, [SKILLSET_CLI, "verify", "--json"], { cwd: project, env: env(), encoding: "utf8" });
     const clean = verify();
     expect(clean.status, clean.stdout + clean.stderr).toBe(0);
-    expect((JSON.parse(clean.stdout) as { skills: Array<{ name: string; status: string }> }).skills.map((skill) => [skill.name, skill.status])).toEqual([
+    expect(
+      (JSON.parse(clean.stdout) as { skills: Array<{ name: string; status: string }> }).skills.map((skill) => [
+        skill.name,
+        skill.status,
+      ]),
+    ).toEqual([
       ["my-skill", "ok"],
       ["other", "ok"],
       ["pkg-helper", "ok"],
@@ -187,7 +263,9 @@ describe.skipIf(!installed)("layouts made by the skills CLI", () => {
     appendFileSync(join(project, ".agents/skills/other/SKILL.md"), "x");
     const changed = verify();
     expect(changed.status).toBe(1);
-    const report = JSON.parse(changed.stdout) as { skills: Array<{ name: string; status: string; installed: Array<{ files?: { changed: string[] } }> }> };
+    const report = JSON.parse(changed.stdout) as {
+      skills: Array<{ name: string; status: string; installed: Array<{ files?: { changed: string[] } }> }>;
+    };
     expect(report.skills.map((skill) => [skill.name, skill.status])).toEqual([
       ["my-skill", "ok"],
       ["other", "modified"],
@@ -202,10 +280,17 @@ describe.skipIf(!installed)("layouts made by the skills CLI", () => {
       lockfile: { path: join(project, "skills-lock.json"), mode: "refuse" },
       logger: (entry) => events.push(entry),
     });
-    const { result } = await runAgent({ middleware: [middleware], model: scriptedModel([[load("my-skill"), load("other")]]) });
+    const { result } = await runAgent({
+      middleware: [middleware],
+      model: scriptedModel([[load("my-skill"), load("other")]]),
+    });
     const results = toolResults(result.messages);
-    expect(results.get("load-other")!.content).toMatch(/^Error: Skill 'other' is refused: its files differ from .*skills-lock\.json \(SKILL\.md changed\)/);
+    expect(results.get("load-other")!.content).toMatch(
+      /^Error: Skill 'other' is refused: its files differ from .*skills-lock\.json \(SKILL\.md changed\)/,
+    );
     expect(result.skillsLoaded).toEqual(["my-skill"]);
-    expect(events.filter((entry) => entry.event === "skill_unverified").map((entry) => [entry.skill, entry.refused])).toEqual([["other", true]]);
+    expect(
+      events.filter((entry) => entry.event === "skill_unverified").map((entry) => [entry.skill, entry.refused]),
+    ).toEqual([["other", true]]);
   });
 });

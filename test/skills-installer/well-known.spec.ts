@@ -10,7 +10,15 @@ import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWellKnownSource } from "../../src/node.js";
-import { digestOf, indexJson, skillMd, startSite, tarGzOf, zipOf, type WellKnownSite } from "../helpers/well-known-site.js";
+import {
+  digestOf,
+  indexJson,
+  skillMd,
+  startSite,
+  tarGzOf,
+  zipOf,
+  type WellKnownSite,
+} from "../helpers/well-known-site.js";
 import { installerEnv, installerInstalled as installed, NODE_22, SKILLS_CLI } from "./installer-harness.js";
 
 const run = promisify(execFile);
@@ -25,7 +33,11 @@ let site: WellKnownSite;
 function files(folder: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) found[relative(folder, join(entry.parentPath, entry.name))] = readFileSync(join(entry.parentPath, entry.name), "utf8");
+    if (entry.isFile())
+      found[relative(folder, join(entry.parentPath, entry.name))] = readFileSync(
+        join(entry.parentPath, entry.name),
+        "utf8",
+      );
   }
   return found;
 }
@@ -35,14 +47,38 @@ beforeAll(async () => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "skillset-installer-wk-")));
   mkdirSync(join(base, "home"));
   mkdirSync(join(base, "project"));
-  const tarball = await tarGzOf([{ name: "SKILL.md", content: pdf }, { name: "scripts/fill.py", content: "print('filled')\n" }]);
-  const zip = await zipOf([{ path: "SKILL.md", content: web }, { path: "references/fields.md", content: "# Fields\n" }]);
+  const tarball = await tarGzOf([
+    { name: "SKILL.md", content: pdf },
+    { name: "scripts/fill.py", content: "print('filled')\n" },
+  ]);
+  const zip = await zipOf([
+    { path: "SKILL.md", content: web },
+    { path: "references/fields.md", content: "# Fields\n" },
+  ]);
   site = await startSite({
     "/.well-known/agent-skills/index.json": {
       body: indexJson([
-        { name: "meeting-notes", description: "Takes meeting notes.", type: "skill-md", url: "meeting-notes/SKILL.md", digest: digestOf(notes) },
-        { name: "pdf-forms", description: "Fills PDF forms.", type: "archive", url: "pdf-forms.tar.gz", digest: digestOf(tarball) },
-        { name: "web-forms", description: "Reads web forms.", type: "archive", url: "web-forms.zip", digest: digestOf(zip) },
+        {
+          name: "meeting-notes",
+          description: "Takes meeting notes.",
+          type: "skill-md",
+          url: "meeting-notes/SKILL.md",
+          digest: digestOf(notes),
+        },
+        {
+          name: "pdf-forms",
+          description: "Fills PDF forms.",
+          type: "archive",
+          url: "pdf-forms.tar.gz",
+          digest: digestOf(tarball),
+        },
+        {
+          name: "web-forms",
+          description: "Reads web forms.",
+          type: "archive",
+          url: "web-forms.zip",
+          digest: digestOf(zip),
+        },
       ]),
     },
     "/.well-known/agent-skills/meeting-notes/SKILL.md": { body: notes },
@@ -50,7 +86,11 @@ beforeAll(async () => {
     "/.well-known/agent-skills/web-forms.zip": { body: zip, headers: { "content-type": "application/zip" } },
   });
   const env = installerEnv(base, join(base, "home"));
-  await run(NODE_22, [SKILLS_CLI, "add", site.url, "--skill", "*", "--agent", "codex", "--copy", "--yes"], { cwd: join(base, "project"), env, timeout: 60_000 });
+  await run(NODE_22, [SKILLS_CLI, "add", site.url, "--skill", "*", "--agent", "codex", "--copy", "--yes"], {
+    cwd: join(base, "project"),
+    env,
+    timeout: 60_000,
+  });
 }, 120_000);
 
 afterAll(async () => {

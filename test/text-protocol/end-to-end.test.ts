@@ -16,7 +16,11 @@ afterEach(() => runners.splice(0).forEach((runner) => runner.close()));
 
 function setup(replies: ScriptedReply[]) {
   const scripted = scriptedComplete(replies);
-  const runner = createSkillRunner({ sources: [SKILLS], complete: scripted.complete, executor: createLocalExecutor({ timeoutMs: 20_000 }) });
+  const runner = createSkillRunner({
+    sources: [SKILLS],
+    complete: scripted.complete,
+    executor: createLocalExecutor({ timeoutMs: 20_000 }),
+  });
   runners.push(runner);
   return { runner, calls: scripted.calls };
 }
@@ -46,7 +50,10 @@ describe("text protocol end to end (real folders, real processes)", () => {
     const { runner, calls } = setup(["Hello!"]);
     await runner.run("Hi");
     const { skills } = await createLocalSource({ path: SKILLS, watch: false }).scan();
-    expect(calls[0]![0]).toEqual({ role: "system", content: (await renderTextProtocolPrompt(skills, { scripts: true })).text });
+    expect(calls[0]![0]).toEqual({
+      role: "system",
+      content: (await renderTextProtocolPrompt(skills, { scripts: true })).text,
+    });
     expect(calls[0]![0]!.content).toContain(`<location>\n${PDF}/SKILL.md\n</location>`);
   });
 
@@ -77,16 +84,27 @@ describe("text protocol end to end (real folders, real processes)", () => {
   });
 
   it("a script that fails: the exit code and stderr come back, and the model can say so", async () => {
-    const { runner, calls } = setup(["<use_skill>pdf-processing</use_skill>\n<execute_script skill='pdf-processing'>scripts/extract.sh missing.pdf</execute_script>", "The file missing.pdf does not exist."]);
+    const { runner, calls } = setup([
+      "<use_skill>pdf-processing</use_skill>\n<execute_script skill='pdf-processing'>scripts/extract.sh missing.pdf</execute_script>",
+      "The file missing.pdf does not exist.",
+    ]);
     await runner.run("Read missing.pdf");
-    expect(resultBody(lastUserMessage(calls[1]!), "script_result")).toMatch(/^\$ scripts\/extract\.sh missing\.pdf\n\(exited with code 2 after \d+ ms\)\n--- stderr ---\nextract\.sh: no such file: missing\.pdf$/);
+    expect(resultBody(lastUserMessage(calls[1]!), "script_result")).toMatch(
+      /^\$ scripts\/extract\.sh missing\.pdf\n\(exited with code 2 after \d+ ms\)\n--- stderr ---\nextract\.sh: no such file: missing\.pdf$/,
+    );
     expect(lastUserMessage(calls[1]!)).toContain('<script_result skill="pdf-processing" exit_code="2">');
   });
 
   it("a resource: the file's real content, with the page header", async () => {
-    const { runner, calls } = setup(["<use_skill>pdf-processing</use_skill>", 'Let me check the options. <read_resource skill="pdf-processing">assets/config.json</read_resource>', "It extracts all pages in reading order."]);
+    const { runner, calls } = setup([
+      "<use_skill>pdf-processing</use_skill>",
+      'Let me check the options. <read_resource skill="pdf-processing">assets/config.json</read_resource>',
+      "It extracts all pages in reading order.",
+    ]);
     await runner.run("How is the text extracted?");
-    expect(lastUserMessage(calls[2]!)).toBe('<resource_content skill="pdf-processing" path="assets/config.json">\n[assets/config.json: lines 1-1 of 1]\n{ "pages": "all", "layout": "reading-order" }\n</resource_content>');
+    expect(lastUserMessage(calls[2]!)).toBe(
+      '<resource_content skill="pdf-processing" path="assets/config.json">\n[assets/config.json: lines 1-1 of 1]\n{ "pages": "all", "layout": "reading-order" }\n</resource_content>',
+    );
   });
 
   it("several operations in one turn: load, read and run in one reply, answered in one message, in order", async () => {
@@ -111,14 +129,22 @@ describe("text protocol end to end (real folders, real processes)", () => {
   });
 
   it("a missing skill: the error names the skills there are, and the model recovers", async () => {
-    const { runner, calls } = setup(["<use_skill>pdf-extractor</use_skill>", "Wrong name, sorry: <use_skill>pdf-processing</use_skill>", "Loaded; I will extract it next."]);
+    const { runner, calls } = setup([
+      "<use_skill>pdf-extractor</use_skill>",
+      "Wrong name, sorry: <use_skill>pdf-processing</use_skill>",
+      "Loaded; I will extract it next.",
+    ]);
     const result = await runner.run("Extract report.pdf");
-    expect(lastUserMessage(calls[1]!)).toBe("<skill_error name=\"pdf-extractor\">Skill 'pdf-extractor' not found. Available skills: pdf-processing, summarizer</skill_error>");
+    expect(lastUserMessage(calls[1]!)).toBe(
+      "<skill_error name=\"pdf-extractor\">Skill 'pdf-extractor' not found. Available skills: pdf-processing, summarizer</skill_error>",
+    );
     expect(result.trace.loaded).toEqual(["pdf-processing"]);
   });
 
   it("an instruction the model only talks about does not run", async () => {
-    const { runner } = setup(['I could run `<execute_script skill="pdf-processing">scripts/extract.sh assets/report.pdf</execute_script>` again, but the text is already above: revenue grew 12%.']);
+    const { runner } = setup([
+      'I could run `<execute_script skill="pdf-processing">scripts/extract.sh assets/report.pdf</execute_script>` again, but the text is already above: revenue grew 12%.',
+    ]);
     const result = await runner.run("And the revenue?");
     expect(result.trace.steps[0]).toMatchObject({ mentioned: 1, outcomes: [] });
     expect(result.text).toContain("revenue grew 12%");
@@ -127,7 +153,10 @@ describe("text protocol end to end (real folders, real processes)", () => {
   it("a conversation: the next turn keeps the loaded skill and runs its script without loading it again", async () => {
     const first = setup(["<use_skill>pdf-processing</use_skill>", "Ready."]);
     const turn1 = await first.runner.run("Get ready to read PDFs.");
-    const second = setup(["<execute_script skill=\"pdf-processing\">scripts/extract.sh assets/report.pdf</execute_script>", "Done."]);
+    const second = setup([
+      '<execute_script skill="pdf-processing">scripts/extract.sh assets/report.pdf</execute_script>',
+      "Done.",
+    ]);
     const history: TextMessage[] = [...turn1.messages, { role: "user", content: "Read assets/report.pdf" }];
     const turn2 = await second.runner.run(history);
     expect(turn2.trace.steps[0]!.outcomes[0]!.result).toContain("Page 1: Quarterly report, Q3");

@@ -28,7 +28,9 @@ export function lastUserMessage(messages: readonly TextMessage[]): string {
 }
 
 /** An executor that records each argv and answers with `result` (exit 0, `ok` on stdout, by default). */
-export function recordingExecutor(result: Partial<ScriptResult> | ((argv: readonly string[]) => Partial<ScriptResult>) = {}): ScriptExecutor & { runs: string[][] } {
+export function recordingExecutor(
+  result: Partial<ScriptResult> | ((argv: readonly string[]) => Partial<ScriptResult>) = {},
+): ScriptExecutor & { runs: string[][] } {
   const runs: string[][] = [];
   return {
     specificationVersion: "v1",
@@ -36,7 +38,16 @@ export function recordingExecutor(result: Partial<ScriptResult> | ((argv: readon
     async run({ argv }) {
       runs.push([...argv]);
       const given = typeof result === "function" ? result(argv) : result;
-      return { exitCode: 0, stdout: "ok\n", stderr: "", stdoutTruncated: false, stderrTruncated: false, timedOut: false, durationMs: 1, ...given };
+      return {
+        exitCode: 0,
+        stdout: "ok\n",
+        stderr: "",
+        stdoutTruncated: false,
+        stderrTruncated: false,
+        timedOut: false,
+        durationMs: 1,
+        ...given,
+      };
     },
   };
 }

@@ -25,8 +25,20 @@ beforeAll(async () => {
   site = await startSite({
     "/.well-known/agent-skills/index.json": {
       body: indexJson([
-        { name: "csv", description: "Profiles CSV files.", type: "skill-md", url: "csv/SKILL.md", digest: digestOf(csv) },
-        { name: "deploy", description: "Deploys the site.", type: "skill-md", url: "deploy/SKILL.md", digest: digestOf(reviewed) },
+        {
+          name: "csv",
+          description: "Profiles CSV files.",
+          type: "skill-md",
+          url: "csv/SKILL.md",
+          digest: digestOf(csv),
+        },
+        {
+          name: "deploy",
+          description: "Deploys the site.",
+          type: "skill-md",
+          url: "deploy/SKILL.md",
+          digest: digestOf(reviewed),
+        },
       ]),
     },
     "/.well-known/agent-skills/csv/SKILL.md": { body: csv },
@@ -43,13 +55,26 @@ afterAll(async () => {
 it("createSkills reads a well-known URL: verified skills load, a tampered one is an error the model reads", async () => {
   const skills = createSkills({ sources: [site.url] });
   try {
-    const { model, calls } = scriptedModel(MockLanguageModelV3 as unknown as MockModelClass, [[["load_skill", { skill_name: "csv" }, "l1"], ["load_skill", { skill_name: "deploy" }, "l2"]], "Done."]);
+    const { model, calls } = scriptedModel(MockLanguageModelV3 as unknown as MockModelClass, [
+      [
+        ["load_skill", { skill_name: "csv" }, "l1"],
+        ["load_skill", { skill_name: "deploy" }, "l2"],
+      ],
+      "Done.",
+    ]);
     const messages = await skills.prepareMessages([{ role: "user", content: "Profile data.csv, then deploy." }]);
-    const result = await generateText({ model: model as never, messages, tools: skills.tools, prepareStep: skills.prepareStep({ instructions: "Be careful.", tools: skills.tools }), stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model: model as never,
+      messages,
+      tools: skills.tools,
+      prepareStep: skills.prepareStep({ instructions: "Be careful.", tools: skills.tools }),
+      stopWhen: stepCountIs(5),
+    });
     const outputs = new Map<string, { type: string; value: unknown }>();
     for (const message of result.response.messages) {
       if (message.role !== "tool") continue;
-      for (const part of message.content) if (part.type === "tool-result") outputs.set(part.toolCallId, part.output as { type: string; value: unknown });
+      for (const part of message.content)
+        if (part.type === "tool-result") outputs.set(part.toolCallId, part.output as { type: string; value: unknown });
     }
     expect(String(outputs.get("l1")!.value)).toContain("Count the rows first.");
     expect(outputs.get("l2")!.type).toMatch(/^error/);

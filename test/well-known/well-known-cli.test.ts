@@ -36,12 +36,27 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "skillset-wk-cli-"));
   env = { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: join(root, "cache"), HOME: root };
   delete env.FORCE_COLOR;
-  const archive = await tarGzOf([{ name: "SKILL.md", content: fix }, { name: "scripts/check.sh", content: "echo ok\n" }]);
+  const archive = await tarGzOf([
+    { name: "SKILL.md", content: fix },
+    { name: "scripts/check.sh", content: "echo ok\n" },
+  ]);
   site = await startSite({
     "/.well-known/agent-skills/index.json": {
       body: indexJson([
-        { name: "fix-issue", description: "Fixes a GitHub issue by number.", type: "archive", url: "fix-issue.tar.gz", digest: digestOf(archive) },
-        { name: "meeting-notes", description: "Takes meeting notes.", type: "skill-md", url: "meeting-notes/SKILL.md", digest: digestOf(notes) },
+        {
+          name: "fix-issue",
+          description: "Fixes a GitHub issue by number.",
+          type: "archive",
+          url: "fix-issue.tar.gz",
+          digest: digestOf(archive),
+        },
+        {
+          name: "meeting-notes",
+          description: "Takes meeting notes.",
+          type: "skill-md",
+          url: "meeting-notes/SKILL.md",
+          digest: digestOf(notes),
+        },
       ]),
     },
     "/.well-known/agent-skills/fix-issue.tar.gz": { body: archive },
@@ -87,14 +102,23 @@ describe("skillset with a well-known URL", () => {
 
   it("mcp serves the site's skills: load_skill and read_skill_resource through the verified copy", async () => {
     const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", site.url], env: env as Record<string, string>, stderr: "ignore" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "mcp", site.url],
+        env: env as Record<string, string>,
+        stderr: "ignore",
+      }),
+    );
     try {
       const { prompts } = await client.listPrompts();
       expect(prompts.map((prompt) => prompt.name).sort()).toEqual(["fix-issue", "meeting-notes"]);
       const loaded = await callTool(client, "load_skill", { skill_name: "fix-issue", arguments: "7" });
       expect(loaded.isError).toBe(false);
       expect(loaded.text).toContain("Fix issue 7.");
-      expect(await callTool(client, "read_skill_resource", { skill_name: "fix-issue", path: "scripts/check.sh" })).toEqual({ text: "[scripts/check.sh: lines 1-1 of 1]\necho ok", isError: false });
+      expect(
+        await callTool(client, "read_skill_resource", { skill_name: "fix-issue", path: "scripts/check.sh" }),
+      ).toEqual({ text: "[scripts/check.sh: lines 1-1 of 1]\necho ok", isError: false });
     } finally {
       await client.close();
     }
@@ -103,7 +127,9 @@ describe("skillset with a well-known URL", () => {
   it("http:// to another machine is a usage error naming the URL", async () => {
     const result = await cli("list", "http://example.com");
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("skillset: http://example.com: skills are fetched over https only (http is allowed for 127.0.0.1, ::1 and localhost, for tests); use https://example.com/\n");
+    expect(result.stderr).toBe(
+      "skillset: http://example.com: skills are fetched over https only (http is allowed for 127.0.0.1, ::1 and localhost, for tests); use https://example.com/\n",
+    );
   });
 
   it("a site that is down is a warning; the folder given with it is still listed", async () => {
@@ -112,9 +138,14 @@ describe("skillset with a well-known URL", () => {
     writeFileSync(join(folder, "lint", "SKILL.md"), skillMd("lint", "Lints code."));
     const result = await cli("list", "http://127.0.0.1:9/", folder, "--json");
     expect(result.code).toBe(0);
-    const listed = JSON.parse(result.stdout) as { skills: Array<{ name: string }>; diagnostics: Array<{ code: string; message: string }> };
+    const listed = JSON.parse(result.stdout) as {
+      skills: Array<{ name: string }>;
+      diagnostics: Array<{ code: string; message: string }>;
+    };
     expect(listed.skills.map((skill) => skill.name)).toEqual(["lint"]);
     expect(listed.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["site-unavailable"]);
-    expect(listed.diagnostics[0]!.message).toMatch(/^No skills from http:\/\/127\.0\.0\.1:9\/: The skills index at http:\/\/127\.0\.0\.1:9\/\.well-known\/agent-skills\/index\.json could not be fetched: /);
+    expect(listed.diagnostics[0]!.message).toMatch(
+      /^No skills from http:\/\/127\.0\.0\.1:9\/: The skills index at http:\/\/127\.0\.0\.1:9\/\.well-known\/agent-skills\/index\.json could not be fetched: /,
+    );
   });
 });

@@ -31,7 +31,10 @@ export function describeSkillEvent(entry: SkillsLogEntry): ActivityLine {
     }
     case "skill_unloaded":
       if (entry.reason === "user-invocation") return { level, text: `unloaded ${skill} to make room` };
-      return { level, text: level === "warn" ? `unloaded ${skill}: it is no longer in any source` : `unloaded ${skill}` };
+      return {
+        level,
+        text: level === "warn" ? `unloaded ${skill}: it is no longer in any source` : `unloaded ${skill}`,
+      };
     case "script_ran": {
       const argv = Array.isArray(entry.argv) ? entry.argv.join(" ") : "a script";
       const outcome = entry.timedOut ? "timed out" : `exit ${entry.exitCode ?? "by signal"}`;

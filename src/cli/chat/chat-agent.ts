@@ -47,7 +47,10 @@ export function createChatAgent(options: ChatAgentOptions) {
     ...(executor ? { runScripts: { executor }, dynamicContext: { executor } } : {}),
     ...(options.lockfile === undefined ? {} : { lockfile: options.lockfile }),
   });
-  const limit = options.maxModelCalls === undefined ? [] : [modelCallLimitMiddleware({ runLimit: options.maxModelCalls, exitBehavior: "end" })];
+  const limit =
+    options.maxModelCalls === undefined
+      ? []
+      : [modelCallLimitMiddleware({ runLimit: options.maxModelCalls, exitBehavior: "end" })];
   return createAgent({
     model: options.model,
     tools: options.filesRoot ? createFileTools(options.filesRoot) : [],

@@ -1,5 +1,11 @@
 /** A command of the chat itself, as opposed to a message or a skill's `/name args`. */
-export type ChatCommand = { kind: "help" } | { kind: "skills" } | { kind: "loaded" } | { kind: "unload"; skill: string } | { kind: "exit" } | { kind: "usage"; message: string };
+export type ChatCommand =
+  | { kind: "help" }
+  | { kind: "skills" }
+  | { kind: "loaded" }
+  | { kind: "unload"; skill: string }
+  | { kind: "exit" }
+  | { kind: "usage"; message: string };
 
 /** The chat's own commands, for `/help`. They take precedence over skills of the same name. */
 export const CHAT_COMMANDS_HELP = [
@@ -18,7 +24,9 @@ export function parseChatCommand(line: string): ChatCommand | undefined {
   const rest = (match[2] ?? "").trim();
   switch (match[1]) {
     case "unload":
-      return /^\S+$/.test(rest) ? { kind: "unload", skill: rest } : { kind: "usage", message: "Usage: /unload <skill>" };
+      return /^\S+$/.test(rest)
+        ? { kind: "unload", skill: rest }
+        : { kind: "usage", message: "Usage: /unload <skill>" };
     case "quit":
     case "exit":
       return { kind: "exit" };

@@ -26,7 +26,10 @@ const PROMPT = "> ";
  * chat; at a terminal's empty prompt, a second Ctrl-C in a row leaves, as Node's REPL does.
  */
 export async function runChatLoop(session: ChatSession, io: ChatInput): Promise<ChatEnd> {
-  const lines = createInterface({ input: io.input, ...(io.interactive ? { output: io.output, terminal: true, prompt: PROMPT } : { terminal: false }) });
+  const lines = createInterface({
+    input: io.input,
+    ...(io.interactive ? { output: io.output, terminal: true, prompt: PROMPT } : { terminal: false }),
+  });
   let answering: AbortController | undefined;
   let warned = false;
   let interrupted = false;

@@ -48,11 +48,17 @@ export async function createChatModel(options: ChatModelOptions): Promise<ChatMo
   const provider = options.model.slice(0, separator);
   const name = options.model.slice(separator + 1);
   if (separator <= 0 || name === "") {
-    throw new CliError("usage", `--model must be <provider>:<model>, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5 (got '${options.model}')`);
+    throw new CliError(
+      "usage",
+      `--model must be <provider>:<model>, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5 (got '${options.model}')`,
+    );
   }
   const config = (MODEL_PROVIDER_CONFIG as Record<string, { package: string }>)[provider];
   if (!config) {
-    throw new CliError("usage", `Unknown model provider '${provider}': use one of ${Object.keys(MODEL_PROVIDER_CONFIG).join(", ")}`);
+    throw new CliError(
+      "usage",
+      `Unknown model provider '${provider}': use one of ${Object.keys(MODEL_PROVIDER_CONFIG).join(", ")}`,
+    );
   }
   // Imported here first so that a missing package is named clearly, whoever reports it.
   await importOptional(() => import(config.package), `--model ${options.model}`, config.package);
@@ -60,7 +66,10 @@ export async function createChatModel(options: ChatModelOptions): Promise<ChatMo
   const known = KNOWN[provider];
   const key = known ? env[known.keyVariable] : undefined;
   if (known && !key && !options.baseUrl) {
-    throw new CliError("missing-key", `${known.keyVariable} is not set: export your ${provider} API key to use --model ${options.model}`);
+    throw new CliError(
+      "missing-key",
+      `${known.keyVariable} is not set: export your ${provider} API key to use --model ${options.model}`,
+    );
   }
   const params = providerParams(provider, options, key);
   let model: BaseChatModel;
@@ -69,16 +78,31 @@ export async function createChatModel(options: ChatModelOptions): Promise<ChatMo
   } catch (error) {
     throw new CliError("model-setup", `Cannot set up --model ${options.model}: ${firstLine(error)}`);
   }
-  return { model, provider, endpoint: options.baseUrl ?? known?.endpoint ?? provider, ...(known ? { keyVariable: known.keyVariable } : {}) };
+  return {
+    model,
+    provider,
+    endpoint: options.baseUrl ?? known?.endpoint ?? provider,
+    ...(known ? { keyVariable: known.keyVariable } : {}),
+  };
 }
 
 function providerParams(provider: string, options: ChatModelOptions, key: string | undefined): Record<string, unknown> {
   const common = { maxRetries: options.maxRetries };
   switch (provider) {
     case "openai":
-      return { ...common, apiKey: key ?? NO_KEY, timeout: options.timeoutMs, ...(options.baseUrl ? { configuration: { baseURL: options.baseUrl } } : {}) };
+      return {
+        ...common,
+        apiKey: key ?? NO_KEY,
+        timeout: options.timeoutMs,
+        ...(options.baseUrl ? { configuration: { baseURL: options.baseUrl } } : {}),
+      };
     case "anthropic":
-      return { ...common, apiKey: key ?? NO_KEY, clientOptions: { timeout: options.timeoutMs }, ...(options.baseUrl ? { anthropicApiUrl: options.baseUrl } : {}) };
+      return {
+        ...common,
+        apiKey: key ?? NO_KEY,
+        clientOptions: { timeout: options.timeoutMs },
+        ...(options.baseUrl ? { anthropicApiUrl: options.baseUrl } : {}),
+      };
     default:
       return { ...common, timeout: options.timeoutMs, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) };
   }
@@ -105,8 +129,15 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** Reads the model options of the command line; a bad number is a usage error naming the option. */
 export function modelOptionsFrom(options: ModelCliOptions): ChatModelOptions {
   const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(options.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new CliError("usage", `--timeout must be a number of seconds greater than 0 (got '${options.timeout}')`);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new CliError("usage", `--timeout must be a number of seconds greater than 0 (got '${options.timeout}')`);
   const retries = options.maxRetries === undefined ? DEFAULT_MAX_RETRIES : Number(options.maxRetries);
-  if (!Number.isInteger(retries) || retries < 0) throw new CliError("usage", `--max-retries must be a whole number, 0 or more (got '${options.maxRetries}')`);
-  return { model: options.model, timeoutMs: Math.round(timeout * 1000), maxRetries: retries, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) };
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new CliError("usage", `--max-retries must be a whole number, 0 or more (got '${options.maxRetries}')`);
+  return {
+    model: options.model,
+    timeoutMs: Math.round(timeout * 1000),
+    maxRetries: retries,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  };
 }

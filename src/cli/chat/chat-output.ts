@@ -44,7 +44,12 @@ export function createChatOutput(stdout: TextSink, stderr: TextSink, color: Colo
     },
     activity({ text, level }) {
       before();
-      const styled = level === "info" ? color.dim(`· ${text}`) : level === "warn" ? color.yellow(`! ${text}`) : color.red(`! ${text}`);
+      const styled =
+        level === "info"
+          ? color.dim(`· ${text}`)
+          : level === "warn"
+            ? color.yellow(`! ${text}`)
+            : color.red(`! ${text}`);
       stderr.write(`${styled}\n`);
     },
     error(message) {

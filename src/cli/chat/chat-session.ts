@@ -50,7 +50,8 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
     const values = await threadValues(agent, threadId);
     const loaded = values.skillsLoaded ?? [];
     if (loaded.length === 0) return output.print("No skills are loaded.");
-    for (const name of loaded) output.print(`${name} (${plural(values.skillResources?.[name]?.length ?? 0, "resource")})`);
+    for (const name of loaded)
+      output.print(`${name} (${plural(values.skillResources?.[name]?.length ?? 0, "resource")})`);
   }
 
   // A user's unload: the same operation the model's unload_skill applies, and a note in the
@@ -65,14 +66,20 @@ export function createChatSession(options: ChatSessionOptions): ChatSession {
       content: `[The user unloaded the skill '${skill}' with /unload: its instructions no longer apply.]`,
       additional_kwargs: { skillset_command: { text: `/unload ${skill}` } },
     });
-    await agent.updateState({ configurable: { thread_id: threadId } }, { skillsLoaded: operations, skillResources: operations, messages: [note] });
+    await agent.updateState(
+      { configurable: { thread_id: threadId } },
+      { skillsLoaded: operations, skillResources: operations, messages: [note] },
+    );
     output.activity({ level: "info", text: `unloaded ${skill}` });
   }
 
   async function send(message: string, signal: AbortSignal): Promise<LineOutcome> {
     const command = /^\/([a-z0-9][a-z0-9-]*)(?:\s|$)/.exec(message);
     if (command && !parseSkillCommand(message, (await options.catalog.refresh()).skills)) {
-      output.activity({ level: "warn", text: `/${command[1]} is not a skill you can invoke (see /skills); sent as a message` });
+      output.activity({
+        level: "warn",
+        text: `/${command[1]} is not a skill you can invoke (see /skills); sent as a message`,
+      });
     }
     const result = await runTurn(
       agent,

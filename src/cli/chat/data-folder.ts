@@ -7,7 +7,11 @@ import { isAbsolute, join } from "node:path";
  * `~/.local/share/skillset`, `~/Library/Application Support/skillset` on macOS,
  * `%LOCALAPPDATA%\skillset` on Windows.
  */
-export function dataFolder(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function dataFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   const xdg = env.XDG_DATA_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, "skillset");
   if (platform === "darwin") return join(home, "Library", "Application Support", "skillset");

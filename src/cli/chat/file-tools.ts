@@ -33,14 +33,26 @@ export function createFileTools(root: string) {
   );
 
   const readFile = tool(
-    guarded((input: { path?: string | undefined; file_path?: string | undefined; offset?: number | undefined; limit?: number | undefined }) => {
-      // deepagents and Claude Code call it `file_path`; models trained on them use that name.
-      const requested = input.path ?? input.file_path;
-      if (requested === undefined) return error("read_file needs the file's path, as `path`");
-      const path = folder.resolve(requested);
-      if (path.stat.isDirectory()) return error(`${path.shown} is a folder; list it with ls`);
-      return renderResourcePage(path.shown, folder.read(path), input.offset ?? 0, input.limit ?? DEFAULT_RESOURCE_LINES);
-    }),
+    guarded(
+      (input: {
+        path?: string | undefined;
+        file_path?: string | undefined;
+        offset?: number | undefined;
+        limit?: number | undefined;
+      }) => {
+        // deepagents and Claude Code call it `file_path`; models trained on them use that name.
+        const requested = input.path ?? input.file_path;
+        if (requested === undefined) return error("read_file needs the file's path, as `path`");
+        const path = folder.resolve(requested);
+        if (path.stat.isDirectory()) return error(`${path.shown} is a folder; list it with ls`);
+        return renderResourcePage(
+          path.shown,
+          folder.read(path),
+          input.offset ?? 0,
+          input.limit ?? DEFAULT_RESOURCE_LINES,
+        );
+      },
+    ),
     {
       name: "read_file",
       description: `Read a text file of the working folder, a page of lines at a time. ${where}`,
@@ -48,7 +60,12 @@ export function createFileTools(root: string) {
         path: z.string().optional().describe("The file to read."),
         file_path: z.string().optional().describe("The file to read (another name for path)."),
         offset: z.number().int().min(0).optional().describe("First line to read, 0-based."),
-        limit: z.number().int().positive().optional().describe(`How many lines to read (default ${DEFAULT_RESOURCE_LINES}).`),
+        limit: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe(`How many lines to read (default ${DEFAULT_RESOURCE_LINES}).`),
       }),
     },
   );
@@ -60,26 +77,42 @@ export function createFileTools(root: string) {
       const found = files.filter(matcher);
       if (found.length === 0) return `No files match ${input.pattern}.`;
       const shown = found.slice(0, MAX_LISTED);
-      const more = found.length > shown.length ? `\n(${found.length - shown.length} more not shown; narrow the pattern)` : "";
+      const more =
+        found.length > shown.length ? `\n(${found.length - shown.length} more not shown; narrow the pattern)` : "";
       return shown.join("\n") + more + (truncated ? `\n(search stopped after ${MAX_SEARCHED_FILES} files)` : "");
     }),
     {
       name: "glob",
       description: `Find files of the working folder by name: \`*\`, \`?\`, \`**\` and \`{a,b}\`; a pattern without / matches file names at any depth (\`*.md\`), one with / matches whole paths (\`src/**/*.ts\`). .git and node_modules are not searched. ${where}`,
-      schema: z.object({ pattern: z.string().describe("The glob pattern."), path: z.string().optional().describe("The folder to search; the working folder when omitted.") }),
+      schema: z.object({
+        pattern: z.string().describe("The glob pattern."),
+        path: z.string().optional().describe("The folder to search; the working folder when omitted."),
+      }),
     },
   );
 
   const grep = tool(
-    guarded((input: { pattern: string; path?: string | undefined; glob?: string | undefined; ignore_case?: boolean | undefined }) => {
-      let regex: RegExp;
-      try {
-        regex = new RegExp(input.pattern, input.ignore_case ? "i" : "");
-      } catch (reason) {
-        return error(`Invalid regular expression ${input.pattern}: ${(reason as Error).message}`);
-      }
-      return search(folder, folder.resolve(input.path ?? "."), regex, input.glob ? globMatcher(input.glob) : () => true);
-    }),
+    guarded(
+      (input: {
+        pattern: string;
+        path?: string | undefined;
+        glob?: string | undefined;
+        ignore_case?: boolean | undefined;
+      }) => {
+        let regex: RegExp;
+        try {
+          regex = new RegExp(input.pattern, input.ignore_case ? "i" : "");
+        } catch (reason) {
+          return error(`Invalid regular expression ${input.pattern}: ${(reason as Error).message}`);
+        }
+        return search(
+          folder,
+          folder.resolve(input.path ?? "."),
+          regex,
+          input.glob ? globMatcher(input.glob) : () => true,
+        );
+      },
+    ),
     {
       name: "grep",
       description: `Search the text files of the working folder for a regular expression (JavaScript syntax); prints path:line: text. .git and node_modules are not searched. ${where}`,
@@ -106,7 +139,12 @@ function guarded<I>(run: (input: I) => string | ToolError) {
       result = error(SkillsetError.isInstance(reason) ? reason.message : String(reason));
     }
     if (typeof result === "string") return result;
-    return new ToolMessage({ content: `Error: ${result.message}.`, tool_call_id: runtime.toolCallId, name, status: "error" });
+    return new ToolMessage({
+      content: `Error: ${result.message}.`,
+      tool_call_id: runtime.toolCallId,
+      name,
+      status: "error",
+    });
   };
 }
 
@@ -122,8 +160,12 @@ function listFolder(folder: WorkingFolder, path: InsidePath): string | ToolError
   if (!path.stat.isDirectory()) return error(`${path.shown} is not a folder; read it with read_file`);
   const entries = folder.entries(path);
   if (entries.length === 0) return `${path.shown} is empty.`;
-  const shown = entries.slice(0, MAX_LISTED).map((entry) => (entry.folder ? `${entry.name}/` : `${entry.name} (${entry.size} bytes)`));
-  return shown.join("\n") + (entries.length > shown.length ? `\n(${entries.length - shown.length} more not shown)` : "");
+  const shown = entries
+    .slice(0, MAX_LISTED)
+    .map((entry) => (entry.folder ? `${entry.name}/` : `${entry.name} (${entry.size} bytes)`));
+  return (
+    shown.join("\n") + (entries.length > shown.length ? `\n(${entries.length - shown.length} more not shown)` : "")
+  );
 }
 
 function search(folder: WorkingFolder, start: InsidePath, regex: RegExp, wanted: (path: string) => boolean): string {
@@ -152,7 +194,11 @@ function search(folder: WorkingFolder, start: InsidePath, regex: RegExp, wanted:
     if (more) break;
   }
   if (matches.length === 0) return `No matches for ${regex.source}.`;
-  return matches.join("\n") + (more ? `\n(more matches not shown: narrow the search)` : "") + (truncated ? `\n(search stopped after ${MAX_SEARCHED_FILES} files)` : "");
+  return (
+    matches.join("\n") +
+    (more ? `\n(more matches not shown: narrow the search)` : "") +
+    (truncated ? `\n(search stopped after ${MAX_SEARCHED_FILES} files)` : "")
+  );
 }
 
 /**

@@ -13,7 +13,10 @@ export async function importOptional<T>(load: () => Promise<T>, purpose: string,
   } catch (error) {
     const missing = missingPackage(error, expected);
     if (missing === undefined) throw error;
-    throw new CliError("missing-package", `${purpose} needs the package ${missing}, which is not installed: npm install ${missing}`);
+    throw new CliError(
+      "missing-package",
+      `${purpose} needs the package ${missing}, which is not installed: npm install ${missing}`,
+    );
   }
 }
 

@@ -32,9 +32,15 @@ export async function readRecordedThreads(env: NodeJS.ProcessEnv = process.env):
       const names = loaded.get(id) ?? new Set<string>();
       loaded.set(id, names);
       const values = tuple.checkpoint.channel_values as { skillsLoaded?: unknown };
-      if (Array.isArray(values.skillsLoaded)) for (const name of values.skillsLoaded) if (typeof name === "string") names.add(name);
+      if (Array.isArray(values.skillsLoaded))
+        for (const name of values.skillsLoaded) if (typeof name === "string") names.add(name);
     }
-    return { path, threads: [...loaded].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, names]) => ({ id, loaded: [...names].sort() })) };
+    return {
+      path,
+      threads: [...loaded]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([id, names]) => ({ id, loaded: [...names].sort() })),
+    };
   } catch (error) {
     return { path, unavailable: `the saved chat threads at ${path} could not be read: ${(error as Error).message}` };
   } finally {

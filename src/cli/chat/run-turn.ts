@@ -52,7 +52,13 @@ const STEP_LIMIT_TEXT = "Model call limits exceeded";
  * stop or an error ends the turn, not the thread: what the model had written of an unfinished
  * message is kept, and tool calls left without a result get one saying they did not run.
  */
-export async function runTurn(agent: ChatAgent, threadId: string, message: string | BaseMessage, handlers: TurnHandlers, options: TurnOptions = {}): Promise<TurnResult> {
+export async function runTurn(
+  agent: ChatAgent,
+  threadId: string,
+  message: string | BaseMessage,
+  handlers: TurnHandlers,
+  options: TurnOptions = {},
+): Promise<TurnResult> {
   const config = { configurable: { thread_id: threadId } };
   const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   const usage: TokenUsage = { input: 0, output: 0 };
@@ -86,7 +92,8 @@ export async function runTurn(agent: ChatAgent, threadId: string, message: strin
             if (AIMessage.isInstance(written) || AIMessageChunk.isInstance(written)) {
               if (node !== "model_request") {
                 // The limit middleware ends the run with a message of its own (and re-emits the state before that).
-                stepLimitReached ||= node.startsWith("ModelCallLimitMiddleware") && written.text.startsWith(STEP_LIMIT_TEXT);
+                stepLimitReached ||=
+                  node.startsWith("ModelCallLimitMiddleware") && written.text.startsWith(STEP_LIMIT_TEXT);
                 continue;
               }
               modelCalls++;
@@ -94,10 +101,16 @@ export async function runTurn(agent: ChatAgent, threadId: string, message: strin
               usage.output += written.usage_metadata?.output_tokens ?? 0;
               if (unfinished) handlers.textEnd?.();
               unfinished = "";
-              for (const call of written.tool_calls ?? []) if (call.id) calls.set(call.id, { name: call.name, args: call.args });
+              for (const call of written.tool_calls ?? [])
+                if (call.id) calls.set(call.id, { name: call.name, args: call.args });
             } else if (ToolMessage.isInstance(written)) {
               const call = calls.get(written.tool_call_id);
-              handlers.tool?.({ name: written.name ?? call?.name ?? "tool", args: call?.args ?? {}, result: written.text, error: written.status === "error" });
+              handlers.tool?.({
+                name: written.name ?? call?.name ?? "tool",
+                args: call?.args ?? {},
+                result: written.text,
+                error: written.status === "error",
+              });
             }
           }
         }
@@ -133,12 +146,25 @@ function messagesOf(update: unknown): unknown[] {
 
 // After an interrupted turn: keep the text the user already saw, and answer tool calls that
 // never got a result.
-async function settleThread(agent: ChatAgent, config: { configurable: { thread_id: string } }, unfinished: string): Promise<void> {
+async function settleThread(
+  agent: ChatAgent,
+  config: { configurable: { thread_id: string } },
+  unfinished: string,
+): Promise<void> {
   const messages = (await threadValues(agent, config.configurable.thread_id)).messages ?? [];
-  const answered = new Set(messages.filter((message) => ToolMessage.isInstance(message)).map((message) => (message as ToolMessage).tool_call_id));
+  const answered = new Set(
+    messages
+      .filter((message) => ToolMessage.isInstance(message))
+      .map((message) => (message as ToolMessage).tool_call_id),
+  );
   const last = [...messages].reverse().find((message) => AIMessage.isInstance(message));
-  const open = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []).filter((call) => call.id && !answered.has(call.id)) : [];
-  const added: BaseMessage[] = open.map((call) => new ToolMessage({ content: INTERRUPTED_TOOL, tool_call_id: call.id!, name: call.name, status: "error" }));
+  const open =
+    last && AIMessage.isInstance(last)
+      ? (last.tool_calls ?? []).filter((call) => call.id && !answered.has(call.id))
+      : [];
+  const added: BaseMessage[] = open.map(
+    (call) => new ToolMessage({ content: INTERRUPTED_TOOL, tool_call_id: call.id!, name: call.name, status: "error" }),
+  );
   if (unfinished) added.push(new AIMessage(unfinished));
   if (added.length > 0) await agent.updateState(config, { messages: added });
 }

@@ -21,7 +21,10 @@ export interface ThreadStore {
  * are optional: without them a chat with `--thread` (`required`) fails with one line naming
  * them, and any other chat keeps its thread in memory and returns `warning` saying so.
  */
-export async function openThreadStore(required: boolean, env: NodeJS.ProcessEnv = process.env): Promise<ThreadStore & { warning?: string }> {
+export async function openThreadStore(
+  required: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ThreadStore & { warning?: string }> {
   const load = () => import("@langchain/langgraph-checkpoint-sqlite");
   let sqlite: Awaited<ReturnType<typeof load>>;
   try {
@@ -29,7 +32,11 @@ export async function openThreadStore(required: boolean, env: NodeJS.ProcessEnv 
   } catch (error) {
     const missing = missingPackage(error, SQLITE_PACKAGE);
     if (required || missing === undefined) throw error;
-    return { checkpointer: new MemorySaver(), close: () => {}, warning: `This conversation is kept in memory only: saving it needs the package ${missing}: npm install ${missing}` };
+    return {
+      checkpointer: new MemorySaver(),
+      close: () => {},
+      warning: `This conversation is kept in memory only: saving it needs the package ${missing}: npm install ${missing}`,
+    };
   }
   const path = chatDatabasePath(env);
   let saver: InstanceType<typeof sqlite.SqliteSaver>;

@@ -1,7 +1,16 @@
 import type { ChatModel } from "./chat-model.js";
 
 /** What kind of failure ended a turn. */
-export type TurnFailure = "auth" | "rate-limit" | "timeout" | "unreachable" | "bad-response" | "refused" | "server" | "too-many-steps" | "other";
+export type TurnFailure =
+  | "auth"
+  | "rate-limit"
+  | "timeout"
+  | "unreachable"
+  | "bad-response"
+  | "refused"
+  | "server"
+  | "too-many-steps"
+  | "other";
 
 /** A failed turn as the CLI reports it: one line, and whether every later turn would fail too. */
 export interface TurnErrorReport {
@@ -16,7 +25,11 @@ export interface TurnErrorReport {
  * Turns the error that ended a turn, usually from a provider package (`@langchain/openai`,
  * `@langchain/anthropic`, their SDKs, LangChain's retry layer), into one line a user can act on.
  */
-export function describeTurnError(thrown: unknown, model: Pick<ChatModel, "endpoint" | "keyVariable">, timeoutMs: number): TurnErrorReport {
+export function describeTurnError(
+  thrown: unknown,
+  model: Pick<ChatModel, "endpoint" | "keyVariable">,
+  timeoutMs: number,
+): TurnErrorReport {
   const error = unwrap(thrown);
   const status = statusOf(error);
   const detail = sentence(providerMessage(error));
@@ -24,28 +37,55 @@ export function describeTurnError(thrown: unknown, model: Pick<ChatModel, "endpo
     const key = model.keyVariable ? ` Check ${model.keyVariable}.` : "";
     return { kind: "auth", message: `The provider refused the request (${status}): ${detail}${key}`, fatal: true };
   }
-  if (status === 429) return { kind: "rate-limit", message: `The provider is rate-limiting requests (429): ${detail} Wait a moment and try again.`, fatal: false };
-  if (status === 404) return { kind: "refused", message: `The provider does not know this model or path (404): ${detail}`, fatal: true };
-  if (status !== undefined && status >= 500) return { kind: "server", message: `The provider failed (${status}): ${detail}`, fatal: false };
-  if (status !== undefined) return { kind: "refused", message: `The provider refused the request (${status}): ${detail}`, fatal: false };
+  if (status === 429)
+    return {
+      kind: "rate-limit",
+      message: `The provider is rate-limiting requests (429): ${detail} Wait a moment and try again.`,
+      fatal: false,
+    };
+  if (status === 404)
+    return { kind: "refused", message: `The provider does not know this model or path (404): ${detail}`, fatal: true };
+  if (status !== undefined && status >= 500)
+    return { kind: "server", message: `The provider failed (${status}): ${detail}`, fatal: false };
+  if (status !== undefined)
+    return { kind: "refused", message: `The provider refused the request (${status}): ${detail}`, fatal: false };
   const name = error instanceof Error ? error.name : "";
   const text = error instanceof Error ? error.message : String(error);
   if (name === "TimeoutError" || name === "APIConnectionTimeoutError" || /timed out/i.test(text)) {
-    return { kind: "timeout", message: `No answer from ${model.endpoint} within ${formatSeconds(timeoutMs)} (--timeout).`, fatal: false };
+    return {
+      kind: "timeout",
+      message: `No answer from ${model.endpoint} within ${formatSeconds(timeoutMs)} (--timeout).`,
+      fatal: false,
+    };
   }
   if (name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|Connection error/i.test(text)) {
-    return { kind: "unreachable", message: `Cannot reach ${model.endpoint}: ${sentence(causeOf(error) ?? text)}`, fatal: false };
+    return {
+      kind: "unreachable",
+      message: `Cannot reach ${model.endpoint}: ${sentence(causeOf(error) ?? text)}`,
+      fatal: false,
+    };
   }
-  if (name === "GraphRecursionError") return { kind: "too-many-steps", message: "The agent took too many steps without finishing its answer.", fatal: false };
+  if (name === "GraphRecursionError")
+    return {
+      kind: "too-many-steps",
+      message: "The agent took too many steps without finishing its answer.",
+      fatal: false,
+    };
   // How the provider packages fail on a body that is not their API's (an HTML page, a proxy's JSON).
   if (/empty response|Unexpected (?:token|end of JSON)|not valid JSON/i.test(text)) {
-    return { kind: "bad-response", message: `The provider's answer could not be read (${firstLine(text).replace(/\.$/, "")}): is ${model.endpoint} a server for this provider's API?`, fatal: false };
+    return {
+      kind: "bad-response",
+      message: `The provider's answer could not be read (${firstLine(text).replace(/\.$/, "")}): is ${model.endpoint} a server for this provider's API?`,
+      fatal: false,
+    };
   }
   return { kind: "other", message: `The model request failed: ${sentence(text)}`, fatal: false };
 }
 
 function statusOf(error: unknown): number | undefined {
-  const value = (error as { status?: unknown; response?: { status?: unknown } } | undefined)?.status ?? (error as { response?: { status?: unknown } } | undefined)?.response?.status;
+  const value =
+    (error as { status?: unknown; response?: { status?: unknown } } | undefined)?.status ??
+    (error as { response?: { status?: unknown } } | undefined)?.response?.status;
   return typeof value === "number" ? value : undefined;
 }
 
@@ -61,7 +101,11 @@ function providerMessage(error: unknown): string {
 
 // The system error code (ECONNREFUSED, ENOTFOUND, …) somewhere down the chain of causes.
 function causeOf(error: unknown): string | undefined {
-  for (let cause = (error as { cause?: unknown } | undefined)?.cause; cause; cause = (cause as { cause?: unknown }).cause) {
+  for (
+    let cause = (error as { cause?: unknown } | undefined)?.cause;
+    cause;
+    cause = (cause as { cause?: unknown }).cause
+  ) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === "string") return code;
   }
@@ -71,7 +115,11 @@ function causeOf(error: unknown): string | undefined {
 // LangChain wraps what a middleware's model call throws (the provider's error) in a MiddlewareError.
 function unwrap(error: unknown): unknown {
   let current = error;
-  while ((current as { "~brand"?: unknown } | undefined)?.["~brand"] === "MiddlewareError" && (current as { cause?: unknown }).cause) current = (current as { cause: unknown }).cause;
+  while (
+    (current as { "~brand"?: unknown } | undefined)?.["~brand"] === "MiddlewareError" &&
+    (current as { cause?: unknown }).cause
+  )
+    current = (current as { cause: unknown }).cause;
   return current;
 }
 

@@ -71,7 +71,8 @@ export function openWorkingFolder(root: string): WorkingFolder {
       } catch {
         throw refusal(`${displayPath(base, requested)} does not exist`);
       }
-      if (!inside(real)) throw refusal(`${path} is outside the working folder ${base}; only files below it can be read`);
+      if (!inside(real))
+        throw refusal(`${path} is outside the working folder ${base}; only files below it can be read`);
       return { real, shown: shownOf(real), stat: statSync(real) };
     },
 

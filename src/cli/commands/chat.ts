@@ -35,7 +35,8 @@ export interface ChatOptions extends SourceOptions, ModelCliOptions {
 export async function chatCommand(paths: string[], options: ChatOptions, terminal: Terminal): Promise<number> {
   const modelOptions = modelOptionsFrom(options);
   const threadId = options.thread ?? randomUUID().slice(0, 8);
-  if (!/^[\w.:-]{1,128}$/.test(threadId)) throw new CliError("usage", `--thread must be 1 to 128 letters, digits, '.', ':', '_' or '-' (got '${threadId}')`);
+  if (!/^[\w.:-]{1,128}$/.test(threadId))
+    throw new CliError("usage", `--thread must be 1 to 128 letters, digits, '.', ':', '_' or '-' (got '${threadId}')`);
   const locations = sourceLocations(paths);
   const lockfile = lockfileOption(options.lock);
   const model = await createChatModel(modelOptions);
@@ -48,26 +49,45 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
       model: model.model,
       sources,
       allowScripts: options.allowScripts ?? false,
-    ...(rankers ? { searchRankers: rankers } : {}),
+      ...(rankers ? { searchRankers: rankers } : {}),
       checkpointer: store.checkpointer,
       ...(options.files ? { filesRoot: process.cwd() } : {}),
       ...lockfile,
     });
     const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-    const output = createChatOutput(process.stdout, process.stderr, terminal.color, interactive && Boolean(process.stderr.isTTY));
+    const output = createChatOutput(
+      process.stdout,
+      process.stderr,
+      terminal.color,
+      interactive && Boolean(process.stderr.isTTY),
+    );
     const snapshot = await catalog.refresh();
     if (store.warning) terminal.err(terminal.color.yellow(store.warning));
 
     const previous = await threadValues(agent, threadId);
     const messages = previous.messages?.length ?? 0;
     const loaded = previous.skillsLoaded ?? [];
-    const thread = messages > 0 ? `thread ${threadId} resumed: ${plural(messages, "message")}, ${loaded.length > 0 ? `loaded: ${loaded.join(", ")}` : "no skills loaded"}` : `thread ${threadId}`;
-    terminal.err(terminal.color.dim(`skillset chat · ${options.model} · ${plural(snapshot.skills.length, "skill")} · ${thread}${store.path ? ` (continue with --thread ${threadId})` : ""}`));
-    const skipped = new Set(snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file)).size;
+    const thread =
+      messages > 0
+        ? `thread ${threadId} resumed: ${plural(messages, "message")}, ${loaded.length > 0 ? `loaded: ${loaded.join(", ")}` : "no skills loaded"}`
+        : `thread ${threadId}`;
+    terminal.err(
+      terminal.color.dim(
+        `skillset chat · ${options.model} · ${plural(snapshot.skills.length, "skill")} · ${thread}${store.path ? ` (continue with --thread ${threadId})` : ""}`,
+      ),
+    );
+    const skipped = new Set(
+      snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file),
+    ).size;
     if (skipped > 0) {
-      terminal.err(terminal.color.yellow(`${plural(skipped, "skill")} could not be read; \`${shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths)}\` says why.`));
+      terminal.err(
+        terminal.color.yellow(
+          `${plural(skipped, "skill")} could not be read; \`${shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths)}\` says why.`,
+        ),
+      );
     }
-    if (interactive) terminal.err(terminal.color.dim("/help lists the commands; Ctrl-C stops an answer; /exit or Ctrl-D leaves."));
+    if (interactive)
+      terminal.err(terminal.color.dim("/help lists the commands; Ctrl-C stops an answer; /exit or Ctrl-D leaves."));
 
     const session = createChatSession({
       agent,
@@ -78,7 +98,12 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
       output,
       ...(interactive ? { columns: process.stdout.columns } : {}),
     });
-    const end = await runChatLoop(session, { input: process.stdin, output: process.stdout, interactive, notice: (text) => terminal.err(terminal.color.dim(text)) });
+    const end = await runChatLoop(session, {
+      input: process.stdin,
+      output: process.stdout,
+      interactive,
+      notice: (text) => terminal.err(terminal.color.dim(text)),
+    });
     if (end.interrupted && !interactive) return 130;
     return !interactive && end.failures > 0 ? 1 : 0;
   } finally {

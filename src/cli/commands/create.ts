@@ -21,11 +21,18 @@ type ResourceFolder = (typeof RESOURCE_FOLDERS)[number];
 const PLACEHOLDERS: Record<ResourceFolder, { file: string; content: string; executable?: boolean }> = {
   scripts: {
     file: "example.sh",
-    content: '#!/usr/bin/env bash\n# Replace with a script the instructions tell the agent to run.\nset -euo pipefail\necho "Hello from $(basename "$0")"\n',
+    content:
+      '#!/usr/bin/env bash\n# Replace with a script the instructions tell the agent to run.\nset -euo pipefail\necho "Hello from $(basename "$0")"\n',
     executable: true,
   },
-  references: { file: "REFERENCE.md", content: "# Reference\n\nDetailed material the agent reads only when SKILL.md tells it to.\n" },
-  assets: { file: "template.md", content: "# Template\n\nFiles the skill uses in its output: templates, images, data.\n" },
+  references: {
+    file: "REFERENCE.md",
+    content: "# Reference\n\nDetailed material the agent reads only when SKILL.md tells it to.\n",
+  },
+  assets: {
+    file: "template.md",
+    content: "# Template\n\nFiles the skill uses in its output: templates, images, data.\n",
+  },
 };
 
 /**
@@ -38,7 +45,8 @@ export async function createCommand(name: string, options: CreateOptions, termin
   const folders = parseResources(options.resources);
   const description = options.description ?? placeholderDescription(name);
   const directory = resolve(homePath(options.dir ?? "."), name);
-  if (existsSync(directory)) throw new CliError("already-exists", `${directory} already exists; choose another name or --dir`);
+  if (existsSync(directory))
+    throw new CliError("already-exists", `${directory} already exists; choose another name or --dir`);
   const missing = foldersToCreate(directory);
 
   const content = skillTemplate(name, description, folders);
@@ -60,14 +68,23 @@ export async function createCommand(name: string, options: CreateOptions, termin
 
 function parseResources(value: string | undefined): ResourceFolder[] {
   if (value === undefined || value.trim() === "") return [];
-  const requested = value.split(",").map((item) => item.trim()).filter(Boolean);
+  const requested = value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   const unknown = requested.filter((item) => !(RESOURCE_FOLDERS as readonly string[]).includes(item));
-  if (unknown.length > 0) throw new CliError("usage", `Unknown resource folder: ${unknown.join(", ")}. Use any of ${RESOURCE_FOLDERS.join(", ")}.`);
+  if (unknown.length > 0)
+    throw new CliError(
+      "usage",
+      `Unknown resource folder: ${unknown.join(", ")}. Use any of ${RESOURCE_FOLDERS.join(", ")}.`,
+    );
   return RESOURCE_FOLDERS.filter((folder) => requested.includes(folder));
 }
 
 function skillTemplate(name: string, description: string, folders: ResourceFolder[]): string {
-  const resourceLines = folders.map((folder) => `- \`${folder}/${PLACEHOLDERS[folder].file}\`: ${folderPurpose(folder)}`);
+  const resourceLines = folders.map(
+    (folder) => `- \`${folder}/${PLACEHOLDERS[folder].file}\`: ${folderPurpose(folder)}`,
+  );
   return [
     "---",
     `name: ${name}`,
@@ -91,5 +108,7 @@ function skillTemplate(name: string, description: string, folders: ResourceFolde
 }
 
 function folderPurpose(folder: ResourceFolder): string {
-  return { scripts: "run it when a step needs it", references: "read it for details", assets: "use it in the output" }[folder];
+  return { scripts: "run it when a step needs it", references: "read it for details", assets: "use it in the output" }[
+    folder
+  ];
 }

@@ -33,17 +33,46 @@ const COSTLIEST = 10;
  */
 export async function doctorCommand(paths: string[], options: DoctorOptions, terminal: Terminal): Promise<number> {
   const failOn = (options.failOn ?? "error") as (typeof FAIL_ON)[number];
-  if (!FAIL_ON.includes(failOn)) throw new CliError("usage", `--fail-on must be one of ${FAIL_ON.join(", ")}; got '${options.failOn}'`);
+  if (!FAIL_ON.includes(failOn))
+    throw new CliError("usage", `--fail-on must be one of ${FAIL_ON.join(", ")}; got '${options.failOn}'`);
   const budget = parseBudget(options.budget);
   const meaning = await rivalsByMeaning(options.embeddings, terminal);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
   const recorded: RecordedThreads | undefined = options.threads === false ? undefined : await readRecordedThreads();
   const threads = recorded && "threads" in recorded ? recorded.threads : undefined;
-  const report = await diagnoseLibrary({ snapshot, sources }, { budget, ...meaning.options, ...(threads ? { threads } : {}) });
-  const failing = failOn === "none" ? 0 : report.findings.filter((finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn)).length;
+  const report = await diagnoseLibrary(
+    { snapshot, sources },
+    { budget, ...meaning.options, ...(threads ? { threads } : {}) },
+  );
+  const failing =
+    failOn === "none"
+      ? 0
+      : report.findings.filter(
+          (finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn),
+        ).length;
   if (options.json) {
-    const threadsJson = recorded === undefined ? { examined: false, reason: "--no-threads" } : "threads" in recorded ? { examined: true, path: recorded.path, count: recorded.threads.length } : { examined: false, reason: recorded.unavailable };
-    terminal.out(JSON.stringify({ skills: report.skills, summary: counts(report.findings), failOn, ok: failing === 0, findings: report.findings, catalog: report.catalog, threads: threadsJson, embeddings: meaning.status }, null, 2));
+    const threadsJson =
+      recorded === undefined
+        ? { examined: false, reason: "--no-threads" }
+        : "threads" in recorded
+          ? { examined: true, path: recorded.path, count: recorded.threads.length }
+          : { examined: false, reason: recorded.unavailable };
+    terminal.out(
+      JSON.stringify(
+        {
+          skills: report.skills,
+          summary: counts(report.findings),
+          failOn,
+          ok: failing === 0,
+          findings: report.findings,
+          catalog: report.catalog,
+          threads: threadsJson,
+          embeddings: meaning.status,
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     printReport(report, recorded, meaning.status, terminal);
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
@@ -54,7 +83,10 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
 // The descriptions' vectors go through the cache `search --embeddings` fills (same model, same
 // text per skill), so a library is embedded once for both. A provider that fails costs the
 // embedding rivals only, with one warning: the rest of the report stands and --fail-on decides.
-async function rivalsByMeaning(spec: string | undefined, terminal: Terminal): Promise<{ options: Pick<DiagnoseLibraryOptions, "embed" | "onEmbedError">; status: MeaningStatus }> {
+async function rivalsByMeaning(
+  spec: string | undefined,
+  terminal: Terminal,
+): Promise<{ options: Pick<DiagnoseLibraryOptions, "embed" | "onEmbedError">; status: MeaningStatus }> {
   if (spec === undefined) return { options: {}, status: { examined: false, reason: "no --embeddings" } };
   const { embeddings, cache } = await openEmbeddings(spec, terminal);
   const vectorsOf = createTextVectors((texts) => embeddings.embedDocuments(texts), cache);
@@ -64,7 +96,11 @@ async function rivalsByMeaning(spec: string | undefined, terminal: Terminal): Pr
     onEmbedError: (error) => {
       status.examined = false;
       status.reason = firstLine(error);
-      terminal.err(terminal.color.yellow(`skillset: --embeddings ${spec} failed (${status.reason}); rivals are found by words only.`));
+      terminal.err(
+        terminal.color.yellow(
+          `skillset: --embeddings ${spec} failed (${status.reason}); rivals are found by words only.`,
+        ),
+      );
     },
   };
   return { options, status };
@@ -83,11 +119,22 @@ function counts(findings: readonly DoctorFinding[]): Record<DoctorSeverity, numb
   return result;
 }
 
-function printReport(report: DoctorReport, recorded: RecordedThreads | undefined, meaning: MeaningStatus, terminal: Terminal): void {
+function printReport(
+  report: DoctorReport,
+  recorded: RecordedThreads | undefined,
+  meaning: MeaningStatus,
+  terminal: Terminal,
+): void {
   const { color } = terminal;
-  const paint: Record<DoctorSeverity, (text: string) => string> = { error: color.red, warning: color.yellow, info: color.dim };
+  const paint: Record<DoctorSeverity, (text: string) => string> = {
+    error: color.red,
+    warning: color.yellow,
+    info: color.dim,
+  };
   for (const finding of report.findings) {
-    terminal.out(`${paint[finding.severity](finding.severity.padEnd(7))} ${color.bold(finding.code)}  ${printable(finding.skill)}`);
+    terminal.out(
+      `${paint[finding.severity](finding.severity.padEnd(7))} ${color.bold(finding.code)}  ${printable(finding.skill)}`,
+    );
     terminal.out(`  ${printable(finding.message)}`);
     terminal.out(`  file: ${printable(displayFile(finding.file))}`);
     terminal.out(`  fix: ${printable(finding.fix)}`);
@@ -96,15 +143,35 @@ function printReport(report: DoctorReport, recorded: RecordedThreads | undefined
   const { catalog } = report;
   const count = (value: number) => value.toLocaleString("en-US");
   const budget = catalog.budget === false ? "no budget" : `the budget of ${count(catalog.budget)}`;
-  terminal.out(color.bold(`\nCatalog: ${count(catalog.tokens)} tokens under ${budget}; the skills' whole lines take ${count(catalog.wholeTokens)}`));
-  for (const cost of catalog.skills.slice(0, COSTLIEST)) terminal.out(`  ${String(cost.tokens).padStart(5)}  ${printable(cost.name)}${cost.place === "whole" ? "" : ` (${cost.place})`}`);
-  if (catalog.skills.length > COSTLIEST) terminal.out(`  … and ${plural(catalog.skills.length - COSTLIEST, "more skill")} (--json lists every one)`);
+  terminal.out(
+    color.bold(
+      `\nCatalog: ${count(catalog.tokens)} tokens under ${budget}; the skills' whole lines take ${count(catalog.wholeTokens)}`,
+    ),
+  );
+  for (const cost of catalog.skills.slice(0, COSTLIEST))
+    terminal.out(
+      `  ${String(cost.tokens).padStart(5)}  ${printable(cost.name)}${cost.place === "whole" ? "" : ` (${cost.place})`}`,
+    );
+  if (catalog.skills.length > COSTLIEST)
+    terminal.out(`  … and ${plural(catalog.skills.length - COSTLIEST, "more skill")} (--json lists every one)`);
   if (recorded === undefined) terminal.out("Threads: not read (--no-threads)");
-  else if ("threads" in recorded) terminal.out(`Threads: ${plural(recorded.threads.length, "saved chat thread")} read from ${printable(recorded.path)}`);
+  else if ("threads" in recorded)
+    terminal.out(
+      `Threads: ${plural(recorded.threads.length, "saved chat thread")} read from ${printable(recorded.path)}`,
+    );
   else terminal.out(`Threads: not read: ${printable(recorded.unavailable)}`);
-  if (meaning.model !== undefined) terminal.out(meaning.examined ? `Rivals by meaning: ${printable(meaning.model)}` : `Rivals by meaning: not found (${printable(meaning.reason ?? "")}); by words only`);
+  if (meaning.model !== undefined)
+    terminal.out(
+      meaning.examined
+        ? `Rivals by meaning: ${printable(meaning.model)}`
+        : `Rivals by meaning: not found (${printable(meaning.reason ?? "")}); by words only`,
+    );
   const summary = counts(report.findings);
-  terminal.out(color.bold(`\n${plural(report.skills, "skill")}: ${plural(summary.error, "error")}, ${plural(summary.warning, "warning")}, ${summary.info} info`));
+  terminal.out(
+    color.bold(
+      `\n${plural(report.skills, "skill")}: ${plural(summary.error, "error")}, ${plural(summary.warning, "warning")}, ${summary.info} info`,
+    ),
+  );
 }
 
 // A file as a user would type it: relative to the working folder when inside it, `~/…` under home.

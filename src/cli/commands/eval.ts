@@ -9,7 +9,13 @@ import { draftCases } from "../eval/draft-cases.js";
 import { parseEvalCases, readCasesFile } from "../eval/eval-cases.js";
 import { evalJson, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
-import { DEFAULT_TRIGGER_RUNS, isFolder, runTriggerEvals, triggerEvalSets, unselectableWarnings } from "../eval/trigger-eval-command.js";
+import {
+  DEFAULT_TRIGGER_RUNS,
+  isFolder,
+  runTriggerEvals,
+  triggerEvalSets,
+  unselectableWarnings,
+} from "../eval/trigger-eval-command.js";
 import { isTriggerEvals } from "../eval/trigger-evals.js";
 import { runEval } from "../eval/run-eval.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
@@ -45,18 +51,30 @@ export const DEFAULT_CONCURRENCY = 4;
  * from the skills' descriptions instead. Given trigger evals (agentskills.io's format, a file or
  * a folder of skills that have them), reports each query's trigger rate and each skill's pass rates.
  */
-export async function evalCommand(casesFile: string, paths: string[], options: EvalOptions, terminal: Terminal): Promise<number> {
+export async function evalCommand(
+  casesFile: string,
+  paths: string[],
+  options: EvalOptions,
+  terminal: Terminal,
+): Promise<number> {
   const modelOptions = modelOptionsFrom(options);
   const maxSteps = wholeNumber(options.maxSteps, "--max-steps", DEFAULT_MAX_STEPS);
   const concurrency = wholeNumber(options.concurrency, "--concurrency", DEFAULT_CONCURRENCY);
   const minPass = options.minPass === undefined ? undefined : passRate(options.minPass);
   if (options.generate && casesFile !== "-" && existsSync(casesFile)) {
-    throw new CliError("already-exists", `${casesFile} already exists; --generate does not overwrite it: name a new file, or - for stdout`);
+    throw new CliError(
+      "already-exists",
+      `${casesFile} already exists; --generate does not overwrite it: name a new file, or - for stdout`,
+    );
   }
   const folder = !options.generate && isFolder(casesFile);
   const casesText = options.generate || folder ? undefined : readCasesFile(casesFile);
   const trigger = folder || (casesText !== undefined && isTriggerEvals(casesText));
-  if (options.skill !== undefined && (!trigger || folder)) throw new CliError("usage", "--skill names the skill a trigger-eval file (query, should_trigger) measures; it applies to such a file only");
+  if (options.skill !== undefined && (!trigger || folder))
+    throw new CliError(
+      "usage",
+      "--skill names the skill a trigger-eval file (query, should_trigger) measures; it applies to such a file only",
+    );
   const repeat = wholeNumber(options.repeat, "--repeat", trigger ? DEFAULT_TRIGGER_RUNS : 1);
 
   const sources = sourceLocations(paths).map((path) => cliSource(path, options));
@@ -65,11 +83,30 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
     const sets = triggerEvalSets(casesFile, casesText, snapshot.skills, options.skill);
     for (const warning of unselectableWarnings(sets, snapshot.skills)) terminal.err(terminal.color.yellow(warning));
     const model = await createChatModel(modelOptions);
-    const settings = { model, timeoutMs: modelOptions.timeoutMs, repeat, concurrency, maxSteps, allowScripts: options.allowScripts ?? false, terminal, ...(options.files ? { filesRoot: process.cwd() } : {}) };
-    return runTriggerEvals(sets, sources, settings, { json: options.json ?? false, ...(minPass === undefined ? {} : { minPass: { rate: minPass, given: options.minPass! } }) });
+    const settings = {
+      model,
+      timeoutMs: modelOptions.timeoutMs,
+      repeat,
+      concurrency,
+      maxSteps,
+      allowScripts: options.allowScripts ?? false,
+      terminal,
+      ...(options.files ? { filesRoot: process.cwd() } : {}),
+    };
+    return runTriggerEvals(sets, sources, settings, {
+      json: options.json ?? false,
+      ...(minPass === undefined ? {} : { minPass: { rate: minPass, given: options.minPass! } }),
+    });
   }
   // Parsed once the skills are known, so a case's problems and an unknown skill come in one report.
-  const cases = casesText === undefined ? [] : parseEvalCases(casesText, casesFile, snapshot.skills.map((skill) => skill.name));
+  const cases =
+    casesText === undefined
+      ? []
+      : parseEvalCases(
+          casesText,
+          casesFile,
+          snapshot.skills.map((skill) => skill.name),
+        );
   const model = await createChatModel(modelOptions);
   const rankers = options.generate ? undefined : await searchRankers(options.embeddings, terminal, "warn");
 
@@ -80,13 +117,25 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
     if (casesFile === "-") terminal.out(drafted.text);
     else writeFileSync(casesFile, drafted.text, { flag: "wx" });
     const where = casesFile === "-" ? "" : ` into ${casesFile}`;
-    terminal.err(`Drafted ${plural(drafted.cases, "case")} from ${plural(snapshot.skills.length, "skill")}${where} (${tokens(drafted.usage)}); review them, then delete \`draft: true\`.`);
-    if (drafted.placeholders.length > 0) terminal.err(terminal.color.yellow(`No usable requests came back for ${drafted.placeholders.join(", ")}: their cases say TODO.`));
+    terminal.err(
+      `Drafted ${plural(drafted.cases, "case")} from ${plural(snapshot.skills.length, "skill")}${where} (${tokens(drafted.usage)}); review them, then delete \`draft: true\`.`,
+    );
+    if (drafted.placeholders.length > 0)
+      terminal.err(
+        terminal.color.yellow(
+          `No usable requests came back for ${drafted.placeholders.join(", ")}: their cases say TODO.`,
+        ),
+      );
     return 0;
   }
 
   const drafts = cases.filter((entry) => entry.draft).length;
-  if (drafts > 0) terminal.err(terminal.color.yellow(`${plural(drafts, "case")} ${drafts === 1 ? "is a draft" : "are drafts"} (draft: true): review ${drafts === 1 ? "it" : "them"} before trusting the numbers.`));
+  if (drafts > 0)
+    terminal.err(
+      terminal.color.yellow(
+        `${plural(drafts, "case")} ${drafts === 1 ? "is a draft" : "are drafts"} (draft: true): review ${drafts === 1 ? "it" : "them"} before trusting the numbers.`,
+      ),
+    );
   // Sources read without watching (watch: false), so there is nothing to close afterwards.
   const agent = createChatAgent({
     model: model.model,
@@ -104,8 +153,14 @@ export async function evalCommand(casesFile: string, paths: string[], options: E
     repeat,
     concurrency,
     onRun: (run, done, total) => {
-      if (run.error) terminal.err(terminal.color.red(`${terminal.interactive ? "\r\x1b[K" : ""}Case ${run.case.id}${repeat > 1 ? ` (run ${run.run})` : ""}: ${run.error}`));
-      if (terminal.interactive) terminal.status(done < total ? `\r\x1b[KEvaluating: ${done}/${total} runs` : "\r\x1b[K");
+      if (run.error)
+        terminal.err(
+          terminal.color.red(
+            `${terminal.interactive ? "\r\x1b[K" : ""}Case ${run.case.id}${repeat > 1 ? ` (run ${run.run})` : ""}: ${run.error}`,
+          ),
+        );
+      if (terminal.interactive)
+        terminal.status(done < total ? `\r\x1b[KEvaluating: ${done}/${total} runs` : "\r\x1b[K");
     },
   });
   const summary = summarizeEval(runs);
@@ -131,7 +186,8 @@ function tokens(usage: { input: number; output: number }): string {
 export function wholeNumber(value: string | undefined, option: string, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new CliError("usage", `${option} must be a whole number, 1 or more (got '${value}')`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new CliError("usage", `${option} must be a whole number, 1 or more (got '${value}')`);
   return number;
 }
 
@@ -139,6 +195,7 @@ export function wholeNumber(value: string | undefined, option: string, fallback:
 function passRate(value: string): number {
   const percent = value.endsWith("%");
   const number = Number(percent ? value.slice(0, -1) : value) / (percent ? 100 : 1);
-  if (!value.trim() || !Number.isFinite(number) || number < 0 || number > 1) throw new CliError("usage", `--min-pass must be a rate from 0 to 1, or a percentage such as 90% (got '${value}')`);
+  if (!value.trim() || !Number.isFinite(number) || number < 0 || number > 1)
+    throw new CliError("usage", `--min-pass must be a rate from 0 to 1, or a percentage such as 90% (got '${value}')`);
   return number;
 }

@@ -4,7 +4,15 @@ import { createSkillEngine } from "../../core/engine/skill-engine.js";
 import { budgetSummary } from "../budget-summary.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
-import { displayFolder, rowName, shorten, shortenStart, skillRows, sourceDiagnostics, type SkillStatus } from "../skill-rows.js";
+import {
+  displayFolder,
+  rowName,
+  shorten,
+  shortenStart,
+  skillRows,
+  sourceDiagnostics,
+  type SkillStatus,
+} from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset list`. */
@@ -18,27 +26,66 @@ export interface ListOptions extends SourceOptions {
 export async function listCommand(paths: string[], options: ListOptions, terminal: Terminal): Promise<number> {
   const budget = parseBudget(options.budget);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
-  const catalog = await createSkillEngine({ catalogBudget: budget }).catalog({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources });
+  const catalog = await createSkillEngine({ catalogBudget: budget }).catalog({
+    state: { skills: snapshot.skills, loaded: [], resources: {} },
+    sources: async () => sources,
+  });
   const places = catalogPlaces(catalog, snapshot.skills);
-  const rows = skillRows(snapshot).map((row) => (row.status === "ok" || row.status === "warning" ? { ...row, catalog: places.get(row.name!) ?? null } : { ...row, catalog: null }));
+  const rows = skillRows(snapshot).map((row) =>
+    row.status === "ok" || row.status === "warning"
+      ? { ...row, catalog: places.get(row.name!) ?? null }
+      : { ...row, catalog: null },
+  );
   const general = sourceDiagnostics(snapshot, rows);
   const over = catalog.short.length + catalog.named.length + catalog.hidden.length > 0;
   if (options.json) {
-    terminal.out(JSON.stringify({ skills: rows, diagnostics: general, ...(over ? { catalog: { budget, tokens: catalog.tokens, whole: catalog.full.length, shortened: catalog.short.length, nameOnly: catalog.named.length, searchOnly: catalog.hidden.length } } : {}) }, null, 2));
+    terminal.out(
+      JSON.stringify(
+        {
+          skills: rows,
+          diagnostics: general,
+          ...(over
+            ? {
+                catalog: {
+                  budget,
+                  tokens: catalog.tokens,
+                  whole: catalog.full.length,
+                  shortened: catalog.short.length,
+                  nameOnly: catalog.named.length,
+                  searchOnly: catalog.hidden.length,
+                },
+              }
+            : {}),
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   const { color } = terminal;
-  const paint: Record<SkillStatus, (text: string) => string> = { ok: color.green, warning: color.yellow, shadowed: color.dim, skipped: color.red };
+  const paint: Record<SkillStatus, (text: string) => string> = {
+    ok: color.green,
+    warning: color.yellow,
+    shadowed: color.dim,
+    skipped: color.red,
+  };
   // The path column tells apart rows of the same name (a shadowed skill and its winner).
   const table = rows.map((row) => ({ row, name: rowName(row), folder: displayFolder(row.path) }));
   const nameWidth = Math.min(40, Math.max(4, ...table.map((entry) => entry.name.length)));
   const pathWidth = Math.min(50, Math.max(4, ...table.map((entry) => entry.folder.length)));
   // Over the budget, a column says where the model's catalog shows each skill.
   const place = (row: (typeof rows)[number]) => (over ? `${(row.catalog ?? "").padEnd(11)}  ` : "");
-  terminal.out(color.bold(`${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${over ? "CATALOG      " : ""}${"PATH".padEnd(pathWidth)}  DESCRIPTION`));
+  terminal.out(
+    color.bold(
+      `${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${over ? "CATALOG      " : ""}${"PATH".padEnd(pathWidth)}  DESCRIPTION`,
+    ),
+  );
   for (const { row, name, folder } of table) {
     const status = paint[row.status](row.status.padEnd(8));
-    terminal.out(`${shorten(name, nameWidth).padEnd(nameWidth)}  ${status}  ${place(row)}${shortenStart(folder, pathWidth).padEnd(pathWidth)}  ${shorten(row.description ?? "", 60)}`);
+    terminal.out(
+      `${shorten(name, nameWidth).padEnd(nameWidth)}  ${status}  ${place(row)}${shortenStart(folder, pathWidth).padEnd(pathWidth)}  ${shorten(row.description ?? "", 60)}`,
+    );
   }
   const counts = (status: SkillStatus) => rows.filter((row) => row.status === status).length;
   terminal.out(

@@ -28,9 +28,15 @@ export interface McpOptions extends SourceOptions {
  * the client closes stdin or the process gets SIGINT / SIGTERM. stdout carries only the protocol;
  * what the server has to say goes to stderr.
  */
-export async function mcpCommand(paths: string[], options: McpOptions, terminal: Terminal, version: string): Promise<number> {
+export async function mcpCommand(
+  paths: string[],
+  options: McpOptions,
+  terminal: Terminal,
+  version: string,
+): Promise<number> {
   const port = options.http === undefined ? undefined : integerOption("--http", options.http, 0, 65_535);
-  const maxLoaded = options.maxLoaded === undefined ? undefined : integerOption("--max-loaded", options.maxLoaded, 1, 1000);
+  const maxLoaded =
+    options.maxLoaded === undefined ? undefined : integerOption("--max-loaded", options.maxLoaded, 1, 1000);
   if (options.host !== undefined && port === undefined) throw new CliError("usage", "--host needs --http <port>");
   const rankers = await searchRankers(options.embeddings, terminal, "warn");
   const server = createSkillsMcpServer({
@@ -62,12 +68,27 @@ export async function mcpCommand(paths: string[], options: McpOptions, terminal:
 
 // What a client cannot tell: skills skipped (the list command says why) and skills too big for
 // the Skills extension.
-async function reportSkills(server: SkillsMcpServer, paths: string[], options: McpOptions, terminal: Terminal): Promise<void> {
+async function reportSkills(
+  server: SkillsMcpServer,
+  paths: string[],
+  options: McpOptions,
+  terminal: Terminal,
+): Promise<void> {
   const snapshot = await server.catalog.refresh();
-  const skipped = new Set(snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file)).size;
-  terminal.err(`skillset mcp: ${plural(snapshot.skills.length, "skill")} from ${plural(server.catalog.sources.length, "skills folder")}`);
-  if (skipped > 0) terminal.err(`skillset mcp: ${plural(skipped, "skill")} skipped; run \`${shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths)}\` to see why`);
-  for (const skill of await server.unservedSkills()) terminal.err(`skillset mcp: not serving skill '${skill.name}' over the Skills extension: ${skill.reason} (${skill.path})`);
+  const skipped = new Set(
+    snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file),
+  ).size;
+  terminal.err(
+    `skillset mcp: ${plural(snapshot.skills.length, "skill")} from ${plural(server.catalog.sources.length, "skills folder")}`,
+  );
+  if (skipped > 0)
+    terminal.err(
+      `skillset mcp: ${plural(skipped, "skill")} skipped; run \`${shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths)}\` to see why`,
+    );
+  for (const skill of await server.unservedSkills())
+    terminal.err(
+      `skillset mcp: not serving skill '${skill.name}' over the Skills extension: ${skill.reason} (${skill.path})`,
+    );
 }
 
 function untilClosed(input?: NodeJS.ReadableStream): Promise<void> {
@@ -82,6 +103,7 @@ function untilClosed(input?: NodeJS.ReadableStream): Promise<void> {
 
 function integerOption(name: string, value: string, min: number, max: number): number {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= min && number <= max)) throw new CliError("usage", `${name} must be a whole number from ${min} to ${max}, not '${value}'`);
+  if (!(number >= min && number <= max))
+    throw new CliError("usage", `${name} must be a whole number from ${min} to ${max}, not '${value}'`);
   return number;
 }

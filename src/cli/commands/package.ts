@@ -41,6 +41,8 @@ export async function packageCommand(path: string, options: PackageOptions, term
     throw new CliError("cannot-create", `Cannot write ${out}: ${(error as Error).message}`);
   }
   for (const entry of packed.entries) terminal.out(`  ${printable(entry)}`);
-  terminal.out(`Packaged ${printable(packed.name)} (${plural(packed.entries.length, "file")}, ${packed.bytes.length.toLocaleString("en-US")} bytes) to ${printable(out)}`);
+  terminal.out(
+    `Packaged ${printable(packed.name)} (${plural(packed.entries.length, "file")}, ${packed.bytes.length.toLocaleString("en-US")} bytes) to ${printable(out)}`,
+  );
   return 0;
 }

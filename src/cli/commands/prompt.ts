@@ -30,27 +30,50 @@ export interface PromptOptions extends SourceOptions {
  */
 export async function promptCommand(paths: string[], options: PromptOptions, terminal: Terminal): Promise<number> {
   const protocol = options.protocol ?? "tools";
-  if (protocol !== "tools" && protocol !== "text") throw new CliError("usage", `Unknown protocol '${protocol}': use tools or text`);
+  if (protocol !== "tools" && protocol !== "text")
+    throw new CliError("usage", `Unknown protocol '${protocol}': use tools or text`);
   if (protocol === "text") {
-    if (options.format !== undefined && options.format !== "xml") throw new CliError("usage", "--protocol text always shows the XML catalog (<available_skills>): leave out --format, or use --format xml");
+    if (options.format !== undefined && options.format !== "xml")
+      throw new CliError(
+        "usage",
+        "--protocol text always shows the XML catalog (<available_skills>): leave out --format, or use --format xml",
+      );
     return textPrompt(paths, options, terminal);
   }
   if (options.scripts === false) throw new CliError("usage", "--no-scripts is for --protocol text");
   const format = options.format ?? "markdown";
-  if (format !== "markdown" && format !== "xml") throw new CliError("usage", `Unknown format '${format}': use markdown or xml`);
+  if (format !== "markdown" && format !== "xml")
+    throw new CliError("usage", `Unknown format '${format}': use markdown or xml`);
   const budget = parseBudget(options.budget);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   // Markdown: what the middleware adds to the system prompt on a first model call, with its
   // defaults. XML: the reference's to-prompt, fitted to a budget only when one is given.
   const request = { state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources };
   const engine = createSkillEngine({ catalogBudget: budget });
-  const fitted = format === "xml" ? await renderCatalog(snapshot.skills, { format, searchTool: "search_skills", sourceOrder: sources.map((source) => source.id), ...(options.budget !== undefined && budget !== false ? { budget } : {}) }) : await engine.catalog(request);
+  const fitted =
+    format === "xml"
+      ? await renderCatalog(snapshot.skills, {
+          format,
+          searchTool: "search_skills",
+          sourceOrder: sources.map((source) => source.id),
+          ...(options.budget !== undefined && budget !== false ? { budget } : {}),
+        })
+      : await engine.catalog(request);
   const text = format === "xml" ? fitted.text : await engine.systemPrompt(request);
   terminal.out(text);
   reportSkipped(snapshot, paths, options, terminal);
   if (options.tokens) {
-    const empty = format === "xml" ? renderCatalogXml([]) : text.split("\n").filter((line) => !line.startsWith("- ")).join("\n");
-    const count = format === "xml" ? snapshot.skills.length : snapshot.skills.filter((skill) => !skill.disableModelInvocation).length;
+    const empty =
+      format === "xml"
+        ? renderCatalogXml([])
+        : text
+            .split("\n")
+            .filter((line) => !line.startsWith("- "))
+            .join("\n");
+    const count =
+      format === "xml"
+        ? snapshot.skills.length
+        : snapshot.skills.filter((skill) => !skill.disableModelInvocation).length;
     await reportTokens(text, empty, count, terminal);
     if (fitted.full.length < count) terminal.err(budgetSummary(fitted, budget as number));
   }
@@ -63,12 +86,19 @@ async function textPrompt(paths: string[], options: PromptOptions, terminal: Ter
   const budget = parseBudget(options.budget);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   const scripts = options.scripts !== false;
-  const { text, offersSearch, catalog } = await renderTextProtocolPrompt(snapshot.skills, { scripts, catalogBudget: budget, sourceOrder: sources.map((source) => source.id) });
+  const { text, offersSearch, catalog } = await renderTextProtocolPrompt(snapshot.skills, {
+    scripts,
+    catalogBudget: budget,
+    sourceOrder: sources.map((source) => source.id),
+  });
   terminal.out(text);
   reportSkipped(snapshot, paths, options, terminal);
   if (options.tokens) {
     const visible = snapshot.skills.filter((skill) => !skill.disableModelInvocation);
-    const frame = visible.length === 0 ? text : `${renderCatalogXml([])}\n\n${textProtocolInstructions({ scripts, arguments: visible.some((skill) => skill.argumentHint !== undefined), search: offersSearch })}`;
+    const frame =
+      visible.length === 0
+        ? text
+        : `${renderCatalogXml([])}\n\n${textProtocolInstructions({ scripts, arguments: visible.some((skill) => skill.argumentHint !== undefined), search: offersSearch })}`;
     await reportTokens(text, frame, visible.length, terminal);
     if (catalog.full.length < visible.length) terminal.err(budgetSummary(catalog, budget as number));
   }
@@ -76,7 +106,9 @@ async function textPrompt(paths: string[], options: PromptOptions, terminal: Ter
 }
 
 function reportSkipped(snapshot: CatalogSnapshot, paths: string[], options: PromptOptions, terminal: Terminal): void {
-  const skipped = new Set(snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file)).size;
+  const skipped = new Set(
+    snapshot.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.file),
+  ).size;
   if (skipped === 0) return;
   // The hint reads the same sources the same way, so it works as printed.
   const list = shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths);
@@ -88,5 +120,7 @@ async function reportTokens(text: string, preamble: string, count: number, termi
   const total = await countTokens(text);
   const frame = await countTokens(preamble);
   const perSkill = count > 0 ? ((total - frame) / count).toFixed(1) : "0";
-  terminal.err(`${total} tokens (o200k_base): ${frame} preamble, ${perSkill} per skill on average over ${plural(count, "skill")}`);
+  terminal.err(
+    `${total} tokens (o200k_base): ${frame} preamble, ${perSkill} per skill on average over ${plural(count, "skill")}`,
+  );
 }

@@ -28,25 +28,44 @@ export interface RenderOptions extends SourceOptions {
  * under the script rules; without it they are shown as not run, as in an agent without
  * `dynamicContext`.
  */
-export async function renderCommand(name: string, paths: string[], options: RenderOptions, terminal: Terminal): Promise<number> {
+export async function renderCommand(
+  name: string,
+  paths: string[],
+  options: RenderOptions,
+  terminal: Terminal,
+): Promise<number> {
   const { lockfile } = lockfileOption(options.lock);
   const snapshot = await scanSources(paths, options, terminal);
   const found = requireSkill(snapshot, name);
   // The winning skill's own folder as the only source, so reads go through the engine as in an agent.
-  const catalog = createCatalog([createLocalSource({ path: skillDirectory(found), watch: false, allowedRoots: allowedRoots(options) })]);
+  const catalog = createCatalog([
+    createLocalSource({ path: skillDirectory(found), watch: false, allowedRoots: allowedRoots(options) }),
+  ]);
   try {
     const engine = createSkillEngine({
       ...(options.dynamic ? { dynamicContext: { executor: createLocalExecutor() } } : {}),
       ...(lockfile ? { verifySkill: lockfileVerifier(lockfile) } : {}),
     });
     const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
-    const request = { state: { skills: refreshed.skills, catalogVersion: refreshed.version, loaded: [], resources: {} }, sources: async () => catalog.sources };
+    const request = {
+      state: { skills: refreshed.skills, catalogVersion: refreshed.version, loaded: [], resources: {} },
+      sources: async () => catalog.sources,
+    };
     const skill = refreshed.skills.find((entry) => entry.name === name);
     if (!skill) throw new CliError("cannot-read", `Skill '${name}' could not be read again from ${found.path}`);
     const args = options.args ?? "";
     const command = engine.parseCommand(`/${name} ${args}`, request.state);
-    if (!command) terminal.err(`Skill '${name}' cannot be invoked by a user (user-invocable: false); showing what the model gets when it loads it.`);
-    const step = command ? await engine.invoke(request, command) : await engine.load(request, { skill: name, id: "render", ...(options.args !== undefined ? { arguments: args } : {}) });
+    if (!command)
+      terminal.err(
+        `Skill '${name}' cannot be invoked by a user (user-invocable: false); showing what the model gets when it loads it.`,
+      );
+    const step = command
+      ? await engine.invoke(request, command)
+      : await engine.load(request, {
+          skill: name,
+          id: "render",
+          ...(options.args !== undefined ? { arguments: args } : {}),
+        });
     if (!step.ok) throw new CliError("cannot-read", step.text.replace(/^Error: /, ""));
     terminal.out(step.text);
     if (!options.dynamic) hintDynamic(step.text, name, paths, options, terminal);
@@ -60,7 +79,12 @@ export async function renderCommand(name: string, paths: string[], options: Rend
 function hintDynamic(text: string, name: string, paths: string[], options: RenderOptions, terminal: Terminal): void {
   const notRun = text.split(`— ${DYNAMIC_CONTEXT_OFF}]`).length - 1;
   if (notRun === 0) return;
-  const flags = ["render", ...(options.recursive ? ["--recursive"] : []), ...(options.args !== undefined ? ["--args", options.args] : []), "--dynamic"];
+  const flags = [
+    "render",
+    ...(options.recursive ? ["--recursive"] : []),
+    ...(options.args !== undefined ? ["--args", options.args] : []),
+    "--dynamic",
+  ];
   const them = notRun === 1 ? "it" : "them";
   terminal.err(
     `${plural(notRun, "dynamic-context command")} (!\`…\`) ${notRun === 1 ? "was" : "were"} not run, as in an agent without dynamic context; ` +

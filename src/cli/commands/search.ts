@@ -20,14 +20,29 @@ export interface SearchOptions extends SourceOptions {
  * apart from them the weak matches, those under the relevance floor. Exit code 0, also when
  * nothing matches.
  */
-export async function searchCommand(query: string, paths: string[], options: SearchOptions, terminal: Terminal): Promise<number> {
+export async function searchCommand(
+  query: string,
+  paths: string[],
+  options: SearchOptions,
+  terminal: Terminal,
+): Promise<number> {
   const limit = options.limit === undefined ? 10 : Number(options.limit);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 25) throw new CliError("usage", `--limit must be a whole number from 1 to 25; got '${options.limit}'`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 25)
+    throw new CliError("usage", `--limit must be a whole number from 1 to 25; got '${options.limit}'`);
   if (query.trim() === "") throw new CliError("usage", "The search query is empty: describe the task in a few words.");
   const rankers = await searchRankers(options.embeddings, terminal, "fail");
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
-  const reply = await createSkillEngine(rankers ? { search: { rankers } } : {}).search({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources }, { query, limit });
-  const rows = (found: readonly SkillSearchResult[]) => found.map(({ name, description, path, score }) => ({ name, description, path, score: Math.round(score * 1000) / 1000 }));
+  const reply = await createSkillEngine(rankers ? { search: { rankers } } : {}).search(
+    { state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources },
+    { query, limit },
+  );
+  const rows = (found: readonly SkillSearchResult[]) =>
+    found.map(({ name, description, path, score }) => ({
+      name,
+      description,
+      path,
+      score: Math.round(score * 1000) / 1000,
+    }));
   const results = rows(reply.results);
   const weakMatches = rows(reply.weakMatches);
   if (options.json) {
@@ -40,15 +55,23 @@ export async function searchCommand(query: string, paths: string[], options: Sea
   }
   const nameWidth = Math.min(40, Math.max(4, ...[...results, ...weakMatches].map((result) => result.name.length)));
   const table = (found: typeof results) => {
-    terminal.out(terminal.color.bold(`${"NAME".padEnd(nameWidth)}  ${"SCORE".padStart(6)}  ${"PATH".padEnd(30)}  DESCRIPTION`));
+    terminal.out(
+      terminal.color.bold(`${"NAME".padEnd(nameWidth)}  ${"SCORE".padStart(6)}  ${"PATH".padEnd(30)}  DESCRIPTION`),
+    );
     for (const result of found) {
-      terminal.out(`${shorten(result.name, nameWidth).padEnd(nameWidth)}  ${result.score.toFixed(2).padStart(6)}  ${shorten(displayFolder(result.path), 30).padEnd(30)}  ${shorten(result.description, 70)}`);
+      terminal.out(
+        `${shorten(result.name, nameWidth).padEnd(nameWidth)}  ${result.score.toFixed(2).padStart(6)}  ${shorten(displayFolder(result.path), 30).padEnd(30)}  ${shorten(result.description, 70)}`,
+      );
     }
   };
   if (results.length > 0) table(results);
   else terminal.out(`No skill matches '${query}' well.`);
   if (weakMatches.length > 0) {
-    terminal.out(results.length > 0 ? "\nWeak matches (below the relevance floor):" : "Weak matches (below the relevance floor), probably not what you need:");
+    terminal.out(
+      results.length > 0
+        ? "\nWeak matches (below the relevance floor):"
+        : "Weak matches (below the relevance floor), probably not what you need:",
+    );
     table(weakMatches);
   }
   return 0;

@@ -46,16 +46,29 @@ export const DEFAULT_ITERATIONS = 5;
  * failures, and the one with the best validation pass rate wins. Prints the table and the
  * description before and after; writes it into `SKILL.md` only with `--write`.
  */
-export async function tuneCommand(name: string, paths: string[], options: TuneOptions, terminal: Terminal): Promise<number> {
+export async function tuneCommand(
+  name: string,
+  paths: string[],
+  options: TuneOptions,
+  terminal: Terminal,
+): Promise<number> {
   const modelOptions = modelOptionsFrom(options);
   const iterations = wholeNumber(options.iterations, "--iterations", DEFAULT_ITERATIONS);
   const sources = sourceLocations(paths).map((path) => cliSource(path, options));
   const skill = requireSkill(await createCatalog(sources).refresh(), name);
-  if (skill.disableModelInvocation) throw new CliError("usage", `${name} has disable-model-invocation: true: the model never loads it by its description, so there is nothing to tune`);
+  if (skill.disableModelInvocation)
+    throw new CliError(
+      "usage",
+      `${name} has disable-model-invocation: true: the model never loads it by its description, so there is nothing to tune`,
+    );
   const file = options.evals ?? join(skillDirectory(skill), TRIGGER_EVALS_FILE);
   const queries = parseTriggerEvals(readEvals(file, name, options.evals !== undefined), file);
   const split = splitTriggerQueries(queries);
-  if (split.validation.length === 0) throw new CliError("invalid-cases", `${file}: ${plural(queries.length, "query", "queries")} cannot be split into train and validation; tuning needs two of a kind at least, and agentskills.io suggests about 20 (8-10 that should trigger, 8-10 near misses)`);
+  if (split.validation.length === 0)
+    throw new CliError(
+      "invalid-cases",
+      `${file}: ${plural(queries.length, "query", "queries")} cannot be split into train and validation; tuning needs two of a kind at least, and agentskills.io suggests about 20 (8-10 that should trigger, 8-10 near misses)`,
+    );
   const source = sources.find((entry) => entry.id === skill.source)!;
   // Through its source, which reads any kind of source and checks size and encoding.
   const skillText = new TextDecoder().decode(await source.readSkill(skill));
@@ -77,7 +90,13 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
   if (!json) terminal.out(tuneHeader(skill.name, file, split, settings.repeat, iterations));
   const outcome = await tuneDescription(skill.description, split, iterations, {
     measure: async (description) => {
-      const report = await measureTriggers(skill.name, file, queries, sources.map((entry) => (entry === source ? withDescription(entry, skill.path, description) : entry)), settings);
+      const report = await measureTriggers(
+        skill.name,
+        file,
+        queries,
+        sources.map((entry) => (entry === source ? withDescription(entry, skill.path, description) : entry)),
+        settings,
+      );
       usage.input += report.usage.input;
       usage.output += report.usage.output;
       return report;
@@ -86,7 +105,8 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
       proposeDescription(model.model, tuned, current, earlier, problems, usage).catch((error: unknown) => {
         throw new CliError("provider", describeTurnError(error, model, modelOptions.timeoutMs).message);
       }),
-    check: (description) => validateFrontmatter({ name: skill.name, description }).filter((problem) => /description/i.test(problem)),
+    check: (description) =>
+      validateFrontmatter({ name: skill.name, description }).filter((problem) => /description/i.test(problem)),
     onStep: (step) => {
       if (!json) terminal.out(stepRow(step));
     },
@@ -94,7 +114,9 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
   });
   if (!json) {
     terminal.out(tuneSummary(outcome));
-    terminal.out(`\nTokens: ${(usage.input + usage.output).toLocaleString("en-US")} (${usage.input.toLocaleString("en-US")} input, ${usage.output.toLocaleString("en-US")} output)`);
+    terminal.out(
+      `\nTokens: ${(usage.input + usage.output).toLocaleString("en-US")} (${usage.input.toLocaleString("en-US")} input, ${usage.output.toLocaleString("en-US")} output)`,
+    );
   }
   const { code, written } = finish(outcome, skill.path, options.write ?? false, terminal);
   if (json) terminal.out(tuneJson(skill.name, file, split, outcome, written));
@@ -102,10 +124,19 @@ export async function tuneCommand(name: string, paths: string[], options: TuneOp
 }
 
 // Reports errors, and writes the best description when asked to and it is sound to.
-function finish(outcome: TuneOutcome, path: string, write: boolean, terminal: Terminal): { code: number; written: boolean } {
-  const errors = outcome.steps.flatMap((step) => [...step.train, ...step.validation]).reduce((sum, result) => sum + result.errors, 0);
+function finish(
+  outcome: TuneOutcome,
+  path: string,
+  write: boolean,
+  terminal: Terminal,
+): { code: number; written: boolean } {
+  const errors = outcome.steps
+    .flatMap((step) => [...step.train, ...step.validation])
+    .reduce((sum, result) => sum + result.errors, 0);
   if (errors > 0) {
-    terminal.err(`skillset: ${plural(errors, "run")} ended in an error, so the numbers are incomplete${write ? `; ${path} was not changed` : ""}.`);
+    terminal.err(
+      `skillset: ${plural(errors, "run")} ended in an error, so the numbers are incomplete${write ? `; ${path} was not changed` : ""}.`,
+    );
     return { code: 1, written: false };
   }
   if (outcome.best.iteration === 0) {
@@ -116,7 +147,8 @@ function finish(outcome: TuneOutcome, path: string, write: boolean, terminal: Te
     terminal.err(`Not written: run again with --write to put the new description into ${path}.`);
     return { code: 0, written: false };
   }
-  if (!existsSync(path)) throw new CliError("cannot-create", `Cannot write the description into ${path}: it is not a file on this machine`);
+  if (!existsSync(path))
+    throw new CliError("cannot-create", `Cannot write the description into ${path}: it is not a file on this machine`);
   // Read again: the file may have been edited while the model was being asked.
   writeFileSync(path, replaceDescription(readFileSync(path, "utf8"), outcome.best.description, path));
   terminal.err(`Wrote the new description into ${path}.`);
@@ -128,6 +160,9 @@ function readEvals(file: string, skill: string, given: boolean): string {
   try {
     return readFileSync(file, "utf8");
   } catch {
-    throw new CliError("not-found", `${skill} has no trigger evals: ${file} does not exist. Write about 20 queries there, [{ "query": "…", "should_trigger": true }, …], or name the file with --evals`);
+    throw new CliError(
+      "not-found",
+      `${skill} has no trigger evals: ${file} does not exist. Write about 20 queries there, [{ "query": "…", "should_trigger": true }, …], or name the file with --evals`,
+    );
   }
 }

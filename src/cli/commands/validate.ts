@@ -40,10 +40,17 @@ export async function validateCommand(paths: string[], options: ValidateOptions,
     }
     // A symlinked folder that is not followed fails, as `list` counts it skipped.
     const skipped: DirectoryValidationReport[] = [];
-    const onSkipped = (link: string, message: string) => skipped.push({ path: link, name: null, valid: false, errors: [message], warnings: [] });
+    const onSkipped = (link: string, message: string) =>
+      skipped.push({ path: link, name: null, valid: false, errors: [message], warnings: [] });
     const found = findSkillDirectories(path, { allowedRoots: extraRoots, onSkipped });
     if (found.length === 0 && skipped.length === 0) {
-      reports.push({ path, name: null, valid: false, errors: [`No SKILL.md found in ${path} or any folder below it`], warnings: [] });
+      reports.push({
+        path,
+        name: null,
+        valid: false,
+        errors: [`No SKILL.md found in ${path} or any folder below it`],
+        warnings: [],
+      });
     }
     for (const directory of found) reports.push(validateSkillDirectory(directory, validationOptions));
     reports.push(...skipped);
@@ -69,8 +76,15 @@ function hintRecursive(report: DirectoryValidationReport, options: ValidateOptio
   }
   const skills = entries.filter((entry) => entry.isDirectory() && holdsSkill(join(report.path, entry.name))).length;
   if (skills === 0) return;
-  const flags = ["validate", "--recursive", ...(options.json ? ["--json"] : []), ...(options.allowClaudeCodeFields ? ["--allow-claude-code-fields"] : [])];
-  report.warnings.push(`${report.path} holds no SKILL.md, but ${plural(skills, "folder")} in it ${skills === 1 ? "does" : "do"}: to validate them, run \`${shellCommand(flags, [report.path])}\``);
+  const flags = [
+    "validate",
+    "--recursive",
+    ...(options.json ? ["--json"] : []),
+    ...(options.allowClaudeCodeFields ? ["--allow-claude-code-fields"] : []),
+  ];
+  report.warnings.push(
+    `${report.path} holds no SKILL.md, but ${plural(skills, "folder")} in it ${skills === 1 ? "does" : "do"}: to validate them, run \`${shellCommand(flags, [report.path])}\``,
+  );
 }
 
 function holdsSkill(path: string): boolean {
@@ -96,5 +110,7 @@ function printReports(reports: DirectoryValidationReport[], terminal: Terminal):
     terminal.out([line, ...details].join("\n"));
   }
   const invalid = reports.filter((report) => !report.valid).length;
-  terminal.out(color.bold(`${plural(reports.length, "skill")} checked: ${reports.length - invalid} valid, ${invalid} invalid`));
+  terminal.out(
+    color.bold(`${plural(reports.length, "skill")} checked: ${reports.length - invalid} valid, ${invalid} invalid`),
+  );
 }

@@ -3,7 +3,11 @@ import { join, relative } from "node:path";
 import { SkillsetError } from "../../core/errors.js";
 import { printable } from "../../core/text/safe-text.js";
 import { findProjectRoot } from "../../sources/project-root.js";
-import { verifySkillsLock, type LockedSkillCheck, type SkillsLockReport } from "../../node/skills-lock/verify-skills-lock.js";
+import {
+  verifySkillsLock,
+  type LockedSkillCheck,
+  type SkillsLockReport,
+} from "../../node/skills-lock/verify-skills-lock.js";
 import { CliError } from "../cli-error.js";
 import { homePath } from "../home-path.js";
 import { plural } from "../plural.js";
@@ -22,7 +26,10 @@ export interface VerifyOptions {
  * skill is unlisted; 1 otherwise, and when the lockfile cannot be used.
  */
 export async function verifyCommand(paths: string[], options: VerifyOptions, terminal: Terminal): Promise<number> {
-  const lockfile = options.lock === undefined ? join(findProjectRoot(process.cwd()) ?? process.cwd(), "skills-lock.json") : homePath(options.lock);
+  const lockfile =
+    options.lock === undefined
+      ? join(findProjectRoot(process.cwd()) ?? process.cwd(), "skills-lock.json")
+      : homePath(options.lock);
   const locations = paths.map(homePath);
   const notFolders = locations.filter((path) => !existsSync(path) || !statSync(path).isDirectory());
   if (notFolders.length > 0) throw new CliError("no-such-folder", `No such folder: ${notFolders.join(", ")}`);
@@ -30,7 +37,8 @@ export async function verifyCommand(paths: string[], options: VerifyOptions, ter
   try {
     report = verifySkillsLock({ lockfile, ...(locations.length > 0 ? { locations } : {}) });
   } catch (error) {
-    if (SkillsetError.isInstance(error) && error.code === "lockfile-invalid") throw new CliError("invalid-lockfile", error.message);
+    if (SkillsetError.isInstance(error) && error.code === "lockfile-invalid")
+      throw new CliError("invalid-lockfile", error.message);
     throw error;
   }
   if (options.json) terminal.out(JSON.stringify(report, null, 2));
@@ -41,10 +49,14 @@ export async function verifyCommand(paths: string[], options: VerifyOptions, ter
 function printReport(report: SkillsLockReport, terminal: Terminal): void {
   const shown = (path: string) => printable(relative(process.cwd(), path) || ".");
   for (const skill of report.skills) {
-    terminal.out(`${skill.status === "ok" ? "✓" : "✗"} ${printable(skill.name)}: ${skill.status}${skill.note ? ` (${printable(skill.note)})` : ""}`);
-    for (const copy of skill.installed) terminal.out(`    ${copy.status === "ok" ? "ok" : copy.status}  ${shown(copy.path)}${details(copy)}`);
+    terminal.out(
+      `${skill.status === "ok" ? "✓" : "✗"} ${printable(skill.name)}: ${skill.status}${skill.note ? ` (${printable(skill.note)})` : ""}`,
+    );
+    for (const copy of skill.installed)
+      terminal.out(`    ${copy.status === "ok" ? "ok" : copy.status}  ${shown(copy.path)}${details(copy)}`);
   }
-  for (const { path } of report.unlisted) terminal.out(`✗ ${shown(path)}: installed, but not in ${shown(report.lockfile)}`);
+  for (const { path } of report.unlisted)
+    terminal.out(`✗ ${shown(path)}: installed, but not in ${shown(report.lockfile)}`);
   const failed = report.skills.filter((skill) => skill.status !== "ok");
   const summary = `${plural(report.skills.length, "locked skill")}: ${report.skills.length - failed.length} ok${counts(failed)}${report.unlisted.length > 0 ? `; ${report.unlisted.length} not in the lockfile` : ""}`;
   terminal.out(summary);

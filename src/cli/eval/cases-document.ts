@@ -3,7 +3,10 @@ import { CliError } from "../cli-error.js";
 
 /** One `invalid-cases` error naming `file` and each of its problems. */
 export function invalidCases(file: string, problems: string[]): CliError {
-  const message = problems.length === 1 ? `${file}: ${problems[0]}` : `${file} has ${problems.length} problems:\n${problems.map((problem) => `  ${problem}`).join("\n")}`;
+  const message =
+    problems.length === 1
+      ? `${file}: ${problems[0]}`
+      : `${file} has ${problems.length} problems:\n${problems.map((problem) => `  ${problem}`).join("\n")}`;
   return new CliError("invalid-cases", message);
 }
 
@@ -13,7 +16,8 @@ export function invalidCases(file: string, problems: string[]): CliError {
  */
 export function parseCasesDocument(text: string, file: string): unknown {
   const document = parseDocument(text, { uniqueKeys: true });
-  if (document.errors.length > 0) throw invalidCases(file, [document.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")]);
+  if (document.errors.length > 0)
+    throw invalidCases(file, [document.errors[0]!.message.split("\n")[0]!.replace(/:$/, "")]);
   try {
     return document.toJS({ maxAliasCount: 100 });
   } catch (error) {

@@ -15,7 +15,11 @@ export function withDescription(source: SkillSource, path: string, description: 
     scan: async () => {
       const scan = await source.scan();
       if (!scan.skills.some((skill) => skill.path === path)) return scan;
-      return { ...scan, version: `${scan.version}+description:${stamp}`, skills: scan.skills.map((skill) => (skill.path === path ? { ...skill, description } : skill)) };
+      return {
+        ...scan,
+        version: `${scan.version}+description:${stamp}`,
+        skills: scan.skills.map((skill) => (skill.path === path ? { ...skill, description } : skill)),
+      };
     },
     readSkill: (skill) => source.readSkill(skill),
     listFiles: (skill, limits) => source.listFiles(skill, limits),

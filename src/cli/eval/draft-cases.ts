@@ -7,7 +7,8 @@ import type { TokenUsage } from "../chat/run-turn.js";
 export const DRAFTS_PER_SKILL = 2;
 export const DRAFTS_WITHOUT_SKILL = 3;
 
-const SYSTEM = "You write test cases for an AI agent that picks skills by their descriptions. Reply with a JSON array of strings and nothing else.";
+const SYSTEM =
+  "You write test cases for an AI agent that picks skills by their descriptions. Reply with a JSON array of strings and nothing else.";
 
 /** Cases drafted from the skills' descriptions, as the text of a cases file. */
 export interface DraftedCases {
@@ -24,7 +25,11 @@ export interface DraftedCases {
  * Every case is marked `draft: true`, and the file says to review them: the model wrote them, so
  * they measure nothing until a person has checked them.
  */
-export async function draftCases(model: BaseChatModel, skills: readonly SkillMetadata[], modelName: string): Promise<DraftedCases> {
+export async function draftCases(
+  model: BaseChatModel,
+  skills: readonly SkillMetadata[],
+  modelName: string,
+): Promise<DraftedCases> {
   const usage: TokenUsage = { input: 0, output: 0 };
   const placeholders: string[] = [];
   const ask = async (prompt: string, count: number): Promise<string[] | undefined> => {
@@ -46,7 +51,9 @@ export async function draftCases(model: BaseChatModel, skills: readonly SkillMet
       "Make them realistic and specific, vary the wording, and do not mention the skill's name.";
     const requests = await ask(prompt, DRAFTS_PER_SKILL);
     if (!requests) placeholders.push(skill.name);
-    (requests ?? [`TODO: a request that should load ${skill.name}`]).forEach((request, index) => cases.push({ id: `${skill.name}-${index + 1}`, request, expected: skill.name, draft: true }));
+    (requests ?? [`TODO: a request that should load ${skill.name}`]).forEach((request, index) =>
+      cases.push({ id: `${skill.name}-${index + 1}`, request, expected: skill.name, draft: true }),
+    );
   }
   if (selectable.length > 0) {
     const catalog = selectable.map((skill) => `- ${skill.name}: ${skill.description}`).join("\n");
@@ -55,7 +62,9 @@ export async function draftCases(model: BaseChatModel, skills: readonly SkillMet
       "close to their topics, so that loading a skill for them would be a mistake.";
     const requests = await ask(prompt, DRAFTS_WITHOUT_SKILL);
     if (!requests) placeholders.push("(no skill)");
-    (requests ?? ["TODO: a request that no skill should handle"]).forEach((request, index) => cases.push({ id: `no-skill-${index + 1}`, request, expected: "none", draft: true }));
+    (requests ?? ["TODO: a request that no skill should handle"]).forEach((request, index) =>
+      cases.push({ id: `no-skill-${index + 1}`, request, expected: "none", draft: true }),
+    );
   }
 
   const header = [
@@ -74,7 +83,9 @@ function requestsIn(text: string, count: number): string[] | undefined {
   try {
     const value: unknown = JSON.parse(text.slice(start, end + 1));
     if (!Array.isArray(value)) return undefined;
-    const requests = value.filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "").map((entry) => entry.trim());
+    const requests = value
+      .filter((entry): entry is string => typeof entry === "string" && entry.trim() !== "")
+      .map((entry) => entry.trim());
     return requests.length > 0 ? requests.slice(0, count) : undefined;
   } catch {
     return undefined;

@@ -23,7 +23,10 @@ export function readCasesFile(file: string): string {
     return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError("cannot-read", code === "ENOENT" ? `No such cases file: ${file}` : `Cannot read ${file}: ${code ?? String(error)}`);
+    throw new CliError(
+      "cannot-read",
+      code === "ENOENT" ? `No such cases file: ${file}` : `Cannot read ${file}: ${code ?? String(error)}`,
+    );
   }
 }
 
@@ -38,7 +41,11 @@ export function readCasesFile(file: string): string {
  */
 export function parseEvalCases(text: string, file: string, skills?: readonly string[]): EvalCase[] {
   const root = parseCasesDocument(text, file);
-  const list = Array.isArray(root) ? root : isRecord(root) && Array.isArray(root.cases) && Object.keys(root).length === 1 ? root.cases : undefined;
+  const list = Array.isArray(root)
+    ? root
+    : isRecord(root) && Array.isArray(root.cases) && Object.keys(root).length === 1
+      ? root.cases
+      : undefined;
   if (!list) throw invalidCases(file, ["expected a list of cases, or a mapping with only the key 'cases' holding one"]);
   if (list.length === 0) throw invalidCases(file, ["there are no cases"]);
 
@@ -54,20 +61,31 @@ export function parseEvalCases(text: string, file: string, skills?: readonly str
     const id = entry.id === undefined ? `case-${index + 1}` : entry.id;
     const named = typeof id === "string" && id.trim() ? `${label} (${id})` : label;
     const unknown = Object.keys(entry).filter((key) => !CASE_KEYS.has(key));
-    if (unknown.length > 0) problems.push(`${named}: unknown ${unknown.length === 1 ? "key" : "keys"} ${unknown.map((key) => `'${key}'`).join(", ")}; a case has id, request, expected, turns and draft`);
+    if (unknown.length > 0)
+      problems.push(
+        `${named}: unknown ${unknown.length === 1 ? "key" : "keys"} ${unknown.map((key) => `'${key}'`).join(", ")}; a case has id, request, expected, turns and draft`,
+      );
     if (typeof id !== "string" || !id.trim()) problems.push(`${label}: 'id' must be non-empty text`);
     else if (ids.has(id)) problems.push(`${named}: the id '${id}' is used by an earlier case`);
     else ids.add(id);
-    if (typeof entry.request !== "string" || !entry.request.trim()) problems.push(`${named}: 'request' must be non-empty text`);
+    if (typeof entry.request !== "string" || !entry.request.trim())
+      problems.push(`${named}: 'request' must be non-empty text`);
     const expected = readExpected(entry.expected);
     if (typeof expected === "string") problems.push(`${named}: ${expected}`);
     else if (skills) problems.push(...unknownSkills(expected, skills).map((problem) => `${named}: ${problem}`));
     const turns = entry.turns ?? [];
     const turnsOk = Array.isArray(turns) && turns.every((turn) => typeof turn === "string" && turn.trim());
     if (!turnsOk) problems.push(`${named}: 'turns' must be a list of non-empty messages`);
-    if (entry.draft !== undefined && typeof entry.draft !== "boolean") problems.push(`${named}: 'draft' must be true or false`);
+    if (entry.draft !== undefined && typeof entry.draft !== "boolean")
+      problems.push(`${named}: 'draft' must be true or false`);
     if (problems.length === 0 && typeof expected !== "string") {
-      cases.push({ id: id as string, request: entry.request as string, expected, turns: turns as string[], draft: entry.draft === true });
+      cases.push({
+        id: id as string,
+        request: entry.request as string,
+        expected,
+        turns: turns as string[],
+        draft: entry.draft === true,
+      });
     }
   });
   if (problems.length > 0) throw invalidCases(file, problems);
@@ -76,12 +94,17 @@ export function parseEvalCases(text: string, file: string, skills?: readonly str
 
 // The expected skills none of the sources has, each as a problem.
 function unknownSkills(expected: readonly string[], skills: readonly string[]): string[] {
-  return expected.filter((name) => !skills.includes(name)).map((name) => `expects the skill '${name}', which none of the sources has (skills: ${skills.join(", ") || "none"})`);
+  return expected
+    .filter((name) => !skills.includes(name))
+    .map(
+      (name) => `expects the skill '${name}', which none of the sources has (skills: ${skills.join(", ") || "none"})`,
+    );
 }
 
 // A skill name, a list of names, `none` or `[]`; else the problem.
 function readExpected(value: unknown): string[] | string {
-  if (value === undefined) return "'expected' is missing: give the skill that should be loaded, a list of them, or none";
+  if (value === undefined)
+    return "'expected' is missing: give the skill that should be loaded, a list of them, or none";
   if (value === "none") return [];
   const names = typeof value === "string" ? [value] : value;
   if (!Array.isArray(names) || !names.every((name) => typeof name === "string" && /^\S+$/.test(name))) {
@@ -89,7 +112,6 @@ function readExpected(value: unknown): string[] | string {
   }
   return [...new Set(names as string[])].sort();
 }
-
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

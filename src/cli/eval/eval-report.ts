@@ -9,7 +9,13 @@ import type { EvalRun, EvalSummary } from "./eval-score.js";
 export function evalJson(runs: readonly EvalRun[], summary: EvalSummary): string {
   return JSON.stringify(
     {
-      cases: runs.map((run) => ({ id: run.case.id, request: run.case.request, expected: run.case.expected, loaded: run.loaded, pass: run.pass })),
+      cases: runs.map((run) => ({
+        id: run.case.id,
+        request: run.case.request,
+        expected: run.case.expected,
+        loaded: run.loaded,
+        pass: run.pass,
+      })),
       summary: { passed: summary.passed, total: summary.total, precision: summary.precision, recall: summary.recall },
     },
     null,
@@ -27,15 +33,32 @@ export function formatEvalReport(runs: readonly EvalRun[], summary: EvalSummary,
   const rows = [...byCase.values()].map((caseRuns) => {
     const first = caseRuns[0]!;
     const passed = caseRuns.filter((run) => run.pass).length;
-    const result = caseRuns.length === 1 ? (passed === 1 ? "PASS" : first.error ? "ERROR" : "FAIL") : `${passed}/${caseRuns.length}`;
+    const result =
+      caseRuns.length === 1 ? (passed === 1 ? "PASS" : first.error ? "ERROR" : "FAIL") : `${passed}/${caseRuns.length}`;
     const paint = passed === caseRuns.length ? color.green : passed === 0 ? color.red : color.yellow;
-    return { result, paint, id: first.case.id + (first.case.draft ? " (draft)" : ""), expected: names(first.case.expected), loaded: loadedColumn(caseRuns) };
+    return {
+      result,
+      paint,
+      id: first.case.id + (first.case.draft ? " (draft)" : ""),
+      expected: names(first.case.expected),
+      loaded: loadedColumn(caseRuns),
+    };
   });
-  const width = (pick: (row: (typeof rows)[number]) => string, title: string) => Math.max(title.length, ...rows.map((row) => pick(row).length));
-  const widths = [width((row) => row.result, "RESULT"), width((row) => row.id, "CASE"), width((row) => row.expected, "EXPECTED")];
-  const line = (cells: string[]) => cells.map((cell, index) => (index < widths.length ? cell.padEnd(widths[index]!) : cell)).join("  ").trimEnd();
+  const width = (pick: (row: (typeof rows)[number]) => string, title: string) =>
+    Math.max(title.length, ...rows.map((row) => pick(row).length));
+  const widths = [
+    width((row) => row.result, "RESULT"),
+    width((row) => row.id, "CASE"),
+    width((row) => row.expected, "EXPECTED"),
+  ];
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => (index < widths.length ? cell.padEnd(widths[index]!) : cell))
+      .join("  ")
+      .trimEnd();
   const lines = [color.bold(line(["RESULT", "CASE", "EXPECTED", "LOADED"]))];
-  for (const row of rows) lines.push(line([row.result, row.id, row.expected, row.loaded]).replace(row.result, row.paint(row.result)));
+  for (const row of rows)
+    lines.push(line([row.result, row.id, row.expected, row.loaded]).replace(row.result, row.paint(row.result)));
 
   const percent = summary.total === 0 ? 0 : (summary.passed / summary.total) * 100;
   lines.push("");
@@ -46,10 +69,13 @@ export function formatEvalReport(runs: readonly EvalRun[], summary: EvalSummary,
   );
   if (summary.confusions.length > 0) {
     lines.push("Confusions (expected → loaded instead):");
-    for (const confusion of summary.confusions) lines.push(`  ${confusion.expected ?? "none"} → ${confusion.loaded ?? "none"}  ×${confusion.count}`);
+    for (const confusion of summary.confusions)
+      lines.push(`  ${confusion.expected ?? "none"} → ${confusion.loaded ?? "none"}  ×${confusion.count}`);
   }
   const total = summary.usage.input + summary.usage.output;
-  lines.push(`Tokens: ${total.toLocaleString("en-US")} (${summary.usage.input.toLocaleString("en-US")} input, ${summary.usage.output.toLocaleString("en-US")} output) over ${summary.modelCalls} model ${summary.modelCalls === 1 ? "call" : "calls"}`);
+  lines.push(
+    `Tokens: ${total.toLocaleString("en-US")} (${summary.usage.input.toLocaleString("en-US")} input, ${summary.usage.output.toLocaleString("en-US")} output) over ${summary.modelCalls} model ${summary.modelCalls === 1 ? "call" : "calls"}`,
+  );
   return lines.join("\n");
 }
 
@@ -57,7 +83,9 @@ export function formatEvalReport(runs: readonly EvalRun[], summary: EvalSummary,
 function loadedColumn(runs: readonly EvalRun[]): string {
   const outcomes = new Map<string, number>();
   for (const run of runs) {
-    const text = run.error ? `error: ${run.error}` : names(run.loaded) + (run.stepLimitReached ? " (step limit reached)" : "");
+    const text = run.error
+      ? `error: ${run.error}`
+      : names(run.loaded) + (run.stepLimitReached ? " (step limit reached)" : "");
     outcomes.set(text, (outcomes.get(text) ?? 0) + 1);
   }
   if (outcomes.size === 1) return [...outcomes.keys()][0]!;

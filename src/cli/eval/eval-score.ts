@@ -43,7 +43,9 @@ export interface EvalSummary {
 
 /** A run passes when it loaded exactly the expected skills, no more, no fewer, and did not fail. */
 export function runPasses(expected: readonly string[], loaded: readonly string[], error: string | undefined): boolean {
-  return error === undefined && expected.length === new Set(loaded).size && expected.every((name) => loaded.includes(name));
+  return (
+    error === undefined && expected.length === new Set(loaded).size && expected.every((name) => loaded.includes(name))
+  );
 }
 
 /**
@@ -72,7 +74,12 @@ export function summarizeEval(runs: readonly EvalRun[]): EvalSummary {
     falseNegatives += missed.length;
     falsePositives += extra.length;
     type Pair = [string | null, string | null];
-    const pairs: Pair[] = missed.length === 0 ? extra.map((name): Pair => [null, name]) : missed.flatMap((name) => (extra.length === 0 ? [[name, null] as Pair] : extra.map((other): Pair => [name, other])));
+    const pairs: Pair[] =
+      missed.length === 0
+        ? extra.map((name): Pair => [null, name])
+        : missed.flatMap((name) =>
+            extra.length === 0 ? [[name, null] as Pair] : extra.map((other): Pair => [name, other]),
+          );
     for (const [wanted, got] of pairs) {
       const key = `${wanted}\u0000${got}`;
       const entry = confusions.get(key) ?? { expected: wanted, loaded: got, count: 0 };
@@ -88,7 +95,9 @@ export function summarizeEval(runs: readonly EvalRun[]): EvalSummary {
     truePositives,
     falsePositives,
     falseNegatives,
-    confusions: [...confusions.values()].sort((a, b) => b.count - a.count || order(a.expected, b.expected) || order(a.loaded, b.loaded)),
+    confusions: [...confusions.values()].sort(
+      (a, b) => b.count - a.count || order(a.expected, b.expected) || order(a.loaded, b.loaded),
+    ),
     usage,
     modelCalls,
     errors: runs.filter((run) => run.error !== undefined).length,

@@ -19,11 +19,19 @@ export function triggerEvalsInFolder(folder: string, skills: readonly SkillMetad
   const root = resolve(folder);
   const inside = skills.filter((skill) => isWithin(root, resolve(skillDirectory(skill))));
   if (inside.length === 0) {
-    throw new CliError("not-found", `No skill of the sources is in ${folder}: give the skills folder that holds it as a source (skillset eval ${folder} <skills folder> --model …)`);
+    throw new CliError(
+      "not-found",
+      `No skill of the sources is in ${folder}: give the skills folder that holds it as a source (skillset eval ${folder} <skills folder> --model …)`,
+    );
   }
-  const targets = inside.map((skill) => ({ skill: skill.name, file: join(skillDirectory(skill), TRIGGER_EVALS_FILE) })).filter((target) => existsSync(target.file));
+  const targets = inside
+    .map((skill) => ({ skill: skill.name, file: join(skillDirectory(skill), TRIGGER_EVALS_FILE) }))
+    .filter((target) => existsSync(target.file));
   if (targets.length === 0) {
-    throw new CliError("not-found", `No skill in ${folder} has trigger evals (${TRIGGER_EVALS_FILE} in its folder); skills there: ${inside.map((skill) => skill.name).join(", ")}`);
+    throw new CliError(
+      "not-found",
+      `No skill in ${folder} has trigger evals (${TRIGGER_EVALS_FILE} in its folder); skills there: ${inside.map((skill) => skill.name).join(", ")}`,
+    );
   }
   return targets;
 }
@@ -35,14 +43,22 @@ export function triggerEvalsInFolder(folder: string, skills: readonly SkillMetad
 export function skillOfTriggerEvals(file: string, skills: readonly SkillMetadata[], named: string | undefined): string {
   const names = skills.map((skill) => skill.name);
   if (named !== undefined) {
-    if (!names.includes(named)) throw new CliError("not-found", `--skill ${named}: none of the sources has this skill (skills: ${names.join(", ") || "none"})`);
+    if (!names.includes(named))
+      throw new CliError(
+        "not-found",
+        `--skill ${named}: none of the sources has this skill (skills: ${names.join(", ") || "none"})`,
+      );
     return named;
   }
   const path = resolve(file);
   const holders = skills.filter((skill) => isWithin(resolve(skillDirectory(skill)), path));
   // The innermost folder, should skills be nested.
   const holder = holders.sort((a, b) => skillDirectory(b).length - skillDirectory(a).length)[0];
-  if (!holder) throw new CliError("usage", `${file} is a trigger eval (query, should_trigger) outside every skill folder of the sources: name the skill it measures with --skill <name>`);
+  if (!holder)
+    throw new CliError(
+      "usage",
+      `${file} is a trigger eval (query, should_trigger) outside every skill folder of the sources: name the skill it measures with --skill <name>`,
+    );
   return holder.name;
 }
 

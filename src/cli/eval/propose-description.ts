@@ -23,7 +23,14 @@ export const MAX_BODY_CHARACTERS = 4_000;
  * the previous answer was refused, why. Returns the text between `<description>` tags, or the
  * whole answer when there are none.
  */
-export async function proposeDescription(model: BaseChatModel, skill: TunedSkill, current: TuneStep, earlier: readonly TuneStep[], problems: readonly string[] | undefined, usage: TokenUsage): Promise<string> {
+export async function proposeDescription(
+  model: BaseChatModel,
+  skill: TunedSkill,
+  current: TuneStep,
+  earlier: readonly TuneStep[],
+  problems: readonly string[] | undefined,
+  usage: TokenUsage,
+): Promise<string> {
   const answer = await model.invoke([
     { role: "system", content: PROPOSE_SYSTEM },
     { role: "user", content: proposalRequest(skill, current, earlier, problems) },
@@ -36,15 +43,35 @@ export async function proposeDescription(model: BaseChatModel, skill: TunedSkill
 }
 
 /** The request the model gets. */
-export function proposalRequest(skill: TunedSkill, current: TuneStep, earlier: readonly TuneStep[], problems: readonly string[] | undefined): string {
+export function proposalRequest(
+  skill: TunedSkill,
+  current: TuneStep,
+  earlier: readonly TuneStep[],
+  problems: readonly string[] | undefined,
+): string {
   const missed = current.train.filter((result) => result.shouldTrigger && !result.pass);
   const wrong = current.train.filter((result) => !result.shouldTrigger && !result.pass);
   const rate = (result: TuneStep["train"][number]) => `${result.triggers}/${result.runs} runs loaded the skill`;
   const lines = [`Skill name: ${skill.name}`, "", "Current description:", current.description, ""];
-  if (missed.length > 0) lines.push("Requests it should be loaded for, where it was not:", ...missed.map((result) => `- ${result.query} (${rate(result)})`), "");
-  if (wrong.length > 0) lines.push("Requests it should NOT be loaded for, where it was:", ...wrong.map((result) => `- ${result.query} (${rate(result)})`), "");
+  if (missed.length > 0)
+    lines.push(
+      "Requests it should be loaded for, where it was not:",
+      ...missed.map((result) => `- ${result.query} (${rate(result)})`),
+      "",
+    );
+  if (wrong.length > 0)
+    lines.push(
+      "Requests it should NOT be loaded for, where it was:",
+      ...wrong.map((result) => `- ${result.query} (${rate(result)})`),
+      "",
+    );
   const tried = earlier.filter((step) => step.description !== current.description);
-  if (tried.length > 0) lines.push("Descriptions tried before, with the share of these test requests they got right:", ...tried.map((step) => `- (${step.trainPass.passed}/${step.trainPass.total}) ${step.description}`), "");
+  if (tried.length > 0)
+    lines.push(
+      "Descriptions tried before, with the share of these test requests they got right:",
+      ...tried.map((step) => `- (${step.trainPass.passed}/${step.trainPass.total}) ${step.description}`),
+      "",
+    );
   lines.push(
     "The skill's instructions:",
     skill.body,

@@ -33,7 +33,9 @@ export interface RunEvalOptions {
  * every run the same way (a refused API key) stops the eval with a {@link CliError}.
  */
 export async function runEval(cases: readonly EvalCase[], options: RunEvalOptions): Promise<EvalRun[]> {
-  const jobs = cases.flatMap((entry) => Array.from({ length: options.repeat }, (_, index) => ({ entry, run: index + 1 })));
+  const jobs = cases.flatMap((entry) =>
+    Array.from({ length: options.repeat }, (_, index) => ({ entry, run: index + 1 })),
+  );
   const results: EvalRun[] = new Array(jobs.length);
   let next = 0;
   let done = 0;
@@ -57,7 +59,11 @@ export async function runEval(cases: readonly EvalCase[], options: RunEvalOption
   return results;
 }
 
-async function runCase(entry: EvalCase, run: number, options: RunEvalOptions): Promise<{ run: EvalRun; fatal: boolean }> {
+async function runCase(
+  entry: EvalCase,
+  run: number,
+  options: RunEvalOptions,
+): Promise<{ run: EvalRun; fatal: boolean }> {
   const threadId = `eval-${randomUUID()}`;
   const loaded: string[] = [];
   const usage: TokenUsage = { input: 0, output: 0 };
@@ -86,9 +92,29 @@ async function runCase(entry: EvalCase, run: number, options: RunEvalOptions): P
     if (stop?.signal.aborted) break;
     if (result.status !== "answered") {
       const report = describeTurnError(result.error, options.model, options.timeoutMs);
-      const failed: EvalRun = { case: entry, run, loaded, pass: false, usage, modelCalls, stepLimitReached, error: report.message };
+      const failed: EvalRun = {
+        case: entry,
+        run,
+        loaded,
+        pass: false,
+        usage,
+        modelCalls,
+        stepLimitReached,
+        error: report.message,
+      };
       return { run: failed, fatal: report.fatal };
     }
   }
-  return { run: { case: entry, run, loaded, pass: runPasses(entry.expected, loaded, undefined), usage, modelCalls, stepLimitReached }, fatal: false };
+  return {
+    run: {
+      case: entry,
+      run,
+      loaded,
+      pass: runPasses(entry.expected, loaded, undefined),
+      usage,
+      modelCalls,
+      stepLimitReached,
+    },
+    fatal: false,
+  };
 }

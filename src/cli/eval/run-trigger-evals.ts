@@ -9,8 +9,18 @@ import type { TriggerRun } from "./trigger-score.js";
  * other skills it loaded do not matter. A run ends as soon as it loads `skill` (agentskills.io's
  * advice: the outcome is known, the rest is cost). Runs come back in query order, then run order.
  */
-export async function runTriggerQueries(skill: string, queries: readonly TriggerQuery[], options: RunEvalOptions): Promise<TriggerRun[]> {
-  const cases = queries.map((entry, index): EvalCase => ({ id: `query ${index + 1}`, request: entry.query, expected: entry.shouldTrigger ? [skill] : [], turns: [], draft: false }));
+export async function runTriggerQueries(
+  skill: string,
+  queries: readonly TriggerQuery[],
+  options: RunEvalOptions,
+): Promise<TriggerRun[]> {
+  const cases = queries.map((entry, index): EvalCase => ({
+    id: `query ${index + 1}`,
+    request: entry.query,
+    expected: entry.shouldTrigger ? [skill] : [],
+    turns: [],
+    draft: false,
+  }));
   const runs = await runEval(cases, { ...options, stopWhenLoaded: skill });
   return runs.map((run) => ({
     index: cases.indexOf(run.case),

@@ -29,9 +29,20 @@ export function isFolder(path: string): boolean {
  * folder, or the file given (with its text, already read), for `--skill` or the skill whose
  * folder holds it. Every file is parsed before any model is called.
  */
-export function triggerEvalSets(target: string, text: string | undefined, skills: readonly SkillMetadata[], named: string | undefined): TriggerEvalSet[] {
-  const targets = text === undefined ? triggerEvalsInFolder(target, skills) : [{ skill: skillOfTriggerEvals(target, skills, named), file: target }];
-  return targets.map((entry) => ({ ...entry, queries: parseTriggerEvals(text ?? readCasesFile(entry.file), entry.file) }));
+export function triggerEvalSets(
+  target: string,
+  text: string | undefined,
+  skills: readonly SkillMetadata[],
+  named: string | undefined,
+): TriggerEvalSet[] {
+  const targets =
+    text === undefined
+      ? triggerEvalsInFolder(target, skills)
+      : [{ skill: skillOfTriggerEvals(target, skills, named), file: target }];
+  return targets.map((entry) => ({
+    ...entry,
+    queries: parseTriggerEvals(text ?? readCasesFile(entry.file), entry.file),
+  }));
 }
 
 /**
@@ -41,7 +52,10 @@ export function triggerEvalSets(target: string, text: string | undefined, skills
 export function unselectableWarnings(sets: readonly TriggerEvalSet[], skills: readonly SkillMetadata[]): string[] {
   return sets
     .filter((set) => skills.find((skill) => skill.name === set.skill)?.disableModelInvocation)
-    .map((set) => `${set.skill} has disable-model-invocation: true, so the model never loads it by its description: only a /${set.skill} in a query triggers it.`);
+    .map(
+      (set) =>
+        `${set.skill} has disable-model-invocation: true, so the model never loads it by its description: only a /${set.skill} in a query triggers it.`,
+    );
 }
 
 /** What `eval` prints and exits with for trigger evals. */
@@ -55,7 +69,12 @@ export interface TriggerEvalOutput {
  * Measures each skill's queries, prints the report (or `--json`) on stdout, and returns the exit
  * code: 1 when a run ended in an error or fewer queries passed than `--min-pass`.
  */
-export async function runTriggerEvals(sets: readonly TriggerEvalSet[], sources: readonly SkillSource[], settings: TriggerRunSettings, output: TriggerEvalOutput): Promise<number> {
+export async function runTriggerEvals(
+  sets: readonly TriggerEvalSet[],
+  sources: readonly SkillSource[],
+  settings: TriggerRunSettings,
+  output: TriggerEvalOutput,
+): Promise<number> {
   const { terminal } = settings;
   const reports: SkillTriggerReport[] = [];
   for (const set of sets) reports.push(await measureTriggers(set.skill, set.file, set.queries, sources, settings));
@@ -69,7 +88,9 @@ export async function runTriggerEvals(sets: readonly TriggerEvalSet[], sources: 
     code = 1;
   }
   if (output.minPass && summary.passed < output.minPass.rate * summary.total) {
-    terminal.err(`skillset: ${summary.passed}/${summary.total} queries passed, under --min-pass ${output.minPass.given}.`);
+    terminal.err(
+      `skillset: ${summary.passed}/${summary.total} queries passed, under --min-pass ${output.minPass.given}.`,
+    );
     code = 1;
   }
   return code;

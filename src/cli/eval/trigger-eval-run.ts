@@ -25,7 +25,13 @@ export interface TriggerRunSettings {
  * Measures one skill's queries with a fresh agent over `sources` (so a tuned description is seen
  * as the catalog shows it), reporting errors and progress on stderr as `eval` does.
  */
-export async function measureTriggers(skill: string, file: string, queries: readonly TriggerQuery[], sources: readonly SkillSource[], settings: TriggerRunSettings): Promise<SkillTriggerReport> {
+export async function measureTriggers(
+  skill: string,
+  file: string,
+  queries: readonly TriggerQuery[],
+  sources: readonly SkillSource[],
+  settings: TriggerRunSettings,
+): Promise<SkillTriggerReport> {
   const { terminal } = settings;
   // Sources read without watching (watch: false), so there is nothing to close afterwards.
   const agent = createChatAgent({
@@ -43,8 +49,14 @@ export async function measureTriggers(skill: string, file: string, queries: read
     repeat: settings.repeat,
     concurrency: settings.concurrency,
     onRun: (run, done, total) => {
-      if (run.error) terminal.err(terminal.color.red(`${terminal.interactive ? "\r\x1b[K" : ""}${skill}, ${run.case.id}${settings.repeat > 1 ? ` (run ${run.run})` : ""}: ${run.error}`));
-      if (terminal.interactive) terminal.status(done < total ? `\r\x1b[KEvaluating ${skill}: ${done}/${total} runs` : "\r\x1b[K");
+      if (run.error)
+        terminal.err(
+          terminal.color.red(
+            `${terminal.interactive ? "\r\x1b[K" : ""}${skill}, ${run.case.id}${settings.repeat > 1 ? ` (run ${run.run})` : ""}: ${run.error}`,
+          ),
+        );
+      if (terminal.interactive)
+        terminal.status(done < total ? `\r\x1b[KEvaluating ${skill}: ${done}/${total} runs` : "\r\x1b[K");
     },
   });
   return scoreTriggers(skill, file, queries, runs);

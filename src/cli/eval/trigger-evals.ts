@@ -40,7 +40,8 @@ export function isTriggerEvals(text: string): boolean {
  */
 export function parseTriggerEvals(text: string, file: string): TriggerQuery[] {
   const root = parseCasesDocument(text, file);
-  if (!Array.isArray(root)) throw invalidCases(file, ['expected a list of queries, [{ "query": "…", "should_trigger": true }, …]']);
+  if (!Array.isArray(root))
+    throw invalidCases(file, ['expected a list of queries, [{ "query": "…", "should_trigger": true }, …]']);
   if (root.length === 0) throw invalidCases(file, ["there are no queries"]);
 
   const problems: string[] = [];
@@ -54,18 +55,21 @@ export function parseTriggerEvals(text: string, file: string): TriggerQuery[] {
     }
     const before = problems.length;
     const unknown = Object.keys(entry).filter((key) => !QUERY_KEYS.has(key));
-    if (unknown.length > 0) problems.push(`${label}: unknown ${unknown.length === 1 ? "key" : "keys"} ${unknown.map((key) => `'${key}'`).join(", ")}; a query has query and should_trigger`);
+    if (unknown.length > 0)
+      problems.push(
+        `${label}: unknown ${unknown.length === 1 ? "key" : "keys"} ${unknown.map((key) => `'${key}'`).join(", ")}; a query has query and should_trigger`,
+      );
     const query = entry.query;
     if (typeof query !== "string" || !query.trim()) problems.push(`${label}: 'query' must be non-empty text`);
     else if (seen.has(query)) problems.push(`${label}: the same query as query ${seen.get(query)}`);
     else seen.set(query, index + 1);
     if (typeof entry.should_trigger !== "boolean") problems.push(`${label}: 'should_trigger' must be true or false`);
-    if (problems.length === before) queries.push({ query: query as string, shouldTrigger: entry.should_trigger as boolean });
+    if (problems.length === before)
+      queries.push({ query: query as string, shouldTrigger: entry.should_trigger as boolean });
   });
   if (problems.length > 0) throw invalidCases(file, problems);
   return queries;
 }
-
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -15,7 +15,14 @@ export function triggerJson(reports: readonly SkillTriggerReport[], summary: Pas
       skills: reports.map((report) => ({
         skill: report.skill,
         file: report.file,
-        queries: report.results.map((result) => ({ query: result.query, should_trigger: result.shouldTrigger, triggers: result.triggers, runs: result.runs, trigger_rate: result.triggerRate, pass: result.pass })),
+        queries: report.results.map((result) => ({
+          query: result.query,
+          should_trigger: result.shouldTrigger,
+          triggers: result.triggers,
+          runs: result.runs,
+          trigger_rate: result.triggerRate,
+          pass: result.pass,
+        })),
         should_trigger: count(report.shouldTrigger),
         near_miss: count(report.nearMiss),
       })),
@@ -42,7 +49,9 @@ export function formatTriggerReport(reports: readonly SkillTriggerReport[], summ
   if (reports.length > 1) lines.push("", `All skills: ${passLine(summary)}`);
   const input = reports.reduce((sum, report) => sum + report.usage.input, 0);
   const output = reports.reduce((sum, report) => sum + report.usage.output, 0);
-  lines.push(`Tokens: ${(input + output).toLocaleString("en-US")} (${input.toLocaleString("en-US")} input, ${output.toLocaleString("en-US")} output)`);
+  lines.push(
+    `Tokens: ${(input + output).toLocaleString("en-US")} (${input.toLocaleString("en-US")} input, ${output.toLocaleString("en-US")} output)`,
+  );
   return lines.join("\n");
 }
 
@@ -56,7 +65,8 @@ export function queryLines(results: readonly TriggerResult[], color: Colors): st
   }));
   const resultWidth = Math.max("RESULT".length, ...rows.map((row) => row.result.length));
   const triggeredWidth = Math.max("TRIGGERED".length, ...rows.map((row) => row.triggered.length));
-  const line = (cells: [string, string, string, string]) => `${cells[0].padEnd(resultWidth)}  ${cells[1].padEnd(triggeredWidth)}  ${cells[2].padEnd(6)}  ${cells[3]}`;
+  const line = (cells: [string, string, string, string]) =>
+    `${cells[0].padEnd(resultWidth)}  ${cells[1].padEnd(triggeredWidth)}  ${cells[2].padEnd(6)}  ${cells[3]}`;
   return [
     color.bold(line(["RESULT", "TRIGGERED", "SHOULD", "QUERY"])),
     ...rows.map((row) => {

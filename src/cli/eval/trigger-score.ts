@@ -53,14 +53,28 @@ export interface TriggerRun {
 }
 
 /** Scores every query over its runs (errors left out of the rate), and the skill's pass rates. */
-export function scoreTriggers(skill: string, file: string, queries: readonly TriggerQuery[], runs: readonly TriggerRun[]): SkillTriggerReport {
+export function scoreTriggers(
+  skill: string,
+  file: string,
+  queries: readonly TriggerQuery[],
+  runs: readonly TriggerRun[],
+): SkillTriggerReport {
   const results = queries.map((entry, index): TriggerResult => {
     const mine = runs.filter((run) => run.index === index);
     const completed = mine.filter((run) => run.error === undefined);
     const triggers = completed.filter((run) => run.triggered).length;
     const triggerRate = completed.length === 0 ? null : round(triggers / completed.length);
-    const pass = triggerRate !== null && (entry.shouldTrigger ? triggerRate > TRIGGER_THRESHOLD : triggerRate < TRIGGER_THRESHOLD);
-    return { query: entry.query, shouldTrigger: entry.shouldTrigger, triggers, runs: completed.length, triggerRate, pass, errors: mine.length - completed.length };
+    const pass =
+      triggerRate !== null && (entry.shouldTrigger ? triggerRate > TRIGGER_THRESHOLD : triggerRate < TRIGGER_THRESHOLD);
+    return {
+      query: entry.query,
+      shouldTrigger: entry.shouldTrigger,
+      triggers,
+      runs: completed.length,
+      triggerRate,
+      pass,
+      errors: mine.length - completed.length,
+    };
   });
   const usage = { input: 0, output: 0 };
   for (const run of runs) {

@@ -17,11 +17,16 @@ export interface TriggerSplit {
 export function splitTriggerQueries(queries: readonly TriggerQuery[]): TriggerSplit {
   const train = new Set<TriggerQuery>();
   for (const kind of [true, false]) {
-    const ofKind = queries.filter((entry) => entry.shouldTrigger === kind).map((entry) => ({ entry, key: hash(entry.query) }));
+    const ofKind = queries
+      .filter((entry) => entry.shouldTrigger === kind)
+      .map((entry) => ({ entry, key: hash(entry.query) }));
     ofKind.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     for (const { entry } of ofKind.slice(0, trainCount(ofKind.length))) train.add(entry);
   }
-  return { train: queries.filter((entry) => train.has(entry)), validation: queries.filter((entry) => !train.has(entry)) };
+  return {
+    train: queries.filter((entry) => train.has(entry)),
+    validation: queries.filter((entry) => !train.has(entry)),
+  };
 }
 
 // 60% rounded (3n/5 is never halfway between two whole numbers), at least one and, from two on, one short of all.

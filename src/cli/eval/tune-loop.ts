@@ -56,7 +56,12 @@ export interface TuneOutcome {
  * best description is chosen by validation pass rate alone, so it may be an earlier one than the
  * last, or the original.
  */
-export async function tuneDescription(original: string, split: TriggerSplit, iterations: number, deps: TuneDependencies): Promise<TuneOutcome> {
+export async function tuneDescription(
+  original: string,
+  split: TriggerSplit,
+  iterations: number,
+  deps: TuneDependencies,
+): Promise<TuneOutcome> {
   const steps: TuneStep[] = [];
   const rejected: RejectedProposal[] = [];
   const measure = async (iteration: number, description: string) => {
@@ -73,7 +78,10 @@ export async function tuneDescription(original: string, split: TriggerSplit, ite
       break;
     }
     // A description measured before would only measure the same again.
-    const problemsOf = (description: string) => [...deps.check(description), ...(steps.some((step) => step.description === description) ? [ALREADY_TRIED] : [])];
+    const problemsOf = (description: string) => [
+      ...deps.check(description),
+      ...(steps.some((step) => step.description === description) ? [ALREADY_TRIED] : []),
+    ];
     let proposal = (await deps.propose(current, steps)).trim();
     let problems = problemsOf(proposal);
     if (problems.length > 0) {
@@ -103,8 +111,16 @@ export function bestStep(steps: readonly TuneStep[]): TuneStep {
 
 // The report's results, divided by the split's parts.
 function stepOf(iteration: number, description: string, split: TriggerSplit, report: SkillTriggerReport): TuneStep {
-  const inPart = (part: TriggerSplit["train"]) => report.results.filter((result) => part.some((entry) => entry.query === result.query));
+  const inPart = (part: TriggerSplit["train"]) =>
+    report.results.filter((result) => part.some((entry) => entry.query === result.query));
   const train = inPart(split.train);
   const validation = inPart(split.validation);
-  return { iteration, description, train, validation, trainPass: passCount(train), validationPass: passCount(validation) };
+  return {
+    iteration,
+    description,
+    train,
+    validation,
+    trainPass: passCount(train),
+    validationPass: passCount(validation),
+  };
 }

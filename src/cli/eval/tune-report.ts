@@ -6,8 +6,15 @@ import type { PassCount } from "./trigger-score.js";
 import type { RejectedProposal, TuneOutcome, TuneStep } from "./tune-loop.js";
 
 /** What is being tuned, on what, and the table's heading. */
-export function tuneHeader(skill: string, file: string, split: TriggerSplit, repeat: number, iterations: number): string {
-  const part = (queries: TriggerSplit["train"]) => `${plural(queries.length, "query", "queries")} (${queries.filter((entry) => entry.shouldTrigger).length} should trigger)`;
+export function tuneHeader(
+  skill: string,
+  file: string,
+  split: TriggerSplit,
+  repeat: number,
+  iterations: number,
+): string {
+  const part = (queries: TriggerSplit["train"]) =>
+    `${plural(queries.length, "query", "queries")} (${queries.filter((entry) => entry.shouldTrigger).length} should trigger)`;
   return [
     `Tuning the description of ${skill} on ${printable(file)}, ${plural(repeat, "run")} per query, up to ${plural(iterations, "iteration")}`,
     `Train: ${part(split.train)} · validation: ${part(split.validation)}`,
@@ -18,7 +25,11 @@ export function tuneHeader(skill: string, file: string, split: TriggerSplit, rep
 
 /** One row of the table, printed as the step is measured. */
 export function stepRow(step: TuneStep): string {
-  return row(step.iteration === 0 ? "0 (current)" : String(step.iteration), short(step.trainPass), short(step.validationPass));
+  return row(
+    step.iteration === 0 ? "0 (current)" : String(step.iteration),
+    short(step.trainPass),
+    short(step.validationPass),
+  );
 }
 
 /** The line on stderr for a proposal the validator refused twice. */
@@ -31,9 +42,19 @@ export function tuneSummary(outcome: TuneOutcome): string {
   const original = outcome.steps[0]!;
   const best = outcome.best;
   const lines = [""];
-  lines.push(outcome.stopped === "train-passed" ? "Stopped: every train query passed." : `Stopped after ${plural(outcome.steps.length - 1 + outcome.rejected.length, "iteration")}.`);
-  if (best.iteration === 0) lines.push(`Best: the current description (validation ${passLine(best.validationPass)}); no iteration did better on validation.`);
-  else lines.push(`Best: iteration ${best.iteration}, validation ${passLine(best.validationPass)} (was ${passLine(original.validationPass)}); train ${passLine(best.trainPass)} (was ${passLine(original.trainPass)})`);
+  lines.push(
+    outcome.stopped === "train-passed"
+      ? "Stopped: every train query passed."
+      : `Stopped after ${plural(outcome.steps.length - 1 + outcome.rejected.length, "iteration")}.`,
+  );
+  if (best.iteration === 0)
+    lines.push(
+      `Best: the current description (validation ${passLine(best.validationPass)}); no iteration did better on validation.`,
+    );
+  else
+    lines.push(
+      `Best: iteration ${best.iteration}, validation ${passLine(best.validationPass)} (was ${passLine(original.validationPass)}); train ${passLine(best.trainPass)} (was ${passLine(original.trainPass)})`,
+    );
   lines.push("", "Before:", indent(original.description), "", "After:", indent(best.description));
   return lines.join("\n");
 }
@@ -44,15 +65,27 @@ export function tuneSummary(outcome: TuneOutcome): string {
  * "rejected":[{"iteration","description","problems"}],"best":{"iteration","description"},"written"}`;
  * the split lists each part's queries as in the eval file.
  */
-export function tuneJson(skill: string, file: string, split: TriggerSplit, outcome: TuneOutcome, written: boolean): string {
+export function tuneJson(
+  skill: string,
+  file: string,
+  split: TriggerSplit,
+  outcome: TuneOutcome,
+  written: boolean,
+): string {
   const count = (value: PassCount) => ({ passed: value.passed, total: value.total, pass_rate: value.passRate });
-  const queries = (part: TriggerSplit["train"]) => part.map((entry) => ({ query: entry.query, should_trigger: entry.shouldTrigger }));
+  const queries = (part: TriggerSplit["train"]) =>
+    part.map((entry) => ({ query: entry.query, should_trigger: entry.shouldTrigger }));
   return JSON.stringify(
     {
       skill,
       file,
       split: { train: queries(split.train), validation: queries(split.validation) },
-      iterations: outcome.steps.map((step) => ({ iteration: step.iteration, description: step.description, train: count(step.trainPass), validation: count(step.validationPass) })),
+      iterations: outcome.steps.map((step) => ({
+        iteration: step.iteration,
+        description: step.description,
+        train: count(step.trainPass),
+        validation: count(step.validationPass),
+      })),
       rejected: outcome.rejected,
       best: { iteration: outcome.best.iteration, description: outcome.best.description },
       written,

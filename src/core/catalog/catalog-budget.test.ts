@@ -10,12 +10,27 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 const layout: CatalogLayout<string> = {
   entry: (skill, tier) => (tier === "full" ? `${skill}:full-description` : tier === "short" ? `${skill}:short` : skill),
   render: ({ full, short, named, hidden }: CatalogGroups<string>) =>
-    ["G", ...full.map((skill) => `${skill}:full-description`), ...short.map((skill) => `${skill}:short`), ...(named.length > 0 ? [`N ${named.join(",")}`] : []), ...(hidden.length > 0 ? [`+${hidden.length}`] : [])].join("\n"),
+    [
+      "G",
+      ...full.map((skill) => `${skill}:full-description`),
+      ...short.map((skill) => `${skill}:short`),
+      ...(named.length > 0 ? [`N ${named.join(",")}`] : []),
+      ...(hidden.length > 0 ? [`+${hidden.length}`] : []),
+    ].join("\n"),
 };
 const count = (text: string) => text.length;
-const plan = (skills: string[], budget: number | undefined, pinned: string[] = [], priority = [...pinned, ...skills.filter((skill) => !pinned.includes(skill))]) =>
-  planCatalog({ skills, priority, pinned: new Set(pinned), budget, layout, count });
-const tiers = (result: CatalogGroups<string>) => ({ full: result.full, short: result.short, named: result.named, hidden: result.hidden });
+const plan = (
+  skills: string[],
+  budget: number | undefined,
+  pinned: string[] = [],
+  priority = [...pinned, ...skills.filter((skill) => !pinned.includes(skill))],
+) => planCatalog({ skills, priority, pinned: new Set(pinned), budget, layout, count });
+const tiers = (result: CatalogGroups<string>) => ({
+  full: result.full,
+  short: result.short,
+  named: result.named,
+  hidden: result.hidden,
+});
 
 describe("planCatalog", () => {
   const skills = ["aa", "bb", "cc", "dd", "ee", "ff"];
@@ -36,7 +51,12 @@ describe("planCatalog", () => {
   });
 
   it("follows the priority order given, not the catalog order", () => {
-    expect(tiers(plan(skills, 63, [], ["ff", "ee", "dd", "cc", "bb", "aa"]))).toEqual({ full: ["ff"], short: ["dd", "ee"], named: ["aa", "bb", "cc"], hidden: [] });
+    expect(tiers(plan(skills, 63, [], ["ff", "ee", "dd", "cc", "bb", "aa"]))).toEqual({
+      full: ["ff"],
+      short: ["dd", "ee"],
+      named: ["aa", "bb", "cc"],
+      hidden: [],
+    });
   });
 
   it("when not even every name fits: pinned skills whole, then names in priority order, the rest counted", () => {
@@ -53,24 +73,51 @@ describe("planCatalog", () => {
 
   it("never exceeds the budget, places every skill exactly once, in contiguous tiers, and is deterministic (property)", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z]{1,12}$/), { minLength: 1, maxLength: 60 }), fc.integer({ min: 40, max: 2000 }), (names, budget) => {
-        const result = plan(names, budget);
-        expect(result.tokens).toBeLessThanOrEqual(budget);
-        expect(result.tokens).toBe(count(result.text));
-        expect([...result.full, ...result.short, ...result.named, ...result.hidden].sort()).toEqual([...names].sort());
-        // Tiers in priority (here catalog) order: whole lines first, then shortened, named, counted.
-        const order = names.map((name) => (result.full.includes(name) ? 0 : result.short.includes(name) ? 1 : result.named.includes(name) ? 2 : 3));
-        expect(order).toEqual([...order].sort());
-        expect(plan(names, budget)).toEqual(result);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z]{1,12}$/), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 40, max: 2000 }),
+        (names, budget) => {
+          const result = plan(names, budget);
+          expect(result.tokens).toBeLessThanOrEqual(budget);
+          expect(result.tokens).toBe(count(result.text));
+          expect([...result.full, ...result.short, ...result.named, ...result.hidden].sort()).toEqual(
+            [...names].sort(),
+          );
+          // Tiers in priority (here catalog) order: whole lines first, then shortened, named, counted.
+          const order = names.map((name) =>
+            result.full.includes(name) ? 0 : result.short.includes(name) ? 1 : result.named.includes(name) ? 2 : 3,
+          );
+          expect(order).toEqual([...order].sort());
+          expect(plan(names, budget)).toEqual(result);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 });
 
-const skill = (name: string, description: string, source = "local:/a", extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description, path: `/a/${name}/SKILL.md`, metadata: {}, allowedTools: [], source, ...extra });
+const skill = (
+  name: string,
+  description: string,
+  source = "local:/a",
+  extra: Partial<SkillMetadata> = {},
+): SkillMetadata => ({
+  name,
+  description,
+  path: `/a/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source,
+  ...extra,
+});
 const library = (size: number, source?: string) =>
-  Array.from({ length: size }, (_, index) => skill(`tool-${String(index).padStart(3, "0")}`, `Handles task number ${index}: converts, validates and summarises the records of that task for its team.`, source));
+  Array.from({ length: size }, (_, index) =>
+    skill(
+      `tool-${String(index).padStart(3, "0")}`,
+      `Handles task number ${index}: converts, validates and summarises the records of that task for its team.`,
+      source,
+    ),
+  );
 
 describe("renderCatalog", () => {
   it("under the budget, is exactly the unbudgeted Markdown and XML catalogs", async () => {
@@ -85,15 +132,23 @@ describe("renderCatalog", () => {
     expect(rendered.tokens).toBeLessThanOrEqual(600);
     expect(rendered.full.length + rendered.short.length + rendered.named.length + rendered.hidden.length).toBe(400);
     expect(rendered.hidden.length).toBeGreaterThan(0);
-    expect(rendered.text).toContain(`\n- ${rendered.hidden.length} more skills are not listed here: find them with \`search_skills\`.\n`);
-    expect(rendered.text).toContain(`\n- More skills, by name only (\`load_skill\` shows what one does): ${rendered.named.join(", ")}\n`);
+    expect(rendered.text).toContain(
+      `\n- ${rendered.hidden.length} more skills are not listed here: find them with \`search_skills\`.\n`,
+    );
+    expect(rendered.text).toContain(
+      `\n- More skills, by name only (\`load_skill\` shows what one does): ${rendered.named.join(", ")}\n`,
+    );
     expect(await renderCatalog(skills, { budget: 600, searchTool: "search_skills" })).toEqual(rendered);
   });
 
   it("gives whole lines to pinned skills first, then to later sources' skills before earlier ones'", async () => {
     const early = library(40, "local:/early");
     const late = [skill("zz-project", "The project's own skill.", "local:/late")];
-    const rendered = await renderCatalog([...early, ...late], { budget: 700, pinned: ["tool-039"], sourceOrder: ["local:/early", "local:/late"] });
+    const rendered = await renderCatalog([...early, ...late], {
+      budget: 700,
+      pinned: ["tool-039"],
+      sourceOrder: ["local:/early", "local:/late"],
+    });
     // Priority: tool-039 (pinned), zz-project (the later source), then tool-000, tool-001, …
     const whole = rendered.full.length;
     expect(whole).toBeGreaterThan(2);
@@ -112,7 +167,13 @@ describe("renderCatalog", () => {
     const rendered = await renderCatalog(library(300), { format: "xml", budget: 2000, searchTool: "search_skills" });
     expect(rendered.tokens).toBeLessThanOrEqual(2000);
     expect(rendered.hidden.length).toBeGreaterThan(0);
-    expect(rendered.text).toContain(`<skill>\n<name>\n${rendered.named[0]}\n</name>\n<location>\n/a/${rendered.named[0]}/SKILL.md\n</location>\n</skill>`);
-    expect(rendered.text.endsWith(`<more_skills count="${rendered.hidden.length}">${rendered.hidden.length} more skills are not listed here. Find them with search_skills.</more_skills>\n</available_skills>`)).toBe(true);
+    expect(rendered.text).toContain(
+      `<skill>\n<name>\n${rendered.named[0]}\n</name>\n<location>\n/a/${rendered.named[0]}/SKILL.md\n</location>\n</skill>`,
+    );
+    expect(
+      rendered.text.endsWith(
+        `<more_skills count="${rendered.hidden.length}">${rendered.hidden.length} more skills are not listed here. Find them with search_skills.</more_skills>\n</available_skills>`,
+      ),
+    ).toBe(true);
   });
 });

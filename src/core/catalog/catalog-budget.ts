@@ -64,7 +64,8 @@ export function planCatalog<S>(input: {
   // Entries are counted one at a time and the sums stop at the budget, so planning costs about
   // as much as counting the text that fits, however large the library.
   const cost = (skill: S, tier: "full" | "short" | "name") => count(layout.entry(skill, tier)) + 1;
-  const frame = (hidden: readonly S[]) => count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden })) - cost(skills[0]!, "name") + 8;
+  const frame = (hidden: readonly S[]) =>
+    count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden })) - cost(skills[0]!, "name") + 8;
   const room = budget - frame(skills.slice(0, 1));
   // The entries alone already over the budget: the whole text is too, without rendering it.
   if (sumWithin(skills, (skill) => count(layout.entry(skill, "full")), budget) !== undefined) {
@@ -74,11 +75,15 @@ export function planCatalog<S>(input: {
 
   const tiers = new Map<S, CatalogTier>(skills.map((skill) => [skill, "search"]));
   const names = new Map<S, number>();
-  const namesCost = sumWithin(priority, (skill) => {
-    const value = cost(skill, "name");
-    names.set(skill, value);
-    return value;
-  }, room);
+  const namesCost = sumWithin(
+    priority,
+    (skill) => {
+      const value = cost(skill, "name");
+      names.set(skill, value);
+      return value;
+    },
+    room,
+  );
   if (namesCost !== undefined) {
     for (const skill of priority) tiers.set(skill, "name");
     let left = room - namesCost;
@@ -123,8 +128,19 @@ const FILL_THRESHOLD = 0.02;
 
 // The estimates above are cautious (entries counted apart, the summary of what is left out at its
 // largest): name more of the skills left out, in priority order, while the whole text still fits.
-function fillWithNames<S>(result: CatalogPlan<S>, priority: readonly S[], tiers: Map<S, CatalogTier>, budget: number, plan: (tiers: Map<S, CatalogTier>) => CatalogPlan<S>, nameCost: (skill: S) => number): CatalogPlan<S> {
-  for (let round = 0; round < FILL_ROUNDS && result.hidden.length > 0 && budget - result.tokens >= budget * FILL_THRESHOLD; round++) {
+function fillWithNames<S>(
+  result: CatalogPlan<S>,
+  priority: readonly S[],
+  tiers: Map<S, CatalogTier>,
+  budget: number,
+  plan: (tiers: Map<S, CatalogTier>) => CatalogPlan<S>,
+  nameCost: (skill: S) => number,
+): CatalogPlan<S> {
+  for (
+    let round = 0;
+    round < FILL_ROUNDS && result.hidden.length > 0 && budget - result.tokens >= budget * FILL_THRESHOLD;
+    round++
+  ) {
     let left = budget - result.tokens;
     const batch: S[] = [];
     for (const skill of priority) {
@@ -145,12 +161,22 @@ function fillWithNames<S>(result: CatalogPlan<S>, priority: readonly S[], tiers:
   return result;
 }
 
-function lowest<S>(priority: readonly S[], tiers: ReadonlyMap<S, CatalogTier>, ...wanted: CatalogTier[]): S | undefined {
+function lowest<S>(
+  priority: readonly S[],
+  tiers: ReadonlyMap<S, CatalogTier>,
+  ...wanted: CatalogTier[]
+): S | undefined {
   return priority.findLast((skill) => wanted.includes(tiers.get(skill)!));
 }
 
 // Raises skills still at `name` to `tier`, in order, until one does not fit.
-function upgrade<S>(priority: readonly S[], tiers: Map<S, CatalogTier>, tier: CatalogTier, left: number, extra: (skill: S) => number): number {
+function upgrade<S>(
+  priority: readonly S[],
+  tiers: Map<S, CatalogTier>,
+  tier: CatalogTier,
+  left: number,
+  extra: (skill: S) => number,
+): number {
   for (const skill of priority) {
     if (tiers.get(skill) !== "name") continue;
     const value = extra(skill);

@@ -3,18 +3,40 @@ import { groupSkills, summarizeHidden } from "./catalog-groups.js";
 import { renderCatalog } from "./render-catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
-const at = (path: string, name = path.split("/").at(-2)!, source = "local:/u/skills"): SkillMetadata => ({ name, description: `Does the ${name} job for the team, with checks and a short report of what changed.`, path, metadata: {}, allowedTools: [], source });
+const at = (path: string, name = path.split("/").at(-2)!, source = "local:/u/skills"): SkillMetadata => ({
+  name,
+  description: `Does the ${name} job for the team, with checks and a short report of what changed.`,
+  path,
+  metadata: {},
+  allowedTools: [],
+  source,
+});
 
 describe("groupSkills", () => {
   it("names each skill's group by its parent folder, from where the folders part", () => {
-    const skills = [at("/u/skills/anthropics/skills/pdf/SKILL.md"), at("/u/skills/anthropics/skills/docx/SKILL.md"), at("/u/skills/team/ops/deploy/SKILL.md"), at("/u/skills/loose/SKILL.md")];
-    expect([...groupSkills(skills)!.values()]).toEqual(["anthropics/skills/", "anthropics/skills/", "team/ops/", "skills/"]);
+    const skills = [
+      at("/u/skills/anthropics/skills/pdf/SKILL.md"),
+      at("/u/skills/anthropics/skills/docx/SKILL.md"),
+      at("/u/skills/team/ops/deploy/SKILL.md"),
+      at("/u/skills/loose/SKILL.md"),
+    ];
+    expect([...groupSkills(skills)!.values()]).toEqual([
+      "anthropics/skills/",
+      "anthropics/skills/",
+      "team/ops/",
+      "skills/",
+    ]);
     // Backslashes (Windows paths) are folders too.
-    expect([...groupSkills([at("C:\\s\\a\\x\\SKILL.md", "x"), at("C:\\s\\b\\y\\SKILL.md", "y")])!.values()]).toEqual(["a/", "b/"]);
+    expect([...groupSkills([at("C:\\s\\a\\x\\SKILL.md", "x"), at("C:\\s\\b\\y\\SKILL.md", "y")])!.values()]).toEqual([
+      "a/",
+      "b/",
+    ]);
   });
 
   it("in one folder, groups by the first word of the name when several words are shared, and not at all otherwise", () => {
-    const flat = ["azure-vm", "azure-blob", "aws-s3", "aws-lambda", "pdf"].map((name) => at(`/u/skills/${name}/SKILL.md`));
+    const flat = ["azure-vm", "azure-blob", "aws-s3", "aws-lambda", "pdf"].map((name) =>
+      at(`/u/skills/${name}/SKILL.md`),
+    );
     expect([...groupSkills(flat)!.values()]).toEqual(["azure-*", "azure-*", "aws-*", "aws-*", "other"]);
     expect(groupSkills(["task-1", "task-2", "pdf"].map((name) => at(`/u/skills/${name}/SKILL.md`)))).toBeUndefined();
     expect(groupSkills([])).toBeUndefined();
@@ -23,10 +45,14 @@ describe("groupSkills", () => {
 
 describe("summarizeHidden", () => {
   it("lists groups largest first, the eight largest with three names spread over them, and counts those past 80", () => {
-    const hidden = Array.from({ length: 12 }, (_, group) => Array.from({ length: 12 - group }, (_, index) => ({ name: `g${group}-s${index}` }))).flat();
+    const hidden = Array.from({ length: 12 }, (_, group) =>
+      Array.from({ length: 12 - group }, (_, index) => ({ name: `g${group}-s${index}` })),
+    ).flat();
     const groupOf = new Map(hidden.map((skill) => [skill, `g${skill.name.split("-")[0]!.slice(1)}/`]));
     const summary = summarizeHidden(hidden, groupOf);
-    expect(summary.groups.map((group) => [group.label, group.count, group.examples.length])).toEqual(Array.from({ length: 12 }, (_, group) => [`g${group}/`, 12 - group, group < 8 ? 3 : 0]));
+    expect(summary.groups.map((group) => [group.label, group.count, group.examples.length])).toEqual(
+      Array.from({ length: 12 }, (_, group) => [`g${group}/`, 12 - group, group < 8 ? 3 : 0]),
+    );
     // Spread over the group: the first, and a third and two thirds of the way in.
     expect(summary.groups[0]!.examples).toEqual(["g0-s0", "g0-s4", "g0-s8"]);
     expect(summary.rest).toEqual({ groups: 0, count: 0 });
@@ -40,8 +66,15 @@ describe("summarizeHidden", () => {
 
 describe("renderCatalog over the budget, with groups", () => {
   // 40 skills in each of two big collections, 5 in a small one: names do not all fit in 400 tokens.
-  const collection = (folder: string, prefix: string, size: number) => Array.from({ length: size }, (_, index) => at(`/u/skills/${folder}/${prefix}-${String(index).padStart(2, "0")}/SKILL.md`));
-  const skills = [...collection("alpha", "alpha", 40), ...collection("beta", "beta", 40), ...collection("zeta", "zeta", 5)].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const collection = (folder: string, prefix: string, size: number) =>
+    Array.from({ length: size }, (_, index) =>
+      at(`/u/skills/${folder}/${prefix}-${String(index).padStart(2, "0")}/SKILL.md`),
+    );
+  const skills = [
+    ...collection("alpha", "alpha", 40),
+    ...collection("beta", "beta", 40),
+    ...collection("zeta", "zeta", 5),
+  ].sort((a, b) => (a.name < b.name ? -1 : 1));
 
   it("shares the named lines between the collections in turns, not alphabetically", async () => {
     const rendered = await renderCatalog(skills, { budget: 400, searchTool: "search_skills" });
@@ -49,7 +82,12 @@ describe("renderCatalog over the budget, with groups", () => {
     // The groups are shown in catalog order; which skills are named went by turns: each collection's first ones.
     const named = (prefix: string) => rendered.named.filter((name) => name.startsWith(prefix));
     expect(named("zeta")).toEqual(["zeta-00", "zeta-01", "zeta-02", "zeta-03", "zeta-04"]);
-    expect(named("alpha")).toEqual(skills.filter((entry) => entry.name.startsWith("alpha")).slice(0, named("alpha").length).map((entry) => entry.name));
+    expect(named("alpha")).toEqual(
+      skills
+        .filter((entry) => entry.name.startsWith("alpha"))
+        .slice(0, named("alpha").length)
+        .map((entry) => entry.name),
+    );
     expect(named("alpha").length).toBeGreaterThan(5);
     expect(Math.abs(named("alpha").length - named("beta").length)).toBeLessThanOrEqual(1);
     expect(rendered.tokens).toBeLessThanOrEqual(400);
@@ -58,7 +96,8 @@ describe("renderCatalog over the budget, with groups", () => {
   it("says which collections the skills left out belong to, how many, and a few names", async () => {
     const rendered = await renderCatalog(skills, { budget: 400, searchTool: "search_skills" });
     const left = (prefix: string) => rendered.hidden.filter((name) => name.startsWith(prefix));
-    const spread = (names: string[]) => [0, 1, 2].map((third) => names[Math.floor((third * names.length) / 3)]).join(", ");
+    const spread = (names: string[]) =>
+      [0, 1, 2].map((third) => names[Math.floor((third * names.length) / 3)]).join(", ");
     // Largest first, then by name.
     const groups = ["alpha", "beta"]
       .sort((a, b) => left(b).length - left(a).length || (a < b ? -1 : 1))
@@ -69,24 +108,35 @@ describe("renderCatalog over the budget, with groups", () => {
     );
     const xml = await renderCatalog(skills, { format: "xml", budget: 1500, searchTool: "search_skills" });
     expect(xml.tokens).toBeLessThanOrEqual(1500);
-    expect(xml.text).toMatch(/<more_skills count="\d+">\d+ more skills are not listed here\. Find them with search_skills\.\n(<group name="(alpha|beta)\/" count="\d+">\2-\d\d, \2-\d\d, \2-\d\d<\/group>\n){2}<\/more_skills>\n<\/available_skills>$/);
+    expect(xml.text).toMatch(
+      /<more_skills count="\d+">\d+ more skills are not listed here\. Find them with search_skills\.\n(<group name="(alpha|beta)\/" count="\d+">\2-\d\d, \2-\d\d, \2-\d\d<\/group>\n){2}<\/more_skills>\n<\/available_skills>$/,
+    );
   });
 
   it("past the eight largest collections, names the others with their counts on one line", async () => {
-    const wide = Array.from({ length: 12 }, (_, index) => collection(`c${String(index).padStart(2, "0")}`, `c${String(index).padStart(2, "0")}x`, 20 + index)).flat();
+    const wide = Array.from({ length: 12 }, (_, index) =>
+      collection(`c${String(index).padStart(2, "0")}`, `c${String(index).padStart(2, "0")}x`, 20 + index),
+    ).flat();
     const rendered = await renderCatalog(wide, { budget: 600, searchTool: "search_skills" });
     const left = (folder: string) => rendered.hidden.filter((name) => name.startsWith(`${folder}x`)).length;
     expect(rendered.text.match(/\n {2}- c\d\d\/: \d+ skills, e\.g\. /g)).toHaveLength(8);
-    expect(rendered.text).toContain(`\n  - also: c03/ (${left("c03")}), c02/ (${left("c02")}), c01/ (${left("c01")}), c00/ (${left("c00")})\n`);
+    expect(rendered.text).toContain(
+      `\n  - also: c03/ (${left("c03")}), c02/ (${left("c02")}), c01/ (${left("c01")}), c00/ (${left("c00")})\n`,
+    );
     expect(rendered.tokens).toBeLessThanOrEqual(600);
   });
 
   it("fills the room its estimates left with more names: small collections all named, the summary short", async () => {
     // With every skill left out, the summary would name 22 long folders; once the small ones are
     // named it names two, and the tokens saved go to more names of the big ones.
-    const small = Array.from({ length: 20 }, (_, index) => collection(`a-small-collection-with-a-long-name-${index}`, `s${index}`, 2)).flat();
+    const small = Array.from({ length: 20 }, (_, index) =>
+      collection(`a-small-collection-with-a-long-name-${index}`, `s${index}`, 2),
+    ).flat();
     const big = [...collection("big-one", "one", 60), ...collection("big-two", "two", 60)];
-    const rendered = await renderCatalog([...small, ...big].sort((a, b) => (a.name < b.name ? -1 : 1)), { budget: 700, searchTool: "search_skills" });
+    const rendered = await renderCatalog(
+      [...small, ...big].sort((a, b) => (a.name < b.name ? -1 : 1)),
+      { budget: 700, searchTool: "search_skills" },
+    );
     expect(rendered.hidden.every((name) => name.startsWith("one") || name.startsWith("two"))).toBe(true);
     expect(rendered.tokens).toBeLessThanOrEqual(700);
     expect(rendered.tokens).toBeGreaterThan(700 - 14);
@@ -94,7 +144,14 @@ describe("renderCatalog over the budget, with groups", () => {
 
   it("keeps source precedence first: a later source's skills are named before any earlier one's", async () => {
     const project = collection("project", "proj", 3).map((entry) => ({ ...entry, source: "local:/p" }));
-    const rendered = await renderCatalog([...skills, ...project], { budget: 400, sourceOrder: ["local:/u/skills", "local:/p"] });
-    expect([...rendered.full, ...rendered.short, ...rendered.named].filter((name) => name.startsWith("proj"))).toEqual(["proj-00", "proj-01", "proj-02"]);
+    const rendered = await renderCatalog([...skills, ...project], {
+      budget: 400,
+      sourceOrder: ["local:/u/skills", "local:/p"],
+    });
+    expect([...rendered.full, ...rendered.short, ...rendered.named].filter((name) => name.startsWith("proj"))).toEqual([
+      "proj-00",
+      "proj-01",
+      "proj-02",
+    ]);
   });
 });

@@ -7,7 +7,9 @@ import { printable } from "../text/safe-text.js";
  * `my-team/skills/`); when every skill sits in one folder, the first word of the name (`azure-*`).
  * `undefined` when neither tells skills apart.
  */
-export function groupSkills<S extends { name: string; path: string }>(skills: readonly S[]): Map<S, string> | undefined {
+export function groupSkills<S extends { name: string; path: string }>(
+  skills: readonly S[],
+): Map<S, string> | undefined {
   const parents = skills.map((skill) => skill.path.replace(/\\/g, "/").split("/").slice(0, -2));
   const distinct = new Set(parents.map((parts) => parts.join("/")));
   if (distinct.size <= 1) return byNamePrefix(skills);
@@ -15,7 +17,12 @@ export function groupSkills<S extends { name: string; path: string }>(skills: re
   let shared = 0;
   while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
   // A folder that is itself the shared part (skills beside the collections) goes by its own name.
-  return new Map(skills.map((skill, index) => [skill, label(`${parents[index]!.length > shared ? parents[index]!.slice(shared).join("/") : parents[index]!.at(-1)}/`)]));
+  return new Map(
+    skills.map((skill, index) => [
+      skill,
+      label(`${parents[index]!.length > shared ? parents[index]!.slice(shared).join("/") : parents[index]!.at(-1)}/`),
+    ]),
+  );
 }
 
 // Folder names may hold line breaks (a name is a file system's, not a skill's): escaped, so a
@@ -25,7 +32,8 @@ function label(text: string): string {
 }
 
 function byNamePrefix<S extends { name: string }>(skills: readonly S[]): Map<S, string> | undefined {
-  const prefix = (skill: S) => (skill.name.includes("-") ? `${skill.name.slice(0, skill.name.indexOf("-"))}-*` : undefined);
+  const prefix = (skill: S) =>
+    skill.name.includes("-") ? `${skill.name.slice(0, skill.name.indexOf("-"))}-*` : undefined;
   const sizes = new Map<string | undefined, number>();
   for (const skill of skills) sizes.set(prefix(skill), (sizes.get(prefix(skill)) ?? 0) + 1);
   const shared = [...sizes].filter(([label, size]) => label !== undefined && size > 1).length;
@@ -56,7 +64,10 @@ const EXAMPLES = 3;
 const MAX_GROUPS = 80;
 
 /** The groups of `hidden` (in priority order), largest first, the largest with a few names; past 80, counted. */
-export function summarizeHidden<S extends { name: string }>(hidden: readonly S[], groupOf: ReadonlyMap<S, string> | undefined): HiddenSummary {
+export function summarizeHidden<S extends { name: string }>(
+  hidden: readonly S[],
+  groupOf: ReadonlyMap<S, string> | undefined,
+): HiddenSummary {
   if (!groupOf) return { groups: [], rest: { groups: 0, count: 0 } };
   const members = new Map<string, string[]>();
   for (const skill of hidden) {
@@ -65,9 +76,29 @@ export function summarizeHidden<S extends { name: string }>(hidden: readonly S[]
     names.push(skill.name);
     members.set(label, names);
   }
-  const sorted = [...members].map(([label, names]) => ({ label, count: names.length, names })).sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
+  const sorted = [...members]
+    .map(([label, names]) => ({ label, count: names.length, names }))
+    .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
   // Examples spread over the group, not its first few, which would share a beginning.
-  const spread = (names: string[]) => Array.from(new Set(Array.from({ length: Math.min(EXAMPLES, names.length) }, (_, index) => names[Math.floor((index * names.length) / EXAMPLES)]!)));
-  const shown = sorted.slice(0, MAX_GROUPS).map(({ label, count, names }, index): HiddenGroup => ({ label, count, examples: index < GROUPS_WITH_EXAMPLES ? spread(names) : [] }));
-  return { groups: shown, rest: { groups: sorted.length - shown.length, count: sorted.slice(MAX_GROUPS).reduce((sum, group) => sum + group.count, 0) } };
+  const spread = (names: string[]) =>
+    Array.from(
+      new Set(
+        Array.from(
+          { length: Math.min(EXAMPLES, names.length) },
+          (_, index) => names[Math.floor((index * names.length) / EXAMPLES)]!,
+        ),
+      ),
+    );
+  const shown = sorted.slice(0, MAX_GROUPS).map(({ label, count, names }, index): HiddenGroup => ({
+    label,
+    count,
+    examples: index < GROUPS_WITH_EXAMPLES ? spread(names) : [],
+  }));
+  return {
+    groups: shown,
+    rest: {
+      groups: sorted.length - shown.length,
+      count: sorted.slice(MAX_GROUPS).reduce((sum, group) => sum + group.count, 0),
+    },
+  };
 }

@@ -8,8 +8,14 @@ const skill = (name: string, description: string) => `---\nname: ${name}\ndescri
 
 describe("createCatalog", () => {
   it("merges sources in order: a later source wins by name, the loser is reported as shadowed", async () => {
-    const user = createMemorySource({ id: "user", files: { "/u/pdf/SKILL.md": skill("pdf", "User PDF"), "/u/zip/SKILL.md": skill("zip", "Zip") } });
-    const project = createMemorySource({ id: "project", files: { "/p/pdf/SKILL.md": skill("pdf", "Project PDF"), "/p/csv/SKILL.md": skill("csv", "CSV") } });
+    const user = createMemorySource({
+      id: "user",
+      files: { "/u/pdf/SKILL.md": skill("pdf", "User PDF"), "/u/zip/SKILL.md": skill("zip", "Zip") },
+    });
+    const project = createMemorySource({
+      id: "project",
+      files: { "/p/pdf/SKILL.md": skill("pdf", "Project PDF"), "/p/csv/SKILL.md": skill("csv", "CSV") },
+    });
     const snapshot = await createCatalog([user, project]).refresh();
     expect(snapshot.skills.map((entry) => [entry.name, entry.description, entry.source])).toEqual([
       ["csv", "CSV", "project"],
@@ -18,7 +24,14 @@ describe("createCatalog", () => {
     ]);
     expect(snapshot.shadowed.map((entry) => entry.path)).toEqual(["/u/pdf/SKILL.md"]);
     expect(snapshot.diagnostics).toEqual([
-      { severity: "info", code: "shadowed", file: "/u/pdf/SKILL.md", skill: "pdf", source: "user", message: "Skill 'pdf' is shadowed by /p/pdf/SKILL.md from project" },
+      {
+        severity: "info",
+        code: "shadowed",
+        file: "/u/pdf/SKILL.md",
+        skill: "pdf",
+        source: "user",
+        message: "Skill 'pdf' is shadowed by /p/pdf/SKILL.md from project",
+      },
     ]);
     expect(snapshot.get("pdf")?.source).toBe("project");
     expect(snapshot.get("nope")).toBeUndefined();
@@ -36,21 +49,43 @@ describe("createCatalog", () => {
   });
 
   it("sorts by code point, so the order never depends on the sources' listing order", async () => {
-    const source = createMemorySource({ files: { "/s/b/SKILL.md": skill("b", "x"), "/s/a-b/SKILL.md": skill("a-b", "x"), "/s/ab/SKILL.md": skill("ab", "x"), "/s/é/SKILL.md": skill("é", "x") } });
-    expect((await createCatalog([source]).refresh()).skills.map((entry) => entry.name)).toEqual(["a-b", "ab", "b", "é"]);
+    const source = createMemorySource({
+      files: {
+        "/s/b/SKILL.md": skill("b", "x"),
+        "/s/a-b/SKILL.md": skill("a-b", "x"),
+        "/s/ab/SKILL.md": skill("ab", "x"),
+        "/s/é/SKILL.md": skill("é", "x"),
+      },
+    });
+    expect((await createCatalog([source]).refresh()).skills.map((entry) => entry.name)).toEqual([
+      "a-b",
+      "ab",
+      "b",
+      "é",
+    ]);
   });
 
   it("finds every skill of a single source by name (code point order, astral names too), and no other", async () => {
     const names = ["a-b", "ab", "b", "é", "\u{1F600}x", "\uE000x", "z"];
-    const source = createMemorySource({ files: Object.fromEntries(names.map((name, at) => [`/s/${at}/SKILL.md`, skill(name, "x")])) });
+    const source = createMemorySource({
+      files: Object.fromEntries(names.map((name, at) => [`/s/${at}/SKILL.md`, skill(name, "x")])),
+    });
     const snapshot = await createCatalog([source]).refresh();
     expect(snapshot.skills.map((entry) => entry.name)).toEqual(["a-b", "ab", "b", "z", "é", "\uE000x", "\u{1F600}x"]);
     for (const name of names) expect(snapshot.get(name)?.name).toBe(name);
-    for (const name of ["", "a", "aa", "c", "zz", "\u{1F600}", "constructor", "__proto__"]) expect(snapshot.get(name)).toBeUndefined();
+    for (const name of ["", "a", "aa", "c", "zz", "\u{1F600}", "constructor", "__proto__"])
+      expect(snapshot.get(name)).toBeUndefined();
   });
 
   it("reports a name a single source lists twice as shadowed, as it does across sources", async () => {
-    const meta = (path: string): SkillMetadata => ({ name: "twice", description: path, path, source: "fixed", metadata: {}, allowedTools: [] });
+    const meta = (path: string): SkillMetadata => ({
+      name: "twice",
+      description: path,
+      path,
+      source: "fixed",
+      metadata: {},
+      allowedTools: [],
+    });
     const source: SkillSource = {
       specificationVersion: "v1",
       id: "fixed",
@@ -102,10 +137,19 @@ describe("createCatalog", () => {
     // Precedence is unchanged: the later source is listed even when it is the link.
     const reversed = await createCatalog([agents, claude]).refresh();
     expect(reversed.skills.map((entry) => entry.source)).toEqual(["claude"]);
-    expect(reversed.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([["same-skill", real]]);
+    expect(reversed.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
+      ["same-skill", real],
+    ]);
     // A different file of the same name still shadows, and equal paths without a link are not "the same".
-    const elsewhere = fixed("elsewhere", [meta("/q/other/SKILL.md", "elsewhere", "/q/real/other/SKILL.md", "Elsewhere.")]);
-    const twice = await createCatalog([claude, agents, elsewhere, fixed("again", [meta("/q/other/SKILL.md", "again")])]).refresh();
+    const elsewhere = fixed("elsewhere", [
+      meta("/q/other/SKILL.md", "elsewhere", "/q/real/other/SKILL.md", "Elsewhere."),
+    ]);
+    const twice = await createCatalog([
+      claude,
+      agents,
+      elsewhere,
+      fixed("again", [meta("/q/other/SKILL.md", "again")]),
+    ]).refresh();
     expect(twice.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
       ["same-skill", "/p/.claude/skills/other/SKILL.md"],
       ["shadowed", real],

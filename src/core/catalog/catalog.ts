@@ -90,6 +90,7 @@ function mergeScans(scans: readonly SkillSourceScan[], version: string): Catalog
 
 // Whether every name sorts strictly after the one before, as the snapshot lists them (so none repeats).
 function inNameOrder(skills: readonly SkillMetadata[]): boolean {
-  for (let at = 1; at < skills.length; at++) if (compareCodePoints(skills[at - 1]!.name, skills[at]!.name) >= 0) return false;
+  for (let at = 1; at < skills.length; at++)
+    if (compareCodePoints(skills[at - 1]!.name, skills[at]!.name) >= 0) return false;
   return true;
 }

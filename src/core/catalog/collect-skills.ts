@@ -12,7 +12,11 @@ import { MAX_SKILL_FILE_BYTES } from "../skill-source.js";
  * no link, and the other gets a `same-skill` info. Every file's
  * diagnostics are appended to `diagnostics`.
  */
-export function collectSkills(results: Iterable<InspectSkillResult>, source: string, diagnostics: Diagnostic[]): SkillMetadata[] {
+export function collectSkills(
+  results: Iterable<InspectSkillResult>,
+  source: string,
+  diagnostics: Diagnostic[],
+): SkillMetadata[] {
   const skills: SkillMetadata[] = [];
   // Built only once a name does not sort after the one before: until then no name can repeat,
   // and a folder's skills, named after their folders and read in name order, nearly always come so.
@@ -32,7 +36,8 @@ export function collectSkills(results: Iterable<InspectSkillResult>, source: str
     const earlier = seen.get(skill.name);
     if (earlier && isSameSkill(earlier, skill)) {
       // Listed once: by the path that is no link when there is one, else by the first found.
-      if (earlier.realPath === undefined || skill.realPath !== undefined) diagnostics.push(sameSkillDiagnostic(skill, earlier));
+      if (earlier.realPath === undefined || skill.realPath !== undefined)
+        diagnostics.push(sameSkillDiagnostic(skill, earlier));
       else {
         skills[skills.indexOf(earlier)] = skill;
         seen.set(skill.name, skill);
@@ -41,7 +46,14 @@ export function collectSkills(results: Iterable<InspectSkillResult>, source: str
       continue;
     }
     if (earlier) {
-      diagnostics.push({ severity: "error", code: "duplicate-name", file: skill.path, skill: skill.name, source, message: `Skill name '${skill.name}' is already used by ${earlier.path} in the same source; skipped` });
+      diagnostics.push({
+        severity: "error",
+        code: "duplicate-name",
+        file: skill.path,
+        skill: skill.name,
+        source,
+        message: `Skill name '${skill.name}' is already used by ${earlier.path} in the same source; skipped`,
+      });
       continue;
     }
     seen.set(skill.name, skill);
@@ -55,12 +67,18 @@ export function collectSkills(results: Iterable<InspectSkillResult>, source: str
  * diagnostic, anything else is {@link inspectSkill}, with the folder name taken from the path.
  */
 export function inspectSkillFile(content: Uint8Array | string, file: string, source: string): InspectSkillResult {
-  const fail = (code: string, message: string): InspectSkillResult => ({ diagnostics: [{ severity: "error", code, file, message, source }] });
+  const fail = (code: string, message: string): InspectSkillResult => ({
+    diagnostics: [{ severity: "error", code, file, message, source }],
+  });
   const size = typeof content === "string" ? content.length : content.byteLength;
-  if (size > MAX_SKILL_FILE_BYTES) return fail("too-large", `${file} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+  if (size > MAX_SKILL_FILE_BYTES)
+    return fail("too-large", `${file} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
   let text: string;
   try {
-    text = typeof content === "string" ? content : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(content);
+    text =
+      typeof content === "string"
+        ? content
+        : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(content);
   } catch {
     return fail("not-utf8", `${file} is not valid UTF-8`);
   }

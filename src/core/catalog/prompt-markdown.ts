@@ -45,37 +45,58 @@ export const DEFAULT_MAX_DESCRIPTION_LENGTH = 250;
  * `disable-model-invocation` are left out: only a user may invoke them. To fit a token budget,
  * use `renderCatalog`.
  */
-export function renderCatalogMarkdown(skills: readonly MarkdownCatalogSkill[], options: MarkdownCatalogOptions = {}): string {
+export function renderCatalogMarkdown(
+  skills: readonly MarkdownCatalogSkill[],
+  options: MarkdownCatalogOptions = {},
+): string {
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
   return markdownLayout(options).render({ full: visible, short: [], named: [], hidden: [] });
 }
 
 /** What the Markdown catalog shows of a skill. */
-export type MarkdownCatalogSkill = Pick<SkillMetadata, "name" | "description" | "disableModelInvocation" | "argumentHint">;
+export type MarkdownCatalogSkill = Pick<
+  SkillMetadata,
+  "name" | "description" | "disableModelInvocation" | "argumentHint"
+>;
 
 /** Longest description of a shortened line, when a catalog is over its budget. */
 export const SHORT_DESCRIPTION_LENGTH = 80;
 
 /** The Markdown catalog's entries and frame; the groups it renders are the model-visible skills. */
-export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: string; groups?: ReadonlyMap<MarkdownCatalogSkill, string> }): CatalogLayout<MarkdownCatalogSkill> {
+export function markdownLayout(
+  options: MarkdownCatalogOptions & { searchTool?: string; groups?: ReadonlyMap<MarkdownCatalogSkill, string> },
+): CatalogLayout<MarkdownCatalogSkill> {
   const guidance = (options.guidance ?? CATALOG_GUIDANCE)
     .replaceAll("{load}", options.loadToolName ?? "load_skill")
     .replaceAll("{unload}", options.unloadToolName ?? "unload_skill");
   const limit = options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
-  const scripts = options.scriptRunTool ? ` and run its scripts, from the skill's folder, with \`${options.scriptRunTool}\`` : "";
-  const allowed = options.allowedToolsPolicy === "restrict" ? "its `allowed-tools` limit the tools you may use while it is loaded" : "its `allowed-tools` are recommendations";
+  const scripts = options.scriptRunTool
+    ? ` and run its scripts, from the skill's folder, with \`${options.scriptRunTool}\``
+    : "";
+  const allowed =
+    options.allowedToolsPolicy === "restrict"
+      ? "its `allowed-tools` limit the tools you may use while it is loaded"
+      : "its `allowed-tools` are recommendations";
   const footer = `Read a loaded skill's resources with \`${options.resourceReadTool ?? "read_file"}\`${scripts}; ${allowed}.`;
   const entry = (skill: MarkdownCatalogSkill, tier: "full" | "short" | "name") =>
-    tier === "name" ? skill.name : `- ${skill.name}${argumentHint(skill.argumentHint)}: ${shortenText(toOneLine(skill.description), tier === "full" ? limit : Math.min(limit, SHORT_DESCRIPTION_LENGTH))}`;
+    tier === "name"
+      ? skill.name
+      : `- ${skill.name}${argumentHint(skill.argumentHint)}: ${shortenText(toOneLine(skill.description), tier === "full" ? limit : Math.min(limit, SHORT_DESCRIPTION_LENGTH))}`;
   return {
     entry,
     render({ full, short, named, hidden }) {
-      if (full.length + short.length + named.length + hidden.length === 0) return `${guidance}\n\n${noSkillsLine(options.createSkillsIn)}`;
+      if (full.length + short.length + named.length + hidden.length === 0)
+        return `${guidance}\n\n${noSkillsLine(options.createSkillsIn)}`;
       const lines = [...full.map((skill) => entry(skill, "full")), ...short.map((skill) => entry(skill, "short"))];
-      if (named.length > 0) lines.push(`- More skills, by name only (\`${options.loadToolName ?? "load_skill"}\` shows what one does): ${named.map((skill) => skill.name).join(", ")}`);
+      if (named.length > 0)
+        lines.push(
+          `- More skills, by name only (\`${options.loadToolName ?? "load_skill"}\` shows what one does): ${named.map((skill) => skill.name).join(", ")}`,
+        );
       if (hidden.length > 0) {
         const find = options.searchTool ? `: find them with \`${options.searchTool}\`` : "";
-        lines.push(`- ${hidden.length} more ${hidden.length === 1 ? "skill is" : "skills are"} not listed here${find}.${hiddenGroups(summarizeHidden(hidden, options.groups))}`);
+        lines.push(
+          `- ${hidden.length} more ${hidden.length === 1 ? "skill is" : "skills are"} not listed here${find}.${hiddenGroups(summarizeHidden(hidden, options.groups))}`,
+        );
       }
       return `${guidance}\n\n${lines.join("\n")}\n${footer}`;
     },
@@ -86,9 +107,12 @@ export function markdownLayout(options: MarkdownCatalogOptions & { searchTool?: 
 function hiddenGroups({ groups, rest }: HiddenSummary): string {
   if (groups.length === 0) return "";
   const skills = (count: number) => `${count} ${count === 1 ? "skill" : "skills"}`;
-  const lines = groups.filter((group) => group.examples.length > 0).map((group) => `\n  - ${group.label}: ${skills(group.count)}, e.g. ${group.examples.join(", ")}`);
+  const lines = groups
+    .filter((group) => group.examples.length > 0)
+    .map((group) => `\n  - ${group.label}: ${skills(group.count)}, e.g. ${group.examples.join(", ")}`);
   const others = groups.filter((group) => group.examples.length === 0);
-  if (others.length > 0) lines.push(`\n  - also: ${others.map((group) => `${group.label} (${group.count})`).join(", ")}`);
+  if (others.length > 0)
+    lines.push(`\n  - also: ${others.map((group) => `${group.label} (${group.count})`).join(", ")}`);
   if (rest.count > 0) lines.push(`\n  - ${rest.groups} more groups: ${skills(rest.count)}`);
   return ` Among them:${lines.join("")}`;
 }

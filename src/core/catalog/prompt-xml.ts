@@ -37,23 +37,45 @@ export function renderCatalogXml(skills: readonly XmlCatalogSkill[]): string {
  * The XML catalog's entries and frame. Over a budget, a shortened entry cuts the description,
  * a named one has no description, and skills left out are counted in `<more_skills>`.
  */
-export function xmlLayout(options: { searchTool?: string; groups?: ReadonlyMap<XmlCatalogSkill, string> }): CatalogLayout<XmlCatalogSkill> {
+export function xmlLayout(options: {
+  searchTool?: string;
+  groups?: ReadonlyMap<XmlCatalogSkill, string>;
+}): CatalogLayout<XmlCatalogSkill> {
   const entry = (skill: XmlCatalogSkill, tier: "full" | "short" | "name") => {
     const lines = ["<skill>", "<name>", escapeXml(skill.name), "</name>"];
-    if (tier !== "name") lines.push("<description>", escapeXml(tier === "full" ? skill.description : shortenText(skill.description.replace(/\s+/g, " ").trim(), SHORT_DESCRIPTION_LENGTH)), "</description>");
+    if (tier !== "name")
+      lines.push(
+        "<description>",
+        escapeXml(
+          tier === "full"
+            ? skill.description
+            : shortenText(skill.description.replace(/\s+/g, " ").trim(), SHORT_DESCRIPTION_LENGTH),
+        ),
+        "</description>",
+      );
     lines.push("<location>", escapeXml(skill.path), "</location>", "</skill>");
     return lines.join("\n");
   };
   return {
     entry,
     render({ full, short, named, hidden }) {
-      const lines = ["<available_skills>", ...full.map((skill) => entry(skill, "full")), ...short.map((skill) => entry(skill, "short")), ...named.map((skill) => entry(skill, "name"))];
+      const lines = [
+        "<available_skills>",
+        ...full.map((skill) => entry(skill, "full")),
+        ...short.map((skill) => entry(skill, "short")),
+        ...named.map((skill) => entry(skill, "name")),
+      ];
       if (hidden.length > 0) {
         const find = options.searchTool ? ` Find them with ${escapeXml(options.searchTool)}.` : "";
         const { groups, rest } = summarizeHidden(hidden, options.groups);
-        const summary = groups.map((group) => `\n<group name="${escapeXml(group.label)}" count="${group.count}">${escapeXml(group.examples.join(", "))}</group>`);
+        const summary = groups.map(
+          (group) =>
+            `\n<group name="${escapeXml(group.label)}" count="${group.count}">${escapeXml(group.examples.join(", "))}</group>`,
+        );
         if (rest.count > 0) summary.push(`\n<group name="${rest.groups} more groups" count="${rest.count}"></group>`);
-        lines.push(`<more_skills count="${hidden.length}">${hidden.length === 1 ? "One more skill is" : `${hidden.length} more skills are`} not listed here.${find}${summary.join("")}${summary.length > 0 ? "\n" : ""}</more_skills>`);
+        lines.push(
+          `<more_skills count="${hidden.length}">${hidden.length === 1 ? "One more skill is" : `${hidden.length} more skills are`} not listed here.${find}${summary.join("")}${summary.length > 0 ? "\n" : ""}</more_skills>`,
+        );
       }
       lines.push("</available_skills>");
       return lines.join("\n");

@@ -49,10 +49,16 @@ export interface RenderedCatalog {
  * Renders a catalog within a token budget. The Markdown format shows only skills the model may
  * load (not `disable-model-invocation` ones); the XML format shows every skill, as the reference does.
  */
-export async function renderCatalog(skills: readonly SkillMetadata[], options: CatalogRenderOptions = {}): Promise<RenderedCatalog> {
+export async function renderCatalog(
+  skills: readonly SkillMetadata[],
+  options: CatalogRenderOptions = {},
+): Promise<RenderedCatalog> {
   const visible = options.format === "xml" ? skills : skills.filter((skill) => !skill.disableModelInvocation);
   const groups = groupSkills(visible);
-  const layout: CatalogLayout<SkillMetadata> = options.format === "xml" ? xmlLayout({ ...options, ...(groups ? { groups } : {}) }) : markdownLayout({ ...options, ...(groups ? { groups } : {}) });
+  const layout: CatalogLayout<SkillMetadata> =
+    options.format === "xml"
+      ? xmlLayout({ ...options, ...(groups ? { groups } : {}) })
+      : markdownLayout({ ...options, ...(groups ? { groups } : {}) });
   const pinned = new Set(options.pinned ?? []);
   const plan = planCatalog({
     skills: visible,
@@ -63,7 +69,14 @@ export async function renderCatalog(skills: readonly SkillMetadata[], options: C
     count: await loadTokenCounter(),
   });
   const names = (group: readonly SkillMetadata[]) => group.map((skill) => skill.name);
-  return { text: plan.text, tokens: plan.tokens, full: names(plan.full), short: names(plan.short), named: names(plan.named), hidden: names(plan.hidden) };
+  return {
+    text: plan.text,
+    tokens: plan.tokens,
+    full: names(plan.full),
+    short: names(plan.short),
+    named: names(plan.named),
+    hidden: names(plan.hidden),
+  };
 }
 
 /**
@@ -71,7 +84,12 @@ export async function renderCatalog(skills: readonly SkillMetadata[], options: C
  * its groups take turns (the first skill of each group, then the second of each, …), so the names
  * that fit cover every collection rather than the start of the alphabet.
  */
-function catalogPriority(skills: readonly SkillMetadata[], groups: ReadonlyMap<SkillMetadata, string> | undefined, pinned: readonly string[], sourceOrder: readonly string[]): SkillMetadata[] {
+function catalogPriority(
+  skills: readonly SkillMetadata[],
+  groups: ReadonlyMap<SkillMetadata, string> | undefined,
+  pinned: readonly string[],
+  sourceOrder: readonly string[],
+): SkillMetadata[] {
   const rank = new Map(sourceOrder.map((id, index) => [id, index]));
   const pin = new Map(pinned.map((name, index) => [name, index]));
   const turns = new Map<string, number>();

@@ -29,15 +29,30 @@ export interface CatalogCostReport {
 }
 
 /** Each skill's catalog cost and its place in `catalog`, the catalog rendered under `budget`. */
-export function catalogCosts(skills: readonly SkillMetadata[], catalog: RenderedCatalog, budget: number | false, count: TokenCounter): CatalogCostReport {
+export function catalogCosts(
+  skills: readonly SkillMetadata[],
+  catalog: RenderedCatalog,
+  budget: number | false,
+  count: TokenCounter,
+): CatalogCostReport {
   const layout = markdownLayout({});
   const places = catalogPlaces(catalog, skills);
   const costs = skills.map((skill): SkillCatalogCost => {
     const place = places.get(skill.name) ?? "whole";
-    return { name: skill.name, path: skill.path, tokens: place === "user only" ? 0 : count(layout.entry(skill, "full")) + 1, place };
+    return {
+      name: skill.name,
+      path: skill.path,
+      tokens: place === "user only" ? 0 : count(layout.entry(skill, "full")) + 1,
+      place,
+    };
   });
   costs.sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : 1));
-  return { budget, tokens: catalog.tokens, wholeTokens: costs.reduce((sum, cost) => sum + cost.tokens, 0), skills: costs };
+  return {
+    budget,
+    tokens: catalog.tokens,
+    wholeTokens: costs.reduce((sum, cost) => sum + cost.tokens, 0),
+    skills: costs,
+  };
 }
 
 /** Where `catalog` put each of `skills`. */
@@ -54,10 +69,16 @@ export function catalogPlaces(catalog: RenderedCatalog, skills: readonly SkillMe
   return places;
 }
 
-const PLACE_FINDINGS: Partial<Record<CatalogPlace, { code: string; severity: DoctorFinding["severity"]; shows: string }>> = {
+const PLACE_FINDINGS: Partial<
+  Record<CatalogPlace, { code: string; severity: DoctorFinding["severity"]; shows: string }>
+> = {
   shortened: { code: "catalog-shortened", severity: "info", shows: "with its description shortened" },
   "name only": { code: "catalog-name-only", severity: "warning", shows: "by name only, without its description" },
-  "search only": { code: "catalog-search-only", severity: "warning", shows: "not at all (only search_skills finds it)" },
+  "search only": {
+    code: "catalog-search-only",
+    severity: "warning",
+    shows: "not at all (only search_skills finds it)",
+  },
 };
 
 /** A finding for each skill the budget shows less than whole. */
@@ -67,14 +88,16 @@ export function catalogFindings(report: CatalogCostReport): DoctorFinding[] {
   return report.skills.flatMap((cost): DoctorFinding[] => {
     const place = PLACE_FINDINGS[cost.place];
     if (!place) return [];
-    return [{
-      code: place.code,
-      severity: place.severity,
-      skill: cost.name,
-      file: cost.path,
-      value: cost.tokens,
-      message: `Under the catalog budget of ${budget} tokens, the model's catalog shows '${cost.name}' ${place.shows}; its whole line takes ${cost.tokens} tokens`,
-      fix: "Shorten the longest descriptions of the library (see the catalog costs), remove skills it does not need, or raise catalogBudget; catalogPriority keeps chosen skills whole",
-    }];
+    return [
+      {
+        code: place.code,
+        severity: place.severity,
+        skill: cost.name,
+        file: cost.path,
+        value: cost.tokens,
+        message: `Under the catalog budget of ${budget} tokens, the model's catalog shows '${cost.name}' ${place.shows}; its whole line takes ${cost.tokens} tokens`,
+        fix: "Shorten the longest descriptions of the library (see the catalog costs), remove skills it does not need, or raise catalogBudget; catalogPriority keeps chosen skills whole",
+      },
+    ];
   });
 }

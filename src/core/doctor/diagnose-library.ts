@@ -52,25 +52,45 @@ export interface DoctorReport {
  * warnings. Reads each `SKILL.md` and folder listing through its source; never throws for a
  * skill's problem, which is a finding.
  */
-export async function diagnoseLibrary(library: { snapshot: CatalogSnapshot; sources: readonly SkillSource[] }, options: DiagnoseLibraryOptions = {}): Promise<DoctorReport> {
+export async function diagnoseLibrary(
+  library: { snapshot: CatalogSnapshot; sources: readonly SkillSource[] },
+  options: DiagnoseLibraryOptions = {},
+): Promise<DoctorReport> {
   const { snapshot, sources } = library;
   const budget = options.budget ?? DEFAULT_CATALOG_BUDGET;
   const count = await loadTokenCounter();
-  const rendered = await createSkillEngine({ catalogBudget: budget }).catalog({ state: { skills: snapshot.skills, loaded: [], resources: {} }, sources: async () => sources });
+  const rendered = await createSkillEngine({ catalogBudget: budget }).catalog({
+    state: { skills: snapshot.skills, loaded: [], resources: {} },
+    sources: async () => sources,
+  });
   const catalog = catalogCosts(snapshot.skills, rendered, budget, count);
   const findings: DoctorFinding[] = [
     ...sourceFindings(snapshot),
     ...shadowFindings(snapshot),
-    ...(await findRivalSkills(snapshot.skills, { overlap: options.rivalOverlap ?? DEFAULT_RIVAL_OVERLAP, similarity: options.rivalSimilarity ?? DEFAULT_RIVAL_SIMILARITY, ...(options.embed ? { embed: options.embed } : {}), ...(options.onEmbedError ? { onEmbedError: options.onEmbedError } : {}) })),
+    ...(await findRivalSkills(snapshot.skills, {
+      overlap: options.rivalOverlap ?? DEFAULT_RIVAL_OVERLAP,
+      similarity: options.rivalSimilarity ?? DEFAULT_RIVAL_SIMILARITY,
+      ...(options.embed ? { embed: options.embed } : {}),
+      ...(options.onEmbedError ? { onEmbedError: options.onEmbedError } : {}),
+    })),
     ...catalogFindings(catalog),
     ...neverLoaded(snapshot.skills, options.threads),
   ];
   const byId = new Map(sources.map((source) => [source.id, source]));
   for (const skill of snapshot.skills) findings.push(...(await lintFromSource(skill, byId.get(skill.source), count)));
-  return { skills: snapshot.skills.length, findings: sortFindings(findings), catalog, ...(options.threads?.length ? { threads: options.threads.length } : {}) };
+  return {
+    skills: snapshot.skills.length,
+    findings: sortFindings(findings),
+    catalog,
+    ...(options.threads?.length ? { threads: options.threads.length } : {}),
+  };
 }
 
-async function lintFromSource(skill: SkillMetadata, source: SkillSource | undefined, count: TokenCounter): Promise<DoctorFinding[]> {
+async function lintFromSource(
+  skill: SkillMetadata,
+  source: SkillSource | undefined,
+  count: TokenCounter,
+): Promise<DoctorFinding[]> {
   try {
     if (!source) throw new Error(`no source with id ${skill.source}`);
     const text = new TextDecoder().decode(await source.readSkill(skill));
@@ -78,7 +98,16 @@ async function lintFromSource(skill: SkillMetadata, source: SkillSource | undefi
     return lintSkill(skill, text, listing.files, count);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return [{ code: "unreadable-skill", severity: "error", skill: skill.name, file: skill.path, message: `'${skill.name}' could not be read for the checks: ${reason}`, fix: "Make the skill's SKILL.md and folder readable, then run doctor again" }];
+    return [
+      {
+        code: "unreadable-skill",
+        severity: "error",
+        skill: skill.name,
+        file: skill.path,
+        message: `'${skill.name}' could not be read for the checks: ${reason}`,
+        fix: "Make the skill's SKILL.md and folder readable, then run doctor again",
+      },
+    ];
   }
 }
 
@@ -94,7 +123,10 @@ function sourceFindings(snapshot: CatalogSnapshot): DoctorFinding[] {
       skill: diagnostic.skill ?? baseName(skillDirectory({ path: diagnostic.file })),
       file: diagnostic.file,
       message: diagnostic.message,
-      fix: diagnostic.severity === "error" ? "Fix the file as the message says (skillset validate checks a skill folder); until then the skill is not offered" : "Fix the file as the message says (skillset validate checks a skill folder)",
+      fix:
+        diagnostic.severity === "error"
+          ? "Fix the file as the message says (skillset validate checks a skill folder); until then the skill is not offered"
+          : "Fix the file as the message says (skillset validate checks a skill folder)",
     }));
 }
 
@@ -113,10 +145,16 @@ function shadowFindings(snapshot: CatalogSnapshot): DoctorFinding[] {
   });
 }
 
-function neverLoaded(skills: readonly SkillMetadata[], threads: readonly RecordedThread[] | undefined): DoctorFinding[] {
+function neverLoaded(
+  skills: readonly SkillMetadata[],
+  threads: readonly RecordedThread[] | undefined,
+): DoctorFinding[] {
   if (!threads || threads.length === 0) return [];
   const loaded = new Set(threads.flatMap((thread) => thread.loaded));
-  const none = threads.length === 1 ? "The one recorded thread did not load" : `None of the ${threads.length} recorded threads loaded`;
+  const none =
+    threads.length === 1
+      ? "The one recorded thread did not load"
+      : `None of the ${threads.length} recorded threads loaded`;
   return skills
     .filter((skill) => !loaded.has(skill.name))
     .map((skill) => ({

@@ -57,5 +57,7 @@ export const DOCTOR_SEVERITIES: readonly DoctorSeverity[] = ["error", "warning",
 export function sortFindings(findings: readonly DoctorFinding[]): DoctorFinding[] {
   const rank = (finding: DoctorFinding) => DOCTOR_SEVERITIES.indexOf(finding.severity);
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...findings].sort((a, b) => rank(a) - rank(b) || compare(a.skill, b.skill) || compare(a.code, b.code) || compare(a.file, b.file));
+  return [...findings].sort(
+    (a, b) => rank(a) - rank(b) || compare(a.skill, b.skill) || compare(a.code, b.code) || compare(a.file, b.file),
+  );
 }

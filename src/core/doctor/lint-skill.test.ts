@@ -10,7 +10,9 @@ function skill(description: string): SkillMetadata {
 }
 const file = (relativePath: string) => ({ path: `/s/demo/${relativePath}`, relativePath });
 const codes = (description: string, body: string, files: string[] = []) =>
-  lintSkill(skill(description), `---\nname: demo\ndescription: x\n---\n\n${body}\n`, files.map(file), words).map((finding) => `${finding.code} ${finding.file}`);
+  lintSkill(skill(description), `---\nname: demo\ndescription: x\n---\n\n${body}\n`, files.map(file), words).map(
+    (finding) => `${finding.code} ${finding.file}`,
+  );
 
 describe("lintSkill", () => {
   it.each([
@@ -23,14 +25,22 @@ describe("lintSkill", () => {
     expect(codes(description, "Steps.")).toEqual([]);
   });
 
-  it.each(["Fills PDF forms.", "PDF form filling, flattening and signing toolkit."])("reports a description that says only what: %s", (description) => {
-    expect(codes(description, "Steps.")).toEqual(["description-without-when /s/demo/SKILL.md"]);
-  });
+  it.each(["Fills PDF forms.", "PDF form filling, flattening and signing toolkit."])(
+    "reports a description that says only what: %s",
+    (description) => {
+      expect(codes(description, "Steps.")).toEqual(["description-without-when /s/demo/SKILL.md"]);
+    },
+  );
 
   it("counts a resource named by its path, its file name or a folder it is in; a licence needs no mention", () => {
     const files = ["scripts/fill.py", "references/deep/FORMS.md", "assets/logo.png", "LICENSE.txt", "notes.md"];
-    expect(codes("Use when asked.", "Run fill.py, then read references/ as needed.", files)).toEqual(["unmentioned-resource /s/demo/assets/logo.png", "unmentioned-resource /s/demo/notes.md"]);
-    expect(codes("Use when asked.", "See assets/logo.png and notes.md; run scripts/fill.py; read FORMS.md.", files)).toEqual([]);
+    expect(codes("Use when asked.", "Run fill.py, then read references/ as needed.", files)).toEqual([
+      "unmentioned-resource /s/demo/assets/logo.png",
+      "unmentioned-resource /s/demo/notes.md",
+    ]);
+    expect(
+      codes("Use when asked.", "See assets/logo.png and notes.md; run scripts/fill.py; read FORMS.md.", files),
+    ).toEqual([]);
   });
 
   it("measures the body without the frontmatter: 500 lines pass, 501 do not", () => {
@@ -38,6 +48,9 @@ describe("lintSkill", () => {
     expect(codes("Use when asked.", body(500))).toEqual([]);
     expect(codes("Use when asked.", body(501))).toEqual(["body-too-many-lines /s/demo/SKILL.md"]);
     // 2,501 lines of two words: over 5,000 "tokens" as counted here.
-    expect(codes("Use when asked.", body(2501))).toEqual(["body-too-many-lines /s/demo/SKILL.md", "body-too-many-tokens /s/demo/SKILL.md"]);
+    expect(codes("Use when asked.", body(2501))).toEqual([
+      "body-too-many-lines /s/demo/SKILL.md",
+      "body-too-many-tokens /s/demo/SKILL.md",
+    ]);
   });
 });

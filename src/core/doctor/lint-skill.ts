@@ -14,7 +14,8 @@ export const RECOMMENDED_BODY_LIMITS = { lines: 500, tokens: 5000 } as const;
 
 // Words that say when to use a skill: "Use when…", "…whenever…", "Use it for…", "if the user…",
 // "Triggers on…". A description without any of them usually says only what the skill is.
-const WHEN_WORDS = /\b(when|whenever|if|before|after|during|trigger(s|ed)?|invoke)\b|\buse (it |this( skill)? )?(for|to|on|with|in)\b|\bfor (requests|tasks|questions)\b/i;
+const WHEN_WORDS =
+  /\b(when|whenever|if|before|after|during|trigger(s|ed)?|invoke)\b|\buse (it |this( skill)? )?(for|to|on|with|in)\b|\bfor (requests|tasks|questions)\b/i;
 
 // Files in a skill folder that a body need not name: licences go with the `license` field.
 const UNNAMED_OK = /^(LICEN[CS]E|NOTICE|COPYING)(\.[a-z]+)?$/i;
@@ -25,32 +26,77 @@ const UNNAMED_OK = /^(LICEN[CS]E|NOTICE|COPYING)(\.[a-z]+)?$/i;
  * that does not say when to use the skill, and files the body never names (the model finds a
  * resource only through the body).
  */
-export function lintSkill(skill: SkillMetadata, text: string, files: readonly SkillFile[], count: TokenCounter): DoctorFinding[] {
+export function lintSkill(
+  skill: SkillMetadata,
+  text: string,
+  files: readonly SkillFile[],
+  count: TokenCounter,
+): DoctorFinding[] {
   const findings: DoctorFinding[] = [];
-  const at = (code: string, severity: DoctorFinding["severity"], message: string, fix: string, extra: Partial<DoctorFinding> = {}) =>
-    findings.push({ code, severity, skill: skill.name, file: skill.path, message, fix, ...extra });
+  const at = (
+    code: string,
+    severity: DoctorFinding["severity"],
+    message: string,
+    fix: string,
+    extra: Partial<DoctorFinding> = {},
+  ) => findings.push({ code, severity, skill: skill.name, file: skill.path, message, fix, ...extra });
   const body = splitAtBody(text.replace(/\r\n?/g, "\n")).body.replace(/^\n+/, "").replace(/\s+$/, "");
 
   if (skill.description.trim() === placeholderDescription(skill.name)) {
-    at("placeholder-description", "error", `'${skill.name}' still has the placeholder description skillset create wrote`, "Write what the skill does and when to use it, in the words of the requests it is for");
+    at(
+      "placeholder-description",
+      "error",
+      `'${skill.name}' still has the placeholder description skillset create wrote`,
+      "Write what the skill does and when to use it, in the words of the requests it is for",
+    );
   } else if (!WHEN_WORDS.test(skill.description)) {
-    at("description-without-when", "warning", `The description of '${skill.name}' says what it does but not when to use it`, 'Add when to use it, e.g. "Use when the user asks to …", naming the requests it is for');
+    at(
+      "description-without-when",
+      "warning",
+      `The description of '${skill.name}' says what it does but not when to use it`,
+      'Add when to use it, e.g. "Use when the user asks to …", naming the requests it is for',
+    );
   }
-  const placeholders = PLACEHOLDER_BODY_LINES.filter((line) => body.split("\n").some((bodyLine) => bodyLine.trim() === line));
+  const placeholders = PLACEHOLDER_BODY_LINES.filter((line) =>
+    body.split("\n").some((bodyLine) => bodyLine.trim() === line),
+  );
   if (placeholders.length > 0) {
-    at("placeholder-body", "warning", `The body of '${skill.name}' still has the placeholder lines skillset create wrote: ${placeholders.map((line) => `"${line}"`).join(", ")}`, "Replace them with the skill's own instructions");
+    at(
+      "placeholder-body",
+      "warning",
+      `The body of '${skill.name}' still has the placeholder lines skillset create wrote: ${placeholders.map((line) => `"${line}"`).join(", ")}`,
+      "Replace them with the skill's own instructions",
+    );
   }
   const lines = body === "" ? 0 : body.split("\n").length;
   if (lines > RECOMMENDED_BODY_LIMITS.lines) {
-    at("body-too-many-lines", "warning", `The body of '${skill.name}' has ${lines} lines, over the ${RECOMMENDED_BODY_LIMITS.lines} the Agent Skills guidance recommends`, "Move details into files under references/ that the body names, read only when needed", { value: lines });
+    at(
+      "body-too-many-lines",
+      "warning",
+      `The body of '${skill.name}' has ${lines} lines, over the ${RECOMMENDED_BODY_LIMITS.lines} the Agent Skills guidance recommends`,
+      "Move details into files under references/ that the body names, read only when needed",
+      { value: lines },
+    );
   }
   const tokens = count(body);
   if (tokens > RECOMMENDED_BODY_LIMITS.tokens) {
-    at("body-too-many-tokens", "warning", `The body of '${skill.name}' is ${tokens.toLocaleString("en-US")} tokens, over the ${RECOMMENDED_BODY_LIMITS.tokens.toLocaleString("en-US")} the Agent Skills guidance recommends`, "Move details into files under references/ that the body names, read only when needed", { value: tokens });
+    at(
+      "body-too-many-tokens",
+      "warning",
+      `The body of '${skill.name}' is ${tokens.toLocaleString("en-US")} tokens, over the ${RECOMMENDED_BODY_LIMITS.tokens.toLocaleString("en-US")} the Agent Skills guidance recommends`,
+      "Move details into files under references/ that the body names, read only when needed",
+      { value: tokens },
+    );
   }
   for (const file of files) {
     if (isNamed(body, file.relativePath)) continue;
-    at("unmentioned-resource", "warning", `'${skill.name}' ships ${file.relativePath}, which its SKILL.md never mentions: the model will not know to use it`, `Say in SKILL.md when to read or run ${file.relativePath}, or remove it`, { file: file.path });
+    at(
+      "unmentioned-resource",
+      "warning",
+      `'${skill.name}' ships ${file.relativePath}, which its SKILL.md never mentions: the model will not know to use it`,
+      `Say in SKILL.md when to read or run ${file.relativePath}, or remove it`,
+      { file: file.path },
+    );
   }
   return findings;
 }

@@ -46,7 +46,8 @@ export async function findRivalSkills(
     const pair = pairOf(a, b);
     pair.overlap = Math.max(pair.overlap ?? 0, overlap);
   }
-  const vectors = options.embed && skills.length > 1 ? await embedOrReport(options.embed, skills, options.onEmbedError) : undefined;
+  const vectors =
+    options.embed && skills.length > 1 ? await embedOrReport(options.embed, skills, options.onEmbedError) : undefined;
   if (vectors) {
     for (let i = 0; i < skills.length; i++) {
       for (let j = i + 1; j < skills.length; j++) {
@@ -58,10 +59,15 @@ export async function findRivalSkills(
   return [...pairs.values()].map(rivalFinding);
 }
 
-async function embedOrReport(embed: EmbedTexts, skills: readonly SkillMetadata[], onError: ((error: unknown) => void) | undefined): Promise<Float32Array[] | undefined> {
+async function embedOrReport(
+  embed: EmbedTexts,
+  skills: readonly SkillMetadata[],
+  onError: ((error: unknown) => void) | undefined,
+): Promise<Float32Array[] | undefined> {
   try {
     const vectors = await embed(skills.map(skillText));
-    if (vectors.length !== skills.length) throw new Error(`The embeddings provider returned ${vectors.length} vectors for ${skills.length} texts`);
+    if (vectors.length !== skills.length)
+      throw new Error(`The embeddings provider returned ${vectors.length} vectors for ${skills.length} texts`);
     // Unit vectors, so that each pair's cosine is one dot product.
     return vectors.map(unitVector);
   } catch (error) {

@@ -5,5 +5,9 @@ import type { SkillResource } from "../resources/skill-resources.js";
 /** A thread's state after `operations`, for hosts that keep the state themselves. */
 export function applySkillOperations(state: SkillThreadState, operations: readonly SkillOperation[]): SkillThreadState {
   if (operations.length === 0) return state;
-  return { ...state, loaded: applyToLoaded(state.loaded, operations), resources: applyToResources(state.resources as Record<string, SkillResource[]>, operations) };
+  return {
+    ...state,
+    loaded: applyToLoaded(state.loaded, operations),
+    resources: applyToResources(state.resources as Record<string, SkillResource[]>, operations),
+  };
 }

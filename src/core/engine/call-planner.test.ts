@@ -7,8 +7,21 @@ import { rendering } from "./catalog-cache.js";
 import { planCall, refuse, refuseLoad } from "./call-planner.js";
 import { createEngineContext } from "./engine-context.js";
 
-const meta = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description: `Use ${name}.`, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });
-const catalog = rendering([meta("a"), meta("b"), meta("user-only", { disableModelInvocation: true }), meta("f", { context: "fork" })]);
+const meta = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({
+  name,
+  description: `Use ${name}.`,
+  path: `/s/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source: "memory",
+  ...extra,
+});
+const catalog = rendering([
+  meta("a"),
+  meta("b"),
+  meta("user-only", { disableModelInvocation: true }),
+  meta("f", { context: "fork" }),
+]);
 const state = (loaded: string[]): SkillThreadState => ({ loaded, resources: {} });
 const load = (id: string, skill: string): SkillCall => ({ id, action: "load", skill });
 
@@ -22,14 +35,22 @@ function setup(options: SkillEngineOptions = {}) {
 describe("planCall", () => {
   it("refuses a load over the budget, naming the loaded skills", () => {
     const { context } = setup({ maxLoadedSkills: 1 });
-    expect(planCall(context, state(["a"]), catalog, load("1", "b"), undefined)).toEqual({ outcome: "budget", loaded: ["a"], takenInThisStep: [] });
+    expect(planCall(context, state(["a"]), catalog, load("1", "b"), undefined)).toEqual({
+      outcome: "budget",
+      loaded: ["a"],
+      takenInThisStep: [],
+    });
   });
 
   it("plans a call with the other calls of its step: an earlier load takes the last slot", () => {
     const { context } = setup({ maxLoadedSkills: 1 });
     const calls = [load("1", "a"), load("2", "b")];
     expect(planCall(context, state([]), catalog, calls[0]!, calls)).toEqual({ outcome: "load" });
-    expect(planCall(context, state([]), catalog, calls[1]!, calls)).toEqual({ outcome: "budget", loaded: [], takenInThisStep: ["a"] });
+    expect(planCall(context, state([]), catalog, calls[1]!, calls)).toEqual({
+      outcome: "budget",
+      loaded: [],
+      takenInThisStep: ["a"],
+    });
   });
 
   it("plans a call alone when the step's calls do not include it", () => {
@@ -45,7 +66,10 @@ describe("planCall", () => {
 
   it("refuses to unload a skill that is not loaded", () => {
     const { context } = setup();
-    expect(planCall(context, state(["a"]), catalog, { id: "1", action: "unload", skill: "b" }, undefined)).toEqual({ outcome: "not-loaded", loaded: ["a"] });
+    expect(planCall(context, state(["a"]), catalog, { id: "1", action: "unload", skill: "b" }, undefined)).toEqual({
+      outcome: "not-loaded",
+      loaded: ["a"],
+    });
   });
 
   it("with forkSkills, a fork takes no slot: it loads with every slot taken, and other loads do not count it", () => {
@@ -57,9 +81,17 @@ describe("planCall", () => {
 
   it("without forkSkills, a fork skill takes a slot as any skill does", () => {
     const { context } = setup({ maxLoadedSkills: 1 });
-    expect(planCall(context, state(["a"]), catalog, load("1", "f"), undefined)).toEqual({ outcome: "budget", loaded: ["a"], takenInThisStep: [] });
+    expect(planCall(context, state(["a"]), catalog, load("1", "f"), undefined)).toEqual({
+      outcome: "budget",
+      loaded: ["a"],
+      takenInThisStep: [],
+    });
     const calls = [load("1", "f"), load("2", "b")];
-    expect(planCall(context, state([]), catalog, calls[1]!, calls)).toEqual({ outcome: "budget", loaded: [], takenInThisStep: ["f"] });
+    expect(planCall(context, state([]), catalog, calls[1]!, calls)).toEqual({
+      outcome: "budget",
+      loaded: [],
+      takenInThisStep: ["f"],
+    });
   });
 });
 
@@ -73,23 +105,42 @@ describe("refuse / refuseLoad", () => {
 
   it("refuses with the model's text and a skill_refused event", () => {
     const { context, request, entries } = setup();
-    expect(refuse(context, request, "unload_skill", "b", { outcome: "not-loaded", loaded: ["a"] })).toEqual({ ok: false, text: "Error: Skill 'b' is not currently loaded. Currently loaded skills: a." });
-    expect(entries).toEqual([{ level: "warn", event: "skill_refused", message: "unload_skill('b') refused: not-loaded", skill: "b", reason: "not-loaded" }]);
+    expect(refuse(context, request, "unload_skill", "b", { outcome: "not-loaded", loaded: ["a"] })).toEqual({
+      ok: false,
+      text: "Error: Skill 'b' is not currently loaded. Currently loaded skills: a.",
+    });
+    expect(entries).toEqual([
+      {
+        level: "warn",
+        event: "skill_refused",
+        message: "unload_skill('b') refused: not-loaded",
+        skill: "b",
+        reason: "not-loaded",
+      },
+    ]);
   });
 
   it("names every skill the model may load when an unknown one is asked for in a small catalog", async () => {
     const { context, request } = setup();
-    expect(await refuseLoad(context, request, "missing", { outcome: "not-found" }, catalog)).toEqual({ ok: false, text: "Error: Skill 'missing' not found. Available skills: a, b, f" });
+    expect(await refuseLoad(context, request, "missing", { outcome: "not-found" }, catalog)).toEqual({
+      ok: false,
+      text: "Error: Skill 'missing' not found. Available skills: a, b, f",
+    });
   });
 
   it("names the closest matches, and the search tool when offered, in a large catalog", async () => {
-    const large = rendering([...Array.from({ length: 50 }, (_, index) => meta(`filler-${index}`, { description: "Nothing relevant." })), meta("pdf-tools", { description: "Fill PDF forms." })]);
+    const large = rendering([
+      ...Array.from({ length: 50 }, (_, index) => meta(`filler-${index}`, { description: "Nothing relevant." })),
+      meta("pdf-tools", { description: "Fill PDF forms." }),
+    ]);
     const offered = setup({ search: { offer: "always" } });
     expect(await refuseLoad(offered.context, offered.request, "pdf_tools", { outcome: "not-found" }, large)).toEqual({
       ok: false,
       text: "Error: Skill 'pdf_tools' not found. Closest matches: pdf-tools. Find other skills with search_skills.",
     });
     const unoffered = setup({ search: { offer: "never" } });
-    expect(await refuseLoad(unoffered.context, unoffered.request, "pdf_tools", { outcome: "not-found" }, large)).toEqual({ ok: false, text: "Error: Skill 'pdf_tools' not found. Closest matches: pdf-tools." });
+    expect(
+      await refuseLoad(unoffered.context, unoffered.request, "pdf_tools", { outcome: "not-found" }, large),
+    ).toEqual({ ok: false, text: "Error: Skill 'pdf_tools' not found. Closest matches: pdf-tools." });
   });
 });

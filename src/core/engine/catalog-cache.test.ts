@@ -6,7 +6,15 @@ import type { SkillRequest } from "./skill-engine-types.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createCatalogCache, loadedSkillsOf, rendering, searchableSkills } from "./catalog-cache.js";
 
-const meta = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description: `Use ${name}.`, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });
+const meta = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({
+  name,
+  description: `Use ${name}.`,
+  path: `/s/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source: "memory",
+  ...extra,
+});
 
 describe("createCatalogCache", () => {
   it("keeps at most `capacity` catalogs and evicts the least recently used", () => {
@@ -45,9 +53,14 @@ describe("createCatalogCache", () => {
   });
 
   it("resolves an unknown version by scanning the request's sources, and to an empty catalog when they hold another version", async () => {
-    const source = createMemorySource({ files: { "/s/a/SKILL.md": "---\nname: a\ndescription: Use a.\n---\nDo a.\n" } });
+    const source = createMemorySource({
+      files: { "/s/a/SKILL.md": "---\nname: a\ndescription: Use a.\n---\nDo a.\n" },
+    });
     const { version, skills } = catalogView(await createCatalog([source]).refresh());
-    const request = (catalogVersion: string): SkillRequest => ({ state: { catalogVersion, loaded: [], resources: {} }, sources: async () => [source] });
+    const request = (catalogVersion: string): SkillRequest => ({
+      state: { catalogVersion, loaded: [], resources: {} },
+      sources: async () => [source],
+    });
     const cache = createCatalogCache();
     const resolved = await cache.resolve(request(version));
     expect(resolved.skills).toEqual(skills);

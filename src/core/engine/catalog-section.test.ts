@@ -6,13 +6,24 @@ import { rendering } from "./catalog-cache.js";
 import { catalogSection, overBudget } from "./catalog-section.js";
 import { createEngineContext } from "./engine-context.js";
 
-const meta = (name: string): SkillMetadata => ({ name, description: `Use ${name}.`, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory" });
+const meta = (name: string): SkillMetadata => ({
+  name,
+  description: `Use ${name}.`,
+  path: `/s/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source: "memory",
+});
 
 function setup(options: SkillEngineOptions) {
   const entries: SkillsLogEntry[] = [];
   const sink: SkillsLogEntry[] = [];
   const context = createEngineContext({ ...options, logger: (entry) => entries.push(entry) });
-  const request: SkillRequest = { state: { loaded: [], resources: {} }, sources: async () => [], emit: (entry) => sink.push(entry) };
+  const request: SkillRequest = {
+    state: { loaded: [], resources: {} },
+    sources: async () => [],
+    emit: (entry) => sink.push(entry),
+  };
   return { context, request, entries, sink };
 }
 
@@ -43,7 +54,10 @@ describe("catalogSection", () => {
     const { context, request, entries } = setup({ catalogBudget: 1, search: { offer: "never" } });
     const section = await catalogSection(context, request, rendering([meta("alpha")]));
     expect(entries.map(({ level, message }) => ({ level, message }))).toEqual([
-      { level: "warn", message: `The skills catalog is over its budget of 1 tokens: 0 whole, 0 shortened, 0 by name only, 1 left out (no search tool: the model cannot see them); it now takes ${section.tokens} tokens` },
+      {
+        level: "warn",
+        message: `The skills catalog is over its budget of 1 tokens: 0 whole, 0 shortened, 0 by name only, 1 left out (no search tool: the model cannot see them); it now takes ${section.tokens} tokens`,
+      },
     ]);
   });
 

@@ -10,7 +10,11 @@ import { SEARCH_TOOL, type EngineContext } from "./engine-context.js";
  * version and the file tools it names, and kept with the version, since every thread of that
  * version (and agent) shows the same text.
  */
-export async function catalogSection(context: EngineContext, request: SkillRequest, catalog: Rendering): Promise<RenderedCatalog> {
+export async function catalogSection(
+  context: EngineContext,
+  request: SkillRequest,
+  catalog: Rendering,
+): Promise<RenderedCatalog> {
   const { options, budget, offer } = context;
   const read = request.fileTools?.read ?? context.readTool;
   const run = request.fileTools ? request.fileTools.run : options.scriptRunTool;
@@ -35,7 +39,8 @@ export async function catalogSection(context: EngineContext, request: SkillReque
       sourceOrder: sources.map((source) => source.id),
     }).then((fitted) => {
       // Once per catalog version, and only for hosts that show this catalog.
-      if (first && overBudget(fitted)) emitSkillsEvent(context.logger, undefined, budgetEvent(fitted, budget!, offer !== "never"));
+      if (first && overBudget(fitted))
+        emitSkillsEvent(context.logger, undefined, budgetEvent(fitted, budget!, offer !== "never"));
       return fitted;
     }),
   );
@@ -49,7 +54,12 @@ export function overBudget(catalog: RenderedCatalog): boolean {
 }
 
 function budgetEvent(catalog: RenderedCatalog, budget: number, searchable: boolean): SkillsLogEntry {
-  const parts = [`${catalog.full.length} whole`, `${catalog.short.length} shortened`, `${catalog.named.length} by name only`, `${catalog.hidden.length} left out${searchable ? " (search_skills finds them)" : " (no search tool: the model cannot see them)"}`];
+  const parts = [
+    `${catalog.full.length} whole`,
+    `${catalog.short.length} shortened`,
+    `${catalog.named.length} by name only`,
+    `${catalog.hidden.length} left out${searchable ? " (search_skills finds them)" : " (no search tool: the model cannot see them)"}`,
+  ];
   return {
     level: catalog.hidden.length > 0 && !searchable ? "warn" : "info",
     event: "catalog_over_budget",

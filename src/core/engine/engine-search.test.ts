@@ -7,7 +7,15 @@ import { rendering } from "./catalog-cache.js";
 import { createEngineContext } from "./engine-context.js";
 import { offersSearch, searchReply, searchResultText, searchSkills } from "./engine-search.js";
 
-const meta = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description: `Use ${name}.`, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });
+const meta = (name: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({
+  name,
+  description: `Use ${name}.`,
+  path: `/s/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source: "memory",
+  ...extra,
+});
 
 function setup(options: SkillEngineOptions, skills: SkillMetadata[]) {
   const entries: SkillsLogEntry[] = [];
@@ -30,7 +38,9 @@ describe("searchResultText", () => {
       { name: "pdf", description: "Fill\n  PDF forms. ", argumentHint: "[file]", path: "/s/pdf/SKILL.md", score: 2 },
       { name: "docx", description: "Edit Word files.", path: "/s/docx/SKILL.md", score: 1 },
     ]);
-    expect(text).toBe("Skills matching 'pdf', best first:\n- pdf (arguments: [file]): Fill PDF forms.\n- docx: Edit Word files.\nLoad one with load_skill to use it.");
+    expect(text).toBe(
+      "Skills matching 'pdf', best first:\n- pdf (arguments: [file]): Fill PDF forms.\n- docx: Edit Word files.\nLoad one with load_skill to use it.",
+    );
   });
 
   it("says what to do when nothing matches", () => {
@@ -41,7 +51,11 @@ describe("searchResultText", () => {
 describe("searchSkills", () => {
   it("one ranker: its order, cut at the limit; names it gives that the model may not load are dropped", async () => {
     const limits: number[] = [];
-    const { context, catalog } = setup({ search: { rankers: [fixed(["b", "user-only", "gone", "a"], limits)] } }, [meta("a"), meta("b"), meta("user-only", { disableModelInvocation: true })]);
+    const { context, catalog } = setup({ search: { rankers: [fixed(["b", "user-only", "gone", "a"], limits)] } }, [
+      meta("a"),
+      meta("b"),
+      meta("user-only", { disableModelInvocation: true }),
+    ]);
     const hits = await searchSkills(context, catalog, "q", 4);
     expect(hits.map(({ name, score }) => ({ name, score }))).toEqual([
       { name: "b", score: 4 },
@@ -53,7 +67,11 @@ describe("searchSkills", () => {
   it("several rankers: each asked for at least 50 candidates, fused by reciprocal rank", async () => {
     const first: number[] = [];
     const second: number[] = [];
-    const { context, catalog } = setup({ search: { rankers: [fixed(["x", "y"], first), fixed(["y", "z"], second)] } }, [meta("x"), meta("y"), meta("z")]);
+    const { context, catalog } = setup({ search: { rankers: [fixed(["x", "y"], first), fixed(["y", "z"], second)] } }, [
+      meta("x"),
+      meta("y"),
+      meta("z"),
+    ]);
     const hits = await searchSkills(context, catalog, "q", 2);
     expect(hits.map(({ name, score }) => ({ name, score }))).toEqual([
       { name: "y", score: 1 / 62 + 1 / 61 },
@@ -66,13 +84,21 @@ describe("searchSkills", () => {
 describe("searchReply", () => {
   it("refuses an empty query", async () => {
     const { context, request, entries } = setup({}, [meta("a")]);
-    expect(await searchReply(context, request, { query: "  " })).toEqual({ ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [], weakMatches: [] });
+    expect(await searchReply(context, request, { query: "  " })).toEqual({
+      ok: false,
+      text: "Error: The search query is empty. Describe the task in a few words.",
+      results: [],
+      weakMatches: [],
+    });
     expect(entries).toEqual([]);
   });
 
   it("clamps the limit to 1..25, returns the results as data and text, and logs the search", async () => {
     const limits: number[] = [];
-    const { context, request, entries } = setup({ search: { rankers: [fixed(["a", "b"], limits)] } }, [meta("a", { argumentHint: "[x]" }), meta("b")]);
+    const { context, request, entries } = setup({ search: { rankers: [fixed(["a", "b"], limits)] } }, [
+      meta("a", { argumentHint: "[x]" }),
+      meta("b"),
+    ]);
     const reply = await searchReply(context, request, { query: " find a ", limit: 0 });
     expect(reply).toEqual({
       ok: true,
@@ -83,7 +109,14 @@ describe("searchReply", () => {
     await searchReply(context, request, { query: "a", limit: 100 });
     await searchReply(context, request, { query: "a" });
     expect(limits).toEqual([1, 25, 5]);
-    expect(entries[0]).toEqual({ level: "info", event: "skills_searched", message: "search_skills('find a') found 1 skills", query: "find a", results: 1, weakMatches: 0 });
+    expect(entries[0]).toEqual({
+      level: "info",
+      event: "skills_searched",
+      message: "search_skills('find a') found 1 skills",
+      query: "find a",
+      results: 1,
+      weakMatches: 0,
+    });
   });
 });
 

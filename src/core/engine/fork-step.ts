@@ -13,7 +13,20 @@ export function forks(context: EngineContext, skill: SkillMetadata | undefined):
  * A forked skill's step: its text is the fork's task, and its load operation belongs to the
  * fork's state, so the thread's slots stay as they are.
  */
-export function forkStep(skill: SkillMetadata, prepared: Pick<PreparedSkill, "content" | "operation">, invokedWith?: string): SkillStep {
-  const fork: SkillFork = { skill: skill.name, ...(skill.agent !== undefined ? { agent: skill.agent } : {}), allowedTools: skill.allowedTools };
-  return { ok: true, text: forkTaskText(prepared.content, skill.name, invokedWith), operations: [prepared.operation], fork };
+export function forkStep(
+  skill: SkillMetadata,
+  prepared: Pick<PreparedSkill, "content" | "operation">,
+  invokedWith?: string,
+): SkillStep {
+  const fork: SkillFork = {
+    skill: skill.name,
+    ...(skill.agent !== undefined ? { agent: skill.agent } : {}),
+    allowedTools: skill.allowedTools,
+  };
+  return {
+    ok: true,
+    text: forkTaskText(prepared.content, skill.name, invokedWith),
+    operations: [prepared.operation],
+    fork,
+  };
 }

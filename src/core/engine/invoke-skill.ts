@@ -11,21 +11,44 @@ import { prepareSkill } from "./prepare-skill.js";
  * A user's `/name args`: the skill is read and rendered as for a load, and counts as loaded; with
  * every slot taken, the least recently loaded skill makes room, since the user asked for this one.
  */
-export async function invokeSkill(context: EngineContext, request: SkillRequest, command: SkillCommand): Promise<SkillStep> {
+export async function invokeSkill(
+  context: EngineContext,
+  request: SkillRequest,
+  command: SkillCommand,
+): Promise<SkillStep> {
   const { skill } = command;
-  if (!isUserInvocable(skill)) return { ok: false, text: `Error: Skill '${skill.name}' cannot be invoked by the user (user-invocable: false).` };
+  if (!isUserInvocable(skill))
+    return { ok: false, text: `Error: Skill '${skill.name}' cannot be invoked by the user (user-invocable: false).` };
   const prepared = await prepareSkill(context, request, skill, command.arguments);
   if ("error" in prepared) return { ok: false, text: prepared.error };
   if (forks(context, skill)) return forkStep(skill, prepared, command.arguments);
   const { maxLoaded } = context;
   const loaded = request.state.loaded;
   const evicted = !loaded.includes(skill.name) && loaded.length >= maxLoaded ? loaded[0] : undefined;
-  const operations: SkillOperation[] = evicted ? [{ kind: "unload", skill: evicted }, prepared.operation] : [prepared.operation];
+  const operations: SkillOperation[] = evicted
+    ? [{ kind: "unload", skill: evicted }, prepared.operation]
+    : [prepared.operation];
   if (evicted) {
-    context.emit(request, { level: "info", event: "skill_unloaded", message: `Skill '${evicted}' unloaded to make room for the user's /${skill.name}`, skill: evicted, reason: "user-invocation" });
+    context.emit(request, {
+      level: "info",
+      event: "skill_unloaded",
+      message: `Skill '${evicted}' unloaded to make room for the user's /${skill.name}`,
+      skill: evicted,
+      reason: "user-invocation",
+    });
   }
-  context.emit(request, { level: "info", event: "skill_invoked", message: `Skill '${skill.name}' invoked by the user (${prepared.resources} resources discovered)`, skill: skill.name, arguments: command.arguments });
-  return { ok: true, text: invocationResultText(prepared.content, skill.name, command.arguments, evicted, maxLoaded), operations };
+  context.emit(request, {
+    level: "info",
+    event: "skill_invoked",
+    message: `Skill '${skill.name}' invoked by the user (${prepared.resources} resources discovered)`,
+    skill: skill.name,
+    arguments: command.arguments,
+  });
+  return {
+    ok: true,
+    text: invocationResultText(prepared.content, skill.name, command.arguments, evicted, maxLoaded),
+    operations,
+  };
 }
 
 /**
@@ -42,11 +65,18 @@ export async function invokeCommands(
   const operations: SkillOperation[] = [];
   const invocations: SkillInvocation[] = [];
   for (const [at, text] of texts.entries()) {
-    const command = text === undefined ? undefined : parseSkillCommand(text, context.catalogs.renderingOf(state).byName);
+    const command =
+      text === undefined ? undefined : parseSkillCommand(text, context.catalogs.renderingOf(state).byName);
     if (!command) continue;
     const step = await invoke({ ...request, state }, command);
     const fork = step.ok && step.fork ? { fork: { ...step.fork, operations: step.operations } } : {};
-    invocations.push({ at, command, ok: step.ok, text: step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`, ...fork });
+    invocations.push({
+      at,
+      command,
+      ok: step.ok,
+      text: step.ok ? step.text : `${text}\n\n[skillset: /${command.skill.name} could not be invoked. ${step.text}]`,
+      ...fork,
+    });
     if (!step.ok || step.fork) continue;
     operations.push(...step.operations);
     state = applySkillOperations(state, step.operations);

@@ -12,7 +12,12 @@ import { prepareSkill } from "./prepare-skill.js";
  * The model's `load_skill`: planned against the budget with the other calls of its step, then
  * read and rendered; the step carries the load operation for the host to record.
  */
-export async function loadSkill(context: EngineContext, request: SkillRequest, call: { skill: string; arguments?: string; id: string }, calls: readonly SkillCall[] | undefined): Promise<SkillStep> {
+export async function loadSkill(
+  context: EngineContext,
+  request: SkillRequest,
+  call: { skill: string; arguments?: string; id: string },
+  calls: readonly SkillCall[] | undefined,
+): Promise<SkillStep> {
   let catalog = await context.catalogs.resolve(request);
   if (!catalog.byName.has(call.skill)) catalog = (await rescan(context, request)) ?? catalog;
   const decision = planCall(context, request.state, catalog, { id: call.id, action: "load", skill: call.skill }, calls);
@@ -24,7 +29,15 @@ export async function loadSkill(context: EngineContext, request: SkillRequest, c
   if (forks(context, skill)) return forkStep(skill, prepared);
   const slotsUsed = request.state.loaded.length + 1;
   const { maxLoaded } = context;
-  context.emit(request, { level: "info", event: "skill_loaded", message: `Skill '${skill.name}' loaded (${prepared.resources} resources discovered)`, skill: skill.name, resources: prepared.resources, slotsUsed, maxLoaded });
+  context.emit(request, {
+    level: "info",
+    event: "skill_loaded",
+    message: `Skill '${skill.name}' loaded (${prepared.resources} resources discovered)`,
+    skill: skill.name,
+    resources: prepared.resources,
+    slotsUsed,
+    maxLoaded,
+  });
   return { ok: true, text: prepared.content, operations: [prepared.operation] };
 }
 

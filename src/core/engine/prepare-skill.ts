@@ -24,7 +24,12 @@ export interface PreparedSkill {
  * Reads, renders and discovers one skill, the same for a model's load and a user's invocation;
  * a failure is the model-facing error text.
  */
-export async function prepareSkill(context: EngineContext, request: SkillRequest, skill: SkillMetadata, args: string | undefined): Promise<PreparedSkill | { error: string }> {
+export async function prepareSkill(
+  context: EngineContext,
+  request: SkillRequest,
+  skill: SkillMetadata,
+  args: string | undefined,
+): Promise<PreparedSkill | { error: string }> {
   const refusal = await verificationRefusal(context, request, skill);
   if (refusal) return { error: refusal };
   let source: SkillSource;
@@ -50,24 +55,56 @@ export async function prepareSkill(context: EngineContext, request: SkillRequest
   });
   const discovery = await discoverResources(source, skill, DEFAULT_RESOURCE_LIMITS);
   if (discovery.error) {
-    context.emit(request, { level: "warn", event: "resource_discovery_failed", message: `Failed to list resources for skill '${skill.name}': ${discovery.error}`, skill: skill.name });
+    context.emit(request, {
+      level: "warn",
+      event: "resource_discovery_failed",
+      message: `Failed to list resources for skill '${skill.name}': ${discovery.error}`,
+      skill: skill.name,
+    });
   }
   return {
-    content: loadResultText(skill, head + rendered, discovery, request.fileTools?.read ?? context.readTool, context.policy),
-    operation: { kind: "load", skill: skill.name, resources: discovery.resources, ...(discovery.truncated ? { resourcesTruncated: true } : {}) },
+    content: loadResultText(
+      skill,
+      head + rendered,
+      discovery,
+      request.fileTools?.read ?? context.readTool,
+      context.policy,
+    ),
+    operation: {
+      kind: "load",
+      skill: skill.name,
+      resources: discovery.resources,
+      ...(discovery.truncated ? { resourcesTruncated: true } : {}),
+    },
     resources: discovery.resources.length,
   };
 }
 
 // Dynamic context goes through the script rules; each run or refusal is an event.
-function dynamicRunner(context: EngineContext, request: SkillRequest, skill: SkillMetadata): DynamicCommandRunner | undefined {
+function dynamicRunner(
+  context: EngineContext,
+  request: SkillRequest,
+  skill: SkillMetadata,
+): DynamicCommandRunner | undefined {
   if (!context.options.dynamicContext) return undefined;
   const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = context.options.dynamicContext;
-  const run = createSkillCommandRunner({ skillDir: skillDirectory(skill), allowedCommands: allowedCommandsOf(skill, defaultAllowedCommands), executor, skillName: skill.name });
+  const run = createSkillCommandRunner({
+    skillDir: skillDirectory(skill),
+    allowedCommands: allowedCommandsOf(skill, defaultAllowedCommands),
+    executor,
+    skillName: skill.name,
+  });
   return async (command) => {
     const result = await run(command);
     const outcome = result.ok ? "ran" : result.ran ? `failed: ${result.reason}` : result.reason;
-    context.emit(request, { level: result.ok ? "info" : "warn", event: "dynamic_context", message: `Dynamic context of skill '${skill.name}': \`${command}\` ${outcome}`, skill: skill.name, command, ok: result.ok });
+    context.emit(request, {
+      level: result.ok ? "info" : "warn",
+      event: "dynamic_context",
+      message: `Dynamic context of skill '${skill.name}': \`${command}\` ${outcome}`,
+      skill: skill.name,
+      command,
+      ok: result.ok,
+    });
     return result;
   };
 }

@@ -9,22 +9,44 @@ import type { EngineContext } from "./engine-context.js";
  * version, else the catalog to write and the unloads of loaded skills that left it. Discovery is
  * logged once per snapshot, since every thread refreshes the same snapshot.
  */
-export async function refreshCatalog(context: EngineContext, catalog: Catalog, state: Pick<SkillThreadState, "loaded" | "catalogVersion">, sink: SkillRequest["emit"]): Promise<CatalogRefresh | undefined> {
+export async function refreshCatalog(
+  context: EngineContext,
+  catalog: Catalog,
+  state: Pick<SkillThreadState, "loaded" | "catalogVersion">,
+  sink: SkillRequest["emit"],
+): Promise<CatalogRefresh | undefined> {
   const { logger } = context;
   const snapshot = await catalog.refresh();
   const { skills, version } = catalogView(snapshot);
   if (!context.announced.has(snapshot)) {
     context.announced.add(snapshot);
-    emitSkillsEvent(logger, undefined, { level: "info", event: "skills_discovered", message: `Discovered ${skills.length} skills from ${catalog.sources.length} sources`, skills: skills.length, sources: catalog.sources.length });
+    emitSkillsEvent(logger, undefined, {
+      level: "info",
+      event: "skills_discovered",
+      message: `Discovered ${skills.length} skills from ${catalog.sources.length} sources`,
+      skills: skills.length,
+      sources: catalog.sources.length,
+    });
     for (const diagnostic of snapshot.diagnostics) {
       if (diagnostic.severity === "info") continue;
       const { message, ...fields } = diagnostic;
-      emitSkillsEvent(logger, undefined, { ...fields, level: diagnostic.severity === "error" ? "error" : "warn", event: "skill_diagnostic", message: `${diagnostic.file}: ${message}` });
+      emitSkillsEvent(logger, undefined, {
+        ...fields,
+        level: diagnostic.severity === "error" ? "error" : "warn",
+        event: "skill_diagnostic",
+        message: `${diagnostic.file}: ${message}`,
+      });
     }
   }
   context.catalogs.remember(version, skills);
   if (state.catalogVersion === version) return undefined;
   const gone = state.loaded.filter((name) => !snapshot.get(name));
-  for (const skill of gone) emitSkillsEvent(logger, sink, { level: "warn", event: "skill_unloaded", message: `Skill '${skill}' unloaded: it is no longer in any source`, skill });
+  for (const skill of gone)
+    emitSkillsEvent(logger, sink, {
+      level: "warn",
+      event: "skill_unloaded",
+      message: `Skill '${skill}' unloaded: it is no longer in any source`,
+      skill,
+    });
   return { skills, version, operations: gone.map((skill) => ({ kind: "unload", skill })) };
 }

@@ -12,23 +12,48 @@ import { verificationRefusal } from "./verify-skill.js";
  * Runs a command in a loaded skill's folder if its allow-list permits it and its source runs
  * commands at all; each run or refusal is an event.
  */
-export async function runSkillScript(context: EngineContext, request: SkillRequest, input: { skill: string; command: string }): Promise<SkillReply> {
+export async function runSkillScript(
+  context: EngineContext,
+  request: SkillRequest,
+  input: { skill: string; command: string },
+): Promise<SkillReply> {
   const { skill: name, command } = input;
   const { scripts } = context.options;
   if (!scripts) return { ok: false, text: "Error: Running scripts is not enabled for this agent." };
   const found = await loadedSkillSource(context, request, name);
   if ("error" in found) return { ok: false, text: found.error };
   if (found.source.runsCommands === false) {
-    context.emit(request, { level: "warn", event: "script_refused", message: `run_skill_script refused for skill '${name}': its source does not run commands`, skill: name, command });
-    return { ok: false, text: `Error: Command refused: skill '${name}' comes from a source whose scripts are not run here; read its files instead.` };
+    context.emit(request, {
+      level: "warn",
+      event: "script_refused",
+      message: `run_skill_script refused for skill '${name}': its source does not run commands`,
+      skill: name,
+      command,
+    });
+    return {
+      ok: false,
+      text: `Error: Command refused: skill '${name}' comes from a source whose scripts are not run here; read its files instead.`,
+    };
   }
   // Checked again: a script changed since the skill was loaded must not run as the reviewed one.
   const refusal = await verificationRefusal(context, request, found.skill, "run");
   if (refusal) return { ok: false, text: refusal };
   const { executor, defaultAllowedCommands = DEFAULT_ALLOWED_COMMANDS } = scripts;
-  const outcome = await runSkillCommand({ command, skillDir: skillDirectory(found.skill), allowedCommands: allowedCommandsOf(found.skill, defaultAllowedCommands), executor, skillName: name });
+  const outcome = await runSkillCommand({
+    command,
+    skillDir: skillDirectory(found.skill),
+    allowedCommands: allowedCommandsOf(found.skill, defaultAllowedCommands),
+    executor,
+    skillName: name,
+  });
   if (!outcome.ok) {
-    context.emit(request, { level: "warn", event: "script_refused", message: `run_skill_script refused for skill '${name}': ${outcome.reason}`, skill: name, command });
+    context.emit(request, {
+      level: "warn",
+      event: "script_refused",
+      message: `run_skill_script refused for skill '${name}': ${outcome.reason}`,
+      skill: name,
+      command,
+    });
     return { ok: false, text: `Error: Command refused: ${outcome.reason}.` };
   }
   const { result, argv } = outcome;

@@ -124,7 +124,8 @@ export interface SkillFileTools {
  * The outcome of a state-changing call: on success the text for the model and the operations the
  * host applies to its loaded-skills state; on refusal only the text, and nothing changes.
  */
-export type SkillStep = { ok: true; text: string; operations: SkillOperation[]; fork?: SkillFork } | { ok: false; text: string };
+export type SkillStep =
+  { ok: true; text: string; operations: SkillOperation[]; fork?: SkillFork } | { ok: false; text: string };
 
 /**
  * A `context: fork` skill for the host to run in a forked agent (with `forkSkills`): the step's
@@ -197,7 +198,11 @@ export interface SkillEngine {
    * `catalogVersion`), else the catalog to write and the unloads of loaded skills that left it.
    * Diagnostics are logged once per catalog snapshot, not once per thread.
    */
-  refresh(catalog: Catalog, state: Pick<SkillThreadState, "loaded" | "catalogVersion">, emit?: SkillRequest["emit"]): Promise<CatalogRefresh | undefined>;
+  refresh(
+    catalog: Catalog,
+    state: Pick<SkillThreadState, "loaded" | "catalogVersion">,
+    emit?: SkillRequest["emit"],
+  ): Promise<CatalogRefresh | undefined>;
   /**
    * The skills section of the system prompt: the stable catalog, then the loaded skills, then
    * the instructions of loaded skills whose text is no longer among `visibleTexts()` (the message
@@ -211,7 +216,11 @@ export interface SkillEngine {
   /** The model's `search_skills`: the skills it may load that best match `query`. */
   search(request: SkillRequest, input: { query: string; limit?: number }): Promise<SkillSearchReply>;
   /** The model's `load_skill`. `calls` are every skill call of the same step, so parallel calls agree. */
-  load(request: SkillRequest, call: { skill: string; arguments?: string; id: string }, calls?: readonly SkillCall[]): Promise<SkillStep>;
+  load(
+    request: SkillRequest,
+    call: { skill: string; arguments?: string; id: string },
+    calls?: readonly SkillCall[],
+  ): Promise<SkillStep>;
   /** The model's `unload_skill`. */
   unload(request: SkillRequest, call: { skill: string; id: string }, calls?: readonly SkillCall[]): SkillStep;
   /** Reads `/name args` in a user's message; `undefined` when it is not a skill the user may invoke. */
@@ -238,9 +247,16 @@ export interface SkillEngine {
    * instruction texts of those the subagent does not see in `visibleTexts`. Skills its catalog
    * lacks, or that find no free slot, stay behind with a `skill_not_inherited` event.
    */
-  inherit(request: SkillRequest, parent: InheritedSkills, visibleTexts: readonly string[]): Promise<{ operations: SkillOperation[]; instructions: string[] }>;
+  inherit(
+    request: SkillRequest,
+    parent: InheritedSkills,
+    visibleTexts: readonly string[],
+  ): Promise<{ operations: SkillOperation[]; instructions: string[] }>;
   /** Reads a file of a loaded skill, a page of lines at a time. */
-  readResource(request: SkillRequest, input: { skill: string; path: string; offset?: number; limit?: number }): Promise<SkillReply>;
+  readResource(
+    request: SkillRequest,
+    input: { skill: string; path: string; offset?: number; limit?: number },
+  ): Promise<SkillReply>;
   /** Runs a command in a loaded skill's folder, if its allow-list permits it. */
   runScript(request: SkillRequest, input: { skill: string; command: string }): Promise<SkillReply>;
   /** The loaded skills, in load order, as the catalog describes them (e.g. for the tools they bring). */
@@ -249,7 +265,11 @@ export interface SkillEngine {
    * Under `"restrict"`, the refusal for a tool the loaded skills do not allow; else `undefined`.
    * A loaded skill's own tools (`metadata.include_tools`) are always allowed.
    */
-  toolRefusal(request: Pick<SkillRequest, "state" | "emit">, tool: string, alwaysAllowed: ReadonlySet<string>): string | undefined;
+  toolRefusal(
+    request: Pick<SkillRequest, "state" | "emit">,
+    tool: string,
+    alwaysAllowed: ReadonlySet<string>,
+  ): string | undefined;
   /**
    * The `verifySkill` check for a skill whose files a host serves itself (an MCP server's
    * resources): why it is refused (`Skill 'x' is refused: …`), else `undefined`; a

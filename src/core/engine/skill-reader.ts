@@ -14,17 +14,25 @@ export async function sourceOf(request: SkillRequest, skill: SkillMetadata): Pro
 /** A skill's `SKILL.md` as text, within the size limit and valid UTF-8, else a typed error. */
 export async function readSkillText(source: SkillSource, skill: SkillMetadata): Promise<string> {
   const bytes = await source.readSkill(skill);
-  if (bytes.byteLength > MAX_SKILL_FILE_BYTES) throw new SkillsetError("too-large", `Skill file at ${skill.path} exceeds maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
+  if (bytes.byteLength > MAX_SKILL_FILE_BYTES)
+    throw new SkillsetError(
+      "too-large",
+      `Skill file at ${skill.path} exceeds maximum size (${MAX_SKILL_FILE_BYTES} bytes)`,
+    );
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new SkillsetError("decode-failed", `Failed to decode skill file at ${skill.path}: ${(error as Error).message}`);
+    throw new SkillsetError(
+      "decode-failed",
+      `Failed to decode skill file at ${skill.path}: ${(error as Error).message}`,
+    );
   }
 }
 
 /** The model-facing error for a skill that cannot be read; each names the file. */
 export function readFailureMessage(path: string, error: unknown): string {
-  if (SkillsetError.isInstance(error) && (error.code === "too-large" || error.code === "decode-failed")) return `Error: ${error.message}`;
+  if (SkillsetError.isInstance(error) && (error.code === "too-large" || error.code === "decode-failed"))
+    return `Error: ${error.message}`;
   const reason = error instanceof Error ? error.message : String(error);
   return `Error: Failed to read skill file at ${path}: ${reason}`;
 }
@@ -33,8 +41,13 @@ export function readFailureMessage(path: string, error: unknown): string {
  * A loaded skill and its source, for the tools that work in a loaded skill's folder; else the
  * model-facing error saying it is not loaded or no longer available.
  */
-export async function loadedSkillSource(context: EngineContext, request: SkillRequest, name: string): Promise<{ skill: SkillMetadata; source: SkillSource } | { error: string }> {
-  if (!request.state.loaded.includes(name)) return { error: `Error: Skill '${name}' is not loaded. Load it with load_skill first.` };
+export async function loadedSkillSource(
+  context: EngineContext,
+  request: SkillRequest,
+  name: string,
+): Promise<{ skill: SkillMetadata; source: SkillSource } | { error: string }> {
+  if (!request.state.loaded.includes(name))
+    return { error: `Error: Skill '${name}' is not loaded. Load it with load_skill first.` };
   const skill = (await context.catalogs.resolve(request)).byName.get(name);
   const source = skill && (await sourceOf(request, skill).catch(() => undefined));
   if (!skill || !source) return { error: `Error: Skill '${name}' is no longer available from its source.` };

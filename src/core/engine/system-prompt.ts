@@ -13,24 +13,43 @@ import { readSkillText, sourceOf } from "./skill-reader.js";
  * cache), then what changes: the loaded skills, and the instructions of loaded skills whose load
  * result left the context, re-attached so that "loaded" stays true.
  */
-export async function systemPrompt(context: EngineContext, request: SkillRequest, visibleTexts: (() => readonly string[]) | undefined): Promise<string> {
+export async function systemPrompt(
+  context: EngineContext,
+  request: SkillRequest,
+  visibleTexts: (() => readonly string[]) | undefined,
+): Promise<string> {
   const { state } = request;
   const { maxLoaded, policy } = context;
   const catalog = await context.catalogs.resolve(request);
   const loaded = loadedSkillsOf(state, catalog);
   const union = policy === "restrict" ? allowedToolUnion(loaded) : undefined;
-  const dynamic = renderLoadedSkills({ loaded, resources: state.resources, maxLoaded, policy, ...(union ? { allowedTools: union } : {}) });
+  const dynamic = renderLoadedSkills({
+    loaded,
+    resources: state.resources,
+    maxLoaded,
+    policy,
+    ...(union ? { allowedTools: union } : {}),
+  });
   // `+` keeps the large, cached catalog text shared instead of copying it on every call.
   let section = (await catalogSection(context, request, catalog)).text + "\n\n" + dynamic;
   // Checked without awaiting anything: this runs on every model call, and nothing is dropped
   // almost always.
   const dropped = loaded.length > 0 && visibleTexts ? droppedSkills(loaded, visibleTexts()) : [];
   if (dropped.length > 0) {
-    const read = (skill: SkillMetadata) => sourceOf(request, skill).then((source) => readSkillText(source, skill)).catch(() => undefined);
+    const read = (skill: SkillMetadata) =>
+      sourceOf(request, skill)
+        .then((source) => readSkillText(source, skill))
+        .catch(() => undefined);
     const restored = await restoreDroppedSkills(dropped, read);
     if (restored.text) {
       section += "\n\n" + restored.text;
-      for (const skill of restored.skills) context.emit(request, { level: "info", event: "skill_restored", message: `Skill '${skill}' re-attached after its load result left the context`, skill });
+      for (const skill of restored.skills)
+        context.emit(request, {
+          level: "info",
+          event: "skill_restored",
+          message: `Skill '${skill}' re-attached after its load result left the context`,
+          skill,
+        });
     }
   }
   return section;

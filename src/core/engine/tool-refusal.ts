@@ -8,7 +8,12 @@ import type { EngineContext } from "./engine-context.js";
  * Under `"restrict"`, the refusal for a tool the loaded skills do not allow, with a
  * `tool_restricted` event; else `undefined`. Synchronous: it runs before every tool call.
  */
-export function toolRefusal(context: EngineContext, request: Pick<SkillRequest, "state" | "emit">, tool: string, alwaysAllowed: ReadonlySet<string>): string | undefined {
+export function toolRefusal(
+  context: EngineContext,
+  request: Pick<SkillRequest, "state" | "emit">,
+  tool: string,
+  alwaysAllowed: ReadonlySet<string>,
+): string | undefined {
   if (context.policy !== "restrict") return undefined;
   const { state } = request;
   const loaded = loadedSkillsOf(state, context.catalogs.renderingOf(state));

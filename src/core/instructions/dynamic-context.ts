@@ -38,8 +38,10 @@ export class DynamicContextRunner {
     if (!this.runCommand) return notRun(DYNAMIC_CONTEXT_OFF);
     const prepared = prepareCommand(written, this.matcher);
     if ("reason" in prepared) return notRun(prepared.reason);
-    if (this.ran >= MAX_DYNAMIC_COMMANDS) return notRun(`a skill may run at most ${MAX_DYNAMIC_COMMANDS} commands when it is rendered`);
-    if (this.inserted >= MAX_DYNAMIC_CONTEXT_CHARS) return notRun(`the skill's commands already inserted ${MAX_DYNAMIC_CONTEXT_CHARS} characters, the most allowed`);
+    if (this.ran >= MAX_DYNAMIC_COMMANDS)
+      return notRun(`a skill may run at most ${MAX_DYNAMIC_COMMANDS} commands when it is rendered`);
+    if (this.inserted >= MAX_DYNAMIC_CONTEXT_CHARS)
+      return notRun(`the skill's commands already inserted ${MAX_DYNAMIC_CONTEXT_CHARS} characters, the most allowed`);
     this.ran++;
     let result: DynamicCommandResult;
     try {
@@ -47,7 +49,10 @@ export class DynamicContextRunner {
     } catch (error) {
       return `[dynamic context failed: ${inlineCode(written)} — ${clean(error instanceof Error ? error.message : String(error))}]`;
     }
-    if (!result.ok) return result.ran ? `[dynamic context failed: ${inlineCode(written)} — ${clean(result.reason)}]` : notRun(clean(result.reason));
+    if (!result.ok)
+      return result.ran
+        ? `[dynamic context failed: ${inlineCode(written)} — ${clean(result.reason)}]`
+        : notRun(clean(result.reason));
     let output = clean(result.output).replace(/\r?\n$/, "");
     const room = Math.min(MAX_COMMAND_OUTPUT_CHARS, MAX_DYNAMIC_CONTEXT_CHARS - this.inserted);
     if (output.length > room) {
@@ -74,7 +79,9 @@ function prepareCommand(command: string, matcher: PlaceholderMatcher): { command
       literalStart = index + match.length;
     } else if (match) {
       const what = match.placeholder.kind === "variable" ? "the session id is" : "arguments are";
-      return { reason: `it contains ${command.slice(index, index + match.length)}, and ${what} never substituted into commands, which run exactly as written` };
+      return {
+        reason: `it contains ${command.slice(index, index + match.length)}, and ${what} never substituted into commands, which run exactly as written`,
+      };
     }
     index = command.indexOf("$", match ? literalStart : index + 1);
   }

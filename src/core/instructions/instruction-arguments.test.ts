@@ -29,11 +29,15 @@ describe("createArgumentSubstitution", () => {
   it("gives the skill folder, and the session id or empty", () => {
     expect(createArgumentSubstitution({ skillDir: DIR }).valueOf({ kind: "variable", name: "skillDir" })).toBe(DIR);
     expect(createArgumentSubstitution({ skillDir: DIR }).valueOf({ kind: "variable", name: "sessionId" })).toBe("");
-    expect(createArgumentSubstitution({ skillDir: DIR, sessionId: "t-1" }).valueOf({ kind: "variable", name: "sessionId" })).toBe("t-1");
+    expect(
+      createArgumentSubstitution({ skillDir: DIR, sessionId: "t-1" }).valueOf({ kind: "variable", name: "sessionId" }),
+    ).toBe("t-1");
   });
 
   it("appends arguments no placeholder took, after the text without its final line breaks", () => {
-    expect(createArgumentSubstitution({ skillDir: DIR, arguments: "x y" }).finish("Do it.\n\r\n")).toBe("Do it.\n\nARGUMENTS: x y");
+    expect(createArgumentSubstitution({ skillDir: DIR, arguments: "x y" }).finish("Do it.\n\r\n")).toBe(
+      "Do it.\n\nARGUMENTS: x y",
+    );
     expect(createArgumentSubstitution({ skillDir: DIR, arguments: "x y" }).finish("\n")).toBe("ARGUMENTS: x y");
     const onlyVariables = createArgumentSubstitution({ skillDir: DIR, arguments: "x" });
     onlyVariables.valueOf({ kind: "variable", name: "skillDir" });

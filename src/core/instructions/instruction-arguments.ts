@@ -1,6 +1,11 @@
 // Argument substitution for `renderInstructions`: which `$…` forms count as placeholders, what
 // each becomes, and the `ARGUMENTS:` line for a skill that takes arguments without saying where.
-import { createPlaceholderMatcher, splitArguments, type Placeholder, type PlaceholderMatcher } from "./skill-arguments.js";
+import {
+  createPlaceholderMatcher,
+  splitArguments,
+  type Placeholder,
+  type PlaceholderMatcher,
+} from "./skill-arguments.js";
 
 /** The values placeholders are filled with; the fields mean what they mean in `RenderInstructionsContext`. */
 export interface ArgumentValues {
@@ -45,7 +50,8 @@ export function createArgumentSubstitution(values: ArgumentValues): ArgumentSubs
   return {
     matcher,
     valueOf(placeholder) {
-      if (placeholder.kind === "variable") return placeholder.name === "skillDir" ? values.skillDir : (values.sessionId ?? "");
+      if (placeholder.kind === "variable")
+        return placeholder.name === "skillDir" ? values.skillDir : (values.sessionId ?? "");
       usedArgument = true;
       split ??= splitArguments(typed);
       return placeholder.kind === "arguments" ? typed : (split[placeholder.index] ?? "");

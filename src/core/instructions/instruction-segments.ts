@@ -52,7 +52,10 @@ export function tokenizeInstructions(body: string, matcher: PlaceholderMatcher):
       let close = index + 1;
       while (close < lines.length && !closes(lines[close]!.content, opener)) close++;
       if (close < lines.length) {
-        const commands = lines.slice(index + 1, close).map((line) => line.content.trim()).filter((line) => line !== "");
+        const commands = lines
+          .slice(index + 1, close)
+          .map((line) => line.content.trim())
+          .filter((line) => line !== "");
         segments.push({ kind: "block", commands });
         text(lines[close]!.end);
         index = close;
@@ -106,7 +109,11 @@ function scanLine(line: string, matcher: PlaceholderMatcher, segments: Instructi
     const close = runs[closer]!;
     const content = line.slice(open.start + open.length, close.start);
     const bang = open.start - 1;
-    const isCommand = open.length === 1 && line[bang] === "!" && (bang === 0 || COMMAND_LEAD.test(line[bang - 1]!)) && content.trim() !== "";
+    const isCommand =
+      open.length === 1 &&
+      line[bang] === "!" &&
+      (bang === 0 || COMMAND_LEAD.test(line[bang - 1]!)) &&
+      content.trim() !== "";
     if (isCommand) {
       pushText(line.slice(textStart, bang), matcher, segments);
       segments.push({ kind: "command", command: content.trim() });

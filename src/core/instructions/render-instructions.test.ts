@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_COMMAND_OUTPUT_CHARS, MAX_DYNAMIC_COMMANDS, MAX_DYNAMIC_CONTEXT_CHARS, renderInstructions, type DynamicCommandResult, type RenderInstructionsContext } from "./render-instructions.js";
+import {
+  MAX_COMMAND_OUTPUT_CHARS,
+  MAX_DYNAMIC_COMMANDS,
+  MAX_DYNAMIC_CONTEXT_CHARS,
+  renderInstructions,
+  type DynamicCommandResult,
+  type RenderInstructionsContext,
+} from "./render-instructions.js";
 import { splitArguments } from "./skill-arguments.js";
 
 const DIR = "/skills/demo";
@@ -15,12 +22,15 @@ function recorder(answers: Record<string, DynamicCommandResult> = {}) {
   return { calls, runCommand };
 }
 
-const render = (body: string, context: Partial<RenderInstructionsContext> = {}) => renderInstructions(body, { skillDir: DIR, ...context });
+const render = (body: string, context: Partial<RenderInstructionsContext> = {}) =>
+  renderInstructions(body, { skillDir: DIR, ...context });
 
 describe("renderInstructions: placeholders", () => {
   it("substitutes $ARGUMENTS as typed, $ARGUMENTS[N] and $N split like a shell", async () => {
     const body = "All: $ARGUMENTS\nFirst: $ARGUMENTS[0] / $0\nSecond: $1\nThird: $2.";
-    expect(await render(body, { arguments: ` "my file"  'a b' x\\ y ` })).toBe(`All:  "my file"  'a b' x\\ y \nFirst: my file / my file\nSecond: a b\nThird: x y.`);
+    expect(await render(body, { arguments: ` "my file"  'a b' x\\ y ` })).toBe(
+      `All:  "my file"  'a b' x\\ y \nFirst: my file / my file\nSecond: a b\nThird: x y.`,
+    );
   });
 
   it("makes out-of-range arguments and missing arguments empty", async () => {
@@ -30,7 +40,9 @@ describe("renderInstructions: placeholders", () => {
 
   it("leaves argument placeholders as written when no arguments are given, but fills the variables", async () => {
     const body = "awk '{print $1}' / $ARGUMENTS / $name / ${CLAUDE_SKILL_DIR}";
-    expect(await render(body, { argumentNames: ["name"] })).toBe("awk '{print $1}' / $ARGUMENTS / $name / /skills/demo");
+    expect(await render(body, { argumentNames: ["name"] })).toBe(
+      "awk '{print $1}' / $ARGUMENTS / $name / /skills/demo",
+    );
   });
 
   it("runs a command with $-forms as written when no arguments are given", async () => {
@@ -41,12 +53,16 @@ describe("renderInstructions: placeholders", () => {
 
   it("substitutes declared names by position, longest name first, whole identifiers only", async () => {
     const body = "$issue / $issues / $issuex / $mode-$mode_ / $ARGUMENTS[1]";
-    expect(await render(body, { arguments: "12 fast", argumentNames: ["issue", "mode", "issues"] })).toBe("12 /  / $issuex / fast-$mode_ / fast");
+    expect(await render(body, { arguments: "12 fast", argumentNames: ["issue", "mode", "issues"] })).toBe(
+      "12 /  / $issuex / fast-$mode_ / fast",
+    );
   });
 
   it("substitutes the skill folder and the session id, empty when the session is unknown", async () => {
     const body = "Run ${CLAUDE_SKILL_DIR}/scripts/a.py and ${SKILL_DIR}/b; session ${CLAUDE_SESSION_ID}.";
-    expect(await render(body, { sessionId: "thread-7" })).toBe("Run /skills/demo/scripts/a.py and /skills/demo/b; session thread-7.");
+    expect(await render(body, { sessionId: "thread-7" })).toBe(
+      "Run /skills/demo/scripts/a.py and /skills/demo/b; session thread-7.",
+    );
     expect(await render("[${CLAUDE_SESSION_ID}]")).toBe("[]");
   });
 
@@ -57,7 +73,9 @@ describe("renderInstructions: placeholders", () => {
 
   it("substitutes inside code blocks and code spans", async () => {
     const body = "```bash\ngh issue view $0\n```\n\n`$ARGUMENTS`\n~~~\n${SKILL_DIR}\n~~~";
-    expect(await render(body, { arguments: "42" })).toBe("```bash\ngh issue view 42\n```\n\n`42`\n~~~\n/skills/demo\n~~~");
+    expect(await render(body, { arguments: "42" })).toBe(
+      "```bash\ngh issue view 42\n```\n\n`42`\n~~~\n/skills/demo\n~~~",
+    );
   });
 
   it("appends ARGUMENTS when arguments were given and no argument placeholder is used", async () => {
@@ -83,7 +101,11 @@ describe("renderInstructions: placeholders", () => {
   it("never scans substituted text again", async () => {
     const { calls, runCommand } = recorder();
     const typed = "!`id` $ARGUMENTS ${CLAUDE_SKILL_DIR} $0\n```!\nid\n```";
-    const rendered = await render("A: $ARGUMENTS\nB: $0\nC: ${CLAUDE_SESSION_ID}", { arguments: typed, sessionId: "$ARGUMENTS !`id`", runCommand });
+    const rendered = await render("A: $ARGUMENTS\nB: $0\nC: ${CLAUDE_SESSION_ID}", {
+      arguments: typed,
+      sessionId: "$ARGUMENTS !`id`",
+      runCommand,
+    });
     expect(rendered).toBe(`A: ${typed}\nB: !\`id\`\nC: $ARGUMENTS !\`id\``);
     expect(calls).toEqual([]);
   });
@@ -103,14 +125,18 @@ describe("renderInstructions: dynamic context", () => {
 
   it("replaces an inline command by its output without its final line break", async () => {
     const { calls, runCommand } = recorder();
-    expect(await render("Branch: !`git branch --show-current`.", { runCommand })).toBe("Branch: out(git branch --show-current).");
+    expect(await render("Branch: !`git branch --show-current`.", { runCommand })).toBe(
+      "Branch: out(git branch --show-current).",
+    );
     expect(calls).toEqual(["git branch --show-current"]);
   });
 
   it("runs inline commands only at a line start or after whitespace or an opening bracket", async () => {
     const { calls, runCommand } = recorder();
     const body = "!`a`\n x !`b` (!`c`) [!`d`] {!`e`}\tq!`f` \\!`g` !!`h` *!`i`";
-    expect(await render(body, { runCommand })).toBe("out(a)\n x out(b) (out(c)) [out(d)] {out(e)}\tq!`f` \\!`g` !!`h` *!`i`");
+    expect(await render(body, { runCommand })).toBe(
+      "out(a)\n x out(b) (out(c)) [out(d)] {out(e)}\tq!`f` \\!`g` !!`h` *!`i`",
+    );
     expect(calls).toEqual(["a", "b", "c", "d", "e"]);
   });
 
@@ -153,7 +179,9 @@ describe("renderInstructions: dynamic context", () => {
 
   it("closes a ```! block only with a backtick fence at least as long", async () => {
     const { calls, runCommand } = recorder();
-    expect(await render("````!\na\n```\n~~~~\nb\n````\nc", { runCommand })).toBe("out(a)\nout(```)\nout(~~~~)\nout(b)\nc");
+    expect(await render("````!\na\n```\n~~~~\nb\n````\nc", { runCommand })).toBe(
+      "out(a)\nout(```)\nout(~~~~)\nout(b)\nc",
+    );
     expect(calls).toEqual(["a", "```", "~~~~", "b"]);
   });
 
@@ -198,7 +226,11 @@ describe("renderInstructions: dynamic context", () => {
 
   it("never substitutes arguments or the session id into a command, and runs it not", async () => {
     const { calls, runCommand } = recorder();
-    const rendered = await render("!`git log $ARGUMENTS`\n!`cat $name`\n```!\necho ${CLAUDE_SESSION_ID}\n```", { arguments: "x", argumentNames: ["name"], runCommand });
+    const rendered = await render("!`git log $ARGUMENTS`\n!`cat $name`\n```!\necho ${CLAUDE_SESSION_ID}\n```", {
+      arguments: "x",
+      argumentNames: ["name"],
+      runCommand,
+    });
     expect(rendered).toBe(
       [
         "[dynamic context not run: `git log $ARGUMENTS` — it contains $ARGUMENTS, and arguments are never substituted into commands, which run exactly as written]",
@@ -226,7 +258,9 @@ describe("renderInstructions: dynamic context", () => {
   it("keeps placeholders and commands in a command's output literal", async () => {
     const output = "$ARGUMENTS !`id` ${CLAUDE_SKILL_DIR} $0\n```!\nid\n```\n";
     const { calls, runCommand } = recorder({ "scripts/x": { ok: true, output } });
-    expect(await render("A !`scripts/x` B $0", { arguments: "arg", runCommand })).toBe(`A ${output.slice(0, -1)} B arg`);
+    expect(await render("A !`scripts/x` B $0", { arguments: "arg", runCommand })).toBe(
+      `A ${output.slice(0, -1)} B arg`,
+    );
     expect(calls).toEqual(["scripts/x"]);
   });
 
@@ -235,7 +269,9 @@ describe("renderInstructions: dynamic context", () => {
       a: { ok: true, output: "\u001b[31mred\u001b[0m\ttab\r\n\n" },
       b: { ok: false, reason: "bad\u0007 bell" },
     });
-    expect(await render("!`a` !`b`", { runCommand })).toBe("[31mred[0m\ttab\r\n [dynamic context not run: `b` — bad bell]");
+    expect(await render("!`a` !`b`", { runCommand })).toBe(
+      "[31mred[0m\ttab\r\n [dynamic context not run: `b` — bad bell]",
+    );
   });
 
   it("caps what one command inserts", async () => {
@@ -270,7 +306,10 @@ describe("renderInstructions: dynamic context", () => {
 
   it(`runs at most ${MAX_DYNAMIC_COMMANDS} commands`, async () => {
     const { calls, runCommand } = recorder();
-    const rendered = await render(["```!", ...Array.from({ length: MAX_DYNAMIC_COMMANDS + 2 }, (_, index) => `c${index}`), "```"].join("\n"), { runCommand });
+    const rendered = await render(
+      ["```!", ...Array.from({ length: MAX_DYNAMIC_COMMANDS + 2 }, (_, index) => `c${index}`), "```"].join("\n"),
+      { runCommand },
+    );
     expect(calls).toHaveLength(MAX_DYNAMIC_COMMANDS);
     expect(rendered.split("\n").slice(-2)).toEqual([
       `[dynamic context not run: \`c${MAX_DYNAMIC_COMMANDS}\` — a skill may run at most ${MAX_DYNAMIC_COMMANDS} commands when it is rendered]`,
@@ -280,7 +319,9 @@ describe("renderInstructions: dynamic context", () => {
 
   it("shortens a very long command in a note", async () => {
     const command = `a${"b".repeat(500)}`;
-    expect(await render(`!\`${command}\``)).toBe(`[dynamic context not run: \`${command.slice(0, 200)}…\` — dynamic context is off for this agent]`);
+    expect(await render(`!\`${command}\``)).toBe(
+      `[dynamic context not run: \`${command.slice(0, 200)}…\` — dynamic context is off for this agent]`,
+    );
   });
 
   it("renders large adversarial text in reasonable time", async () => {
@@ -295,17 +336,46 @@ describe("renderInstructions: dynamic context", () => {
 // One pass: whatever the arguments, the output is the skill's text with the arguments put in
 // place, and the runner sees only the commands written in the skill itself.
 describe("renderInstructions: arguments never reach the scanner (property)", () => {
-  const fragments = ["$ARGUMENTS", "$ARGUMENTS[0]", "$0", "$1", "$name", "!`id`", "`", "```!\nid\n```", "\n```!\n", "${CLAUDE_SKILL_DIR}", "${CLAUDE_SESSION_ID}", "'", '"', "\\", " ", "\n", "x"];
-  const argumentText = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...fragments) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 5 }) }), { maxLength: 12 }).map((parts) => parts.join(""));
+  const fragments = [
+    "$ARGUMENTS",
+    "$ARGUMENTS[0]",
+    "$0",
+    "$1",
+    "$name",
+    "!`id`",
+    "`",
+    "```!\nid\n```",
+    "\n```!\n",
+    "${CLAUDE_SKILL_DIR}",
+    "${CLAUDE_SESSION_ID}",
+    "'",
+    '"',
+    "\\",
+    " ",
+    "\n",
+    "x",
+  ];
+  const argumentText = fc
+    .array(
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...fragments) },
+        { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 5 }) },
+      ),
+      { maxLength: 12 },
+    )
+    .map((parts) => parts.join(""));
 
   it("substitutes arguments literally and runs only the skill's own commands", async () => {
-    const body = "Fix $ARGUMENTS.\nFirst $0, second $ARGUMENTS[1], named $name.\n!`git status`\n```!\nls\n```\nDir ${CLAUDE_SKILL_DIR} ${CLAUDE_SESSION_ID}";
+    const body =
+      "Fix $ARGUMENTS.\nFirst $0, second $ARGUMENTS[1], named $name.\n!`git status`\n```!\nls\n```\nDir ${CLAUDE_SKILL_DIR} ${CLAUDE_SESSION_ID}";
     await fc.assert(
       fc.asyncProperty(argumentText, argumentText, async (typed, sessionId) => {
         const { calls, runCommand } = recorder();
         const rendered = await render(body, { arguments: typed, argumentNames: ["name"], sessionId, runCommand });
         const [first = "", second = ""] = splitArguments(typed);
-        expect(rendered).toBe(`Fix ${typed}.\nFirst ${first}, second ${second}, named ${first}.\nout(git status)\nout(ls)\nDir ${DIR} ${sessionId}`);
+        expect(rendered).toBe(
+          `Fix ${typed}.\nFirst ${first}, second ${second}, named ${first}.\nout(git status)\nout(ls)\nDir ${DIR} ${sessionId}`,
+        );
         expect(calls).toEqual(["git status", "ls"]);
       }),
     );

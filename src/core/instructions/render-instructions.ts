@@ -3,7 +3,13 @@
 // The pieces live next door: tokenizing in instruction-segments.ts, argument substitution in
 // instruction-arguments.ts, running commands within limits in dynamic-context.ts.
 import type { DynamicCommandRunner } from "../../exec/dynamic-command.js";
-import { DynamicContextRunner, MAX_COMMAND_OUTPUT_CHARS, MAX_DYNAMIC_COMMANDS, MAX_DYNAMIC_CONTEXT_CHARS, unclosedBlockNote } from "./dynamic-context.js";
+import {
+  DynamicContextRunner,
+  MAX_COMMAND_OUTPUT_CHARS,
+  MAX_DYNAMIC_COMMANDS,
+  MAX_DYNAMIC_CONTEXT_CHARS,
+  unclosedBlockNote,
+} from "./dynamic-context.js";
 import { createArgumentSubstitution } from "./instruction-arguments.js";
 import { tokenizeInstructions } from "./instruction-segments.js";
 

@@ -41,9 +41,13 @@ describe("splitArguments", () => {
   it("gives back any list of arguments quoted the way a shell would quote them", () => {
     const quote = (argument: string) => `'${argument.replaceAll("'", `'\\''`)}'`;
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: "binary", maxLength: 12 }), { maxLength: 6 }), fc.constantFrom(" ", "\t", "  \n "), (argv, separator) => {
-        expect(splitArguments(argv.map(quote).join(separator))).toEqual(argv);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: "binary", maxLength: 12 }), { maxLength: 6 }),
+        fc.constantFrom(" ", "\t", "  \n "),
+        (argv, separator) => {
+          expect(splitArguments(argv.map(quote).join(separator))).toEqual(argv);
+        },
+      ),
     );
   });
 
@@ -96,7 +100,10 @@ describe("createPlaceholderMatcher", () => {
     expect(at("$issuesX", names)).toBeUndefined();
     expect(at("$issues", ["issue"])).toBeUndefined();
     expect(at("$file-name", ["file"])).toEqual({ placeholder: { kind: "argument", index: 0 }, length: 5 });
-    expect(at("$file-name", ["file", "file-name"])).toEqual({ placeholder: { kind: "argument", index: 1 }, length: 10 });
+    expect(at("$file-name", ["file", "file-name"])).toEqual({
+      placeholder: { kind: "argument", index: 1 },
+      length: 10,
+    });
   });
 
   it("ignores declared names that are not identifiers, keeping the positions of the others", () => {

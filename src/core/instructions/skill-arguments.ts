@@ -148,8 +148,13 @@ export function createPlaceholderMatcher(argumentNames: readonly string[] = []):
     if (text.startsWith(ARGUMENTS, index)) {
       INDEX_SUFFIX.lastIndex = index + ARGUMENTS.length;
       const indexed = INDEX_SUFFIX.exec(text);
-      if (indexed) return { placeholder: { kind: "argument", index: Number(indexed[1]) }, length: ARGUMENTS.length + indexed[0].length };
-      if (endsIdentifier(text, index + ARGUMENTS.length)) return { placeholder: { kind: "arguments" }, length: ARGUMENTS.length };
+      if (indexed)
+        return {
+          placeholder: { kind: "argument", index: Number(indexed[1]) },
+          length: ARGUMENTS.length + indexed[0].length,
+        };
+      if (endsIdentifier(text, index + ARGUMENTS.length))
+        return { placeholder: { kind: "arguments" }, length: ARGUMENTS.length };
     }
     if (next !== undefined && next >= "0" && next <= "9") {
       let end = index + 1;

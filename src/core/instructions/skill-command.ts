@@ -34,7 +34,10 @@ export function listInvocableSkills(skills: readonly SkillMetadata[]): Invocable
  * invoke counts, followed by the end or whitespace; anything else (`/etc/hosts`, `/unknown`,
  * `/name/x`) is not a command and returns `undefined`, so the message passes through as typed.
  */
-export function parseSkillCommand(text: string, skills: readonly SkillMetadata[] | ReadonlyMap<string, SkillMetadata>): SkillCommand | undefined {
+export function parseSkillCommand(
+  text: string,
+  skills: readonly SkillMetadata[] | ReadonlyMap<string, SkillMetadata>,
+): SkillCommand | undefined {
   const match = /^\s*\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(text);
   if (!match) return undefined;
   const name = match[1]!;

@@ -11,7 +11,12 @@ describe("planInheritance", () => {
       {
         loaded: ["a", "b"],
         resources: { a: [resource] },
-        texts: ['<skill name="a" path="p">old</skill>', "other", '<skill name="a" path="p">new</skill>', '<skill name="b" path="q">B</skill>\nThe user invoked this skill: /b now\nFollow its instructions now.'],
+        texts: [
+          '<skill name="a" path="p">old</skill>',
+          "other",
+          '<skill name="a" path="p">new</skill>',
+          '<skill name="b" path="q">B</skill>\nThe user invoked this skill: /b now\nFollow its instructions now.',
+        ],
       },
       { loaded: [], maxLoaded: 10, visibleTexts: [] },
       catalog,
@@ -29,7 +34,15 @@ describe("planInheritance", () => {
 
   it("keeps the most recently loaded when slots run out, skips what the catalog lacks, and adds no text the subagent already sees", () => {
     const plan = planInheritance(
-      { loaded: ["a", "x", "b", "c"], resources: {}, texts: ['<skill name="b" path="q">B</skill>', '<skill name="c" path="r">C</skill>', '<skill name="ab" path="s">AB</skill>'] },
+      {
+        loaded: ["a", "x", "b", "c"],
+        resources: {},
+        texts: [
+          '<skill name="b" path="q">B</skill>',
+          '<skill name="c" path="r">C</skill>',
+          '<skill name="ab" path="s">AB</skill>',
+        ],
+      },
       { loaded: ["d"], maxLoaded: 3, visibleTexts: ['<skill name="c" path="r">C</skill>'] },
       catalog,
     );
@@ -42,6 +55,12 @@ describe("planInheritance", () => {
   });
 
   it("inherits nothing the subagent has loaded already", () => {
-    expect(planInheritance({ loaded: ["a"], resources: {}, texts: [] }, { loaded: ["a"], maxLoaded: 1, visibleTexts: [] }, catalog)).toEqual({ operations: [], instructions: [], inherited: [], skipped: [] });
+    expect(
+      planInheritance(
+        { loaded: ["a"], resources: {}, texts: [] },
+        { loaded: ["a"], maxLoaded: 1, visibleTexts: [] },
+        catalog,
+      ),
+    ).toEqual({ operations: [], instructions: [], inherited: [], skipped: [] });
   });
 });

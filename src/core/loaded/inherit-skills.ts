@@ -30,7 +30,11 @@ export interface InheritancePlan {
  * instructions (arguments and dynamic context as the parent's model read them); a skill whose
  * text the parent no longer has is re-attached from its file by the system prompt instead.
  */
-export function planInheritance(parent: InheritedSkills, child: { loaded: readonly string[]; maxLoaded: number; visibleTexts: readonly string[] }, byName: ReadonlyMap<string, SkillMetadata>): InheritancePlan {
+export function planInheritance(
+  parent: InheritedSkills,
+  child: { loaded: readonly string[]; maxLoaded: number; visibleTexts: readonly string[] },
+  byName: ReadonlyMap<string, SkillMetadata>,
+): InheritancePlan {
   const plan: InheritancePlan = { operations: [], instructions: [], inherited: [], skipped: [] };
   const candidates = parent.loaded.filter((name) => !child.loaded.includes(name));
   let free = child.maxLoaded - child.loaded.length;

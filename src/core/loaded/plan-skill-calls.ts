@@ -42,9 +42,14 @@ export function planSkillCalls(calls: readonly SkillCall[], context: SkillCallCo
     if (call.action === "load") {
       if (!context.isAvailable(call.skill)) decisions.set(call.id, { outcome: "not-found" });
       else if (other === "unload") decisions.set(call.id, { outcome: "busy", otherAction: "unload" });
-      else if (loaded.includes(call.skill)) decisions.set(call.id, { outcome: "already-loaded", inThisStep: other === "load" });
+      else if (loaded.includes(call.skill))
+        decisions.set(call.id, { outcome: "already-loaded", inThisStep: other === "load" });
       else if (loaded.length >= context.maxLoaded) {
-        decisions.set(call.id, { outcome: "budget", loaded: [...context.loaded], takenInThisStep: [...takenInThisStep] });
+        decisions.set(call.id, {
+          outcome: "budget",
+          loaded: [...context.loaded],
+          takenInThisStep: [...takenInThisStep],
+        });
       } else {
         loaded.push(call.skill);
         takenInThisStep.push(call.skill);

@@ -33,7 +33,9 @@ export function renderLoadedSkills(view: LoadedSkillsView): string {
     lines.push(`- ${skill.name}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}`);
   }
   if (view.policy === "restrict" && view.allowedTools) {
-    lines.push(`While these skills are loaded, only these tools may be used besides the skill and file-reading tools: ${[...view.allowedTools].sort().join(", ")}.`);
+    lines.push(
+      `While these skills are loaded, only these tools may be used besides the skill and file-reading tools: ${[...view.allowedTools].sort().join(", ")}.`,
+    );
   }
   return lines.join("\n");
 }

@@ -32,7 +32,8 @@ export async function restoreDroppedSkills(
     const content = await read(skill);
     if (content === undefined || budget <= 0) continue;
     const limit = Math.min(RESTORE_LIMITS.perSkillChars, budget);
-    const body = content.length <= limit ? content : `${content.slice(0, limit)}\n[… cut; read ${skill.path} for the rest]`;
+    const body =
+      content.length <= limit ? content : `${content.slice(0, limit)}\n[… cut; read ${skill.path} for the rest]`;
     budget -= body.length;
     blocks.push(`${loadedSkillMarker(skill.name)} path="${quoteForPrompt(skill.path)}">\n${body}\n</skill>`);
     skills.push(skill.name);

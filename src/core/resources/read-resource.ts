@@ -11,9 +11,15 @@ const MAX_PAGE_CHARS = 50_000;
  * and how to get the next one; binary content (NUL bytes or invalid UTF-8) is described, not
  * dumped.
  */
-export function renderResourcePage(path: string, bytes: Uint8Array, offset = 0, limit = DEFAULT_RESOURCE_LINES): string {
+export function renderResourcePage(
+  path: string,
+  bytes: Uint8Array,
+  offset = 0,
+  limit = DEFAULT_RESOURCE_LINES,
+): string {
   const text = decodeText(bytes);
-  if (text === undefined) return `${path} is a binary file (${bytes.byteLength} bytes${binaryKind(bytes)}); its content is not shown.`;
+  if (text === undefined)
+    return `${path} is a binary file (${bytes.byteLength} bytes${binaryKind(bytes)}); its content is not shown.`;
   if (bytes.byteLength === 0) return `${path} is empty.`;
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();

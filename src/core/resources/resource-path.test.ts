@@ -48,14 +48,22 @@ describe("renderResourcePage", () => {
 
   it("pages text by lines and says how to get the next page", () => {
     const text = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
-    expect(renderResourcePage("r.md", encode(text), 0, 5)).toBe("[r.md: lines 1-5 of 12; next offset 5]\nline 1\nline 2\nline 3\nline 4\nline 5");
+    expect(renderResourcePage("r.md", encode(text), 0, 5)).toBe(
+      "[r.md: lines 1-5 of 12; next offset 5]\nline 1\nline 2\nline 3\nline 4\nline 5",
+    );
     expect(renderResourcePage("r.md", encode(text), 10, 5)).toBe("[r.md: lines 11-12 of 12]\nline 11\nline 12");
-    expect(renderResourcePage("r.md", encode(text), 12, 5)).toBe("Error: offset 12 is past the end of r.md (12 lines).");
+    expect(renderResourcePage("r.md", encode(text), 12, 5)).toBe(
+      "Error: offset 12 is past the end of r.md (12 lines).",
+    );
   });
 
   it("describes binary content instead of dumping it", () => {
-    expect(renderResourcePage("logo.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]))).toBe("logo.png is a binary file (7 bytes, looks like a PNG image); its content is not shown.");
-    expect(renderResourcePage("x.txt", new Uint8Array([0x61, 0xff, 0x62]))).toBe("x.txt is a binary file (3 bytes); its content is not shown.");
+    expect(renderResourcePage("logo.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]))).toBe(
+      "logo.png is a binary file (7 bytes, looks like a PNG image); its content is not shown.",
+    );
+    expect(renderResourcePage("x.txt", new Uint8Array([0x61, 0xff, 0x62]))).toBe(
+      "x.txt is a binary file (3 bytes); its content is not shown.",
+    );
     expect(renderResourcePage("e.txt", new Uint8Array([]))).toBe("e.txt is empty.");
   });
 });

@@ -29,7 +29,8 @@ function spellingProblem(path: string): string | undefined {
   for (const form of new Set([path, ...NORMAL_FORMS.map((name) => path.normalize(name))])) {
     if (/[\p{Cc}\p{Cf}]/u.test(form)) return "the path contains control or invisible characters";
     if (form.includes("\\")) return "use '/' to separate folders, not '\\'";
-    if (form.startsWith("/") || /^[A-Za-z]:/.test(form)) return "absolute paths are not allowed; give a path relative to the skill's folder";
+    if (form.startsWith("/") || /^[A-Za-z]:/.test(form))
+      return "absolute paths are not allowed; give a path relative to the skill's folder";
     if (form.split("/").includes("..")) return "'..' is not allowed; resources must be inside the skill's folder";
   }
   return undefined;

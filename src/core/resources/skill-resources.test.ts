@@ -41,17 +41,29 @@ describe("discoverResources", () => {
     const memory = createMemorySource({ files });
     const [skill] = (await memory.scan()).skills;
     const failing: SkillSource = { ...memory, listFiles: async () => Promise.reject(new Error("backend down")) };
-    expect(await discoverResources(failing, skill!)).toEqual({ resources: [], truncated: false, error: "backend down" });
+    expect(await discoverResources(failing, skill!)).toEqual({
+      resources: [],
+      truncated: false,
+      error: "backend down",
+    });
   });
 });
 
 describe("classifyResource and summarizeResources", () => {
   it("maps folders to types", () => {
-    expect(["scripts/a.sh", "references/b.md", "assets/c.png", "d.md", "examples/e.md"].map(classifyResource)).toEqual(["script", "reference", "asset", "other", undefined]);
+    expect(["scripts/a.sh", "references/b.md", "assets/c.png", "d.md", "examples/e.md"].map(classifyResource)).toEqual([
+      "script",
+      "reference",
+      "asset",
+      "other",
+      undefined,
+    ]);
   });
 
   it("counts by type in a fixed order, plural when needed", () => {
-    expect(summarizeResources([{ type: "reference" }, { type: "script" }, { type: "script" }])).toBe("2 scripts, 1 reference");
+    expect(summarizeResources([{ type: "reference" }, { type: "script" }, { type: "script" }])).toBe(
+      "2 scripts, 1 reference",
+    );
     expect(summarizeResources([])).toBe("");
   });
 });

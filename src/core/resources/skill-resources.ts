@@ -53,7 +53,13 @@ export async function discoverResources(
     const resources: SkillResource[] = [];
     for (const file of listing.files) {
       const type = classifyResource(file.relativePath);
-      if (type) resources.push({ path: file.path, relativePath: file.relativePath, type, ...(file.size === undefined ? {} : { size: file.size }) });
+      if (type)
+        resources.push({
+          path: file.path,
+          relativePath: file.relativePath,
+          type,
+          ...(file.size === undefined ? {} : { size: file.size }),
+        });
     }
     return { resources, truncated: listing.truncated };
   } catch (error) {

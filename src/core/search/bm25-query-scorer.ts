@@ -62,7 +62,8 @@ export function createQueryScorer(): { score(index: ScoredPostings, query: strin
           const id = posting.docs[at]!;
           const frequency = posting.frequencies[at]!;
           if (sums[id] === 0) reached.push(id);
-          sums[id]! += (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docLengths[id]!) / averageLength));
+          sums[id]! +=
+            (weight * idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * docLengths[id]!) / averageLength));
           if (wordMatches[id]! < spellingWeight * weight) wordMatches[id] = spellingWeight * weight;
         }
       }
@@ -91,7 +92,10 @@ export function createQueryScorer(): { score(index: ScoredPostings, query: strin
       let informativeTotal = 0;
       for (const word of queryWords(query)) {
         // A word no skill uses is as rare as can be: missing it leaves much of the query uncovered.
-        const informative = word.weight < 1 ? 0 : Math.max(...word.spellings.map(([term]) => idf(index.postings.get(term)?.docs.length ?? 0)));
+        const informative =
+          word.weight < 1
+            ? 0
+            : Math.max(...word.spellings.map(([term]) => idf(index.postings.get(term)?.docs.length ?? 0)));
         informativeTotal += informative;
         for (const id of scoreWord(index, word)) {
           if (scores[id] === 0) touched.push(id);
@@ -100,7 +104,11 @@ export function createQueryScorer(): { score(index: ScoredPostings, query: strin
           wordScores[id] = wordMatches[id] = 0;
         }
       }
-      const best = topScores(touched, scores, limit).map(({ id, score }) => ({ id, score, coverage: informativeTotal === 0 ? 0 : covered[id]! / informativeTotal }));
+      const best = topScores(touched, scores, limit).map(({ id, score }) => ({
+        id,
+        score,
+        coverage: informativeTotal === 0 ? 0 : covered[id]! / informativeTotal,
+      }));
       for (const id of touched) scores[id] = covered[id] = 0;
       return best;
     },

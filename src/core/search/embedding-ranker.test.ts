@@ -3,8 +3,19 @@ import { createEmbeddingRanker, skillText } from "./embedding-ranker.js";
 import type { EmbeddingCache, EmbeddingVector } from "./text-vectors.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
-const skill = (name: string, description: string): SkillMetadata => ({ name, description, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory" });
-const LIBRARY = [skill("pdf-forms", "Fill PDF forms."), skill("image-resizer", "Resize images for the web."), skill("release-notes", "Write release notes.")];
+const skill = (name: string, description: string): SkillMetadata => ({
+  name,
+  description,
+  path: `/s/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source: "memory",
+});
+const LIBRARY = [
+  skill("pdf-forms", "Fill PDF forms."),
+  skill("image-resizer", "Resize images for the web."),
+  skill("release-notes", "Write release notes."),
+];
 const vector = (text: string) => [text.includes("PDF") ? 1 : 0, text.includes("images") ? 1 : 0, 0.1];
 
 // A cache in memory that records what it was asked, standing in for another process's file.
@@ -41,7 +52,11 @@ describe("createEmbeddingRanker with a cache", () => {
 
     // A new ranker, as a new process would have: the catalog's vectors come from the cache.
     const second = recordingEmbedder();
-    const changed = [LIBRARY[0]!, LIBRARY[1]!, skill("release-notes", "Write release notes from merged pull requests.")];
+    const changed = [
+      LIBRARY[0]!,
+      LIBRARY[1]!,
+      skill("release-notes", "Write release notes from merged pull requests."),
+    ];
     expect((await createEmbeddingRanker(second.embed, { cache })("PDF", changed, 1))[0]!.name).toBe("pdf-forms");
     expect(second.batches).toEqual([["release notes: Write release notes from merged pull requests."], ["PDF"]]);
     expect(cache.stored.size).toBe(4);
@@ -89,6 +104,8 @@ describe("createEmbeddingRanker with a cache", () => {
     );
     expect(await rank("PDF", LIBRARY, 3)).toEqual([]);
     expect(errors.map((error) => (error as Error).message)).toEqual(["connection refused"]);
-    await expect(createEmbeddingRanker(async () => [])("PDF", LIBRARY, 3)).rejects.toThrow("The embeddings provider returned 0 vectors for 3 texts");
+    await expect(createEmbeddingRanker(async () => [])("PDF", LIBRARY, 3)).rejects.toThrow(
+      "The embeddings provider returned 0 vectors for 3 texts",
+    );
   });
 });

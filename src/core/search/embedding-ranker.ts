@@ -25,9 +25,16 @@ export interface EmbeddingRankerOptions {
  * changed catalog embeds only what changed and a new process embeds nothing it has seen.
  * Accepts a function or a LangChain `Embeddings` (`embedDocuments` / `embedQuery`).
  */
-export function createEmbeddingRanker(embeddings: EmbedTexts | EmbeddingsLike, options: EmbeddingRankerOptions = {}): SkillRanker {
-  const embedDocuments = typeof embeddings === "function" ? embeddings : (texts: string[]) => embeddings.embedDocuments(texts);
-  const embedQuery = typeof embeddings === "function" ? async (text: string) => (await embeddings([text]))[0]! : (text: string) => embeddings.embedQuery(text);
+export function createEmbeddingRanker(
+  embeddings: EmbedTexts | EmbeddingsLike,
+  options: EmbeddingRankerOptions = {},
+): SkillRanker {
+  const embedDocuments =
+    typeof embeddings === "function" ? embeddings : (texts: string[]) => embeddings.embedDocuments(texts);
+  const embedQuery =
+    typeof embeddings === "function"
+      ? async (text: string) => (await embeddings([text]))[0]!
+      : (text: string) => embeddings.embedQuery(text);
   const vectorsOf = createTextVectors(embedDocuments, options.cache);
 
   return async (query, skills, limit) => {

@@ -107,7 +107,9 @@ export function createLexicalIndex(): LexicalIndex {
 
     search(query, limit) {
       if (live === 0 || limit <= 0) return [];
-      return scorer.score({ postings, docLengths: lengths, live, averageLength: totalLength / live, vocabulary }, query, limit).map(({ id, score, coverage }) => ({ name: docs[id]!.name, score, coverage }));
+      return scorer
+        .score({ postings, docLengths: lengths, live, averageLength: totalLength / live, vocabulary }, query, limit)
+        .map(({ id, score, coverage }) => ({ name: docs[id]!.name, score, coverage }));
     },
   };
 }

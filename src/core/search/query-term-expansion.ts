@@ -15,14 +15,22 @@ const MAX_PREFIX_TERMS = 64;
  * characters, up to 64 further terms that start with it, in sorted order. `vocabulary` returns the
  * indexed terms sorted; it is called only when prefixes are looked up, so an index can build it lazily.
  */
-export function expandQueryWord(word: string, indexed: ReadonlyMap<string, unknown>, vocabulary: () => readonly string[]): Array<[string, number]> {
+export function expandQueryWord(
+  word: string,
+  indexed: ReadonlyMap<string, unknown>,
+  vocabulary: () => readonly string[],
+): Array<[string, number]> {
   const matches: Array<[string, number]> = [];
   if (indexed.has(word)) matches.push([word, 1]);
   else for (const near of oneEditAway(word, indexed)) matches.push([near, TYPO_WEIGHT]);
   if (word.length >= 4) {
     const sortedTerms = vocabulary();
     let at = lowerBound(sortedTerms, word);
-    for (let taken = 0; at < sortedTerms.length && taken < MAX_PREFIX_TERMS && sortedTerms[at]!.startsWith(word); at++) {
+    for (
+      let taken = 0;
+      at < sortedTerms.length && taken < MAX_PREFIX_TERMS && sortedTerms[at]!.startsWith(word);
+      at++
+    ) {
       if (sortedTerms[at] === word) continue;
       matches.push([sortedTerms[at]!, PREFIX_WEIGHT]);
       taken++;
@@ -34,7 +42,8 @@ export function expandQueryWord(word: string, indexed: ReadonlyMap<string, unkno
 function oneEditAway(word: string, indexed: ReadonlyMap<string, unknown>): string[] {
   if (word.length < 5) return [];
   const found: string[] = [];
-  for (const term of indexed.keys()) if (Math.abs(term.length - word.length) <= 1 && withinOneEdit(word, term)) found.push(term);
+  for (const term of indexed.keys())
+    if (Math.abs(term.length - word.length) <= 1 && withinOneEdit(word, term)) found.push(term);
   return found;
 }
 
@@ -56,6 +65,10 @@ export function withinOneEdit(a: string, b: string): boolean {
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   const restA = a.slice(start + 1);
   const restB = b.slice(start + 1);
-  if (a.length === b.length) return restA === restB || (a[start] === b[start + 1] && a[start + 1] === b[start] && a.slice(start + 2) === b.slice(start + 2));
+  if (a.length === b.length)
+    return (
+      restA === restB ||
+      (a[start] === b[start + 1] && a[start + 1] === b[start] && a.slice(start + 2) === b.slice(start + 2))
+    );
   return a.length > b.length ? a.slice(start + 1) === b.slice(start) : a.slice(start) === restB;
 }

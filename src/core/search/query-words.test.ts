@@ -6,10 +6,41 @@ import { searchTerms } from "./search-terms.js";
 describe("queryWords", () => {
   it("gives each distinct word its aliases at the alias weight", () => {
     expect(queryWords("powerpoint slides powerpoint")).toEqual([
-      { spellings: [["powerpoint", 1], ["pptx", ALIAS_WEIGHT], ["ppt", ALIAS_WEIGHT], ["slide", ALIAS_WEIGHT], ["deck", ALIAS_WEIGHT], ["keynot", ALIAS_WEIGHT], ["present", ALIAS_WEIGHT]], weight: 1 },
-      { spellings: [["slide", 1], ["pptx", ALIAS_WEIGHT], ["ppt", ALIAS_WEIGHT], ["powerpoint", ALIAS_WEIGHT], ["deck", ALIAS_WEIGHT], ["keynot", ALIAS_WEIGHT], ["present", ALIAS_WEIGHT]], weight: 1 },
+      {
+        spellings: [
+          ["powerpoint", 1],
+          ["pptx", ALIAS_WEIGHT],
+          ["ppt", ALIAS_WEIGHT],
+          ["slide", ALIAS_WEIGHT],
+          ["deck", ALIAS_WEIGHT],
+          ["keynot", ALIAS_WEIGHT],
+          ["present", ALIAS_WEIGHT],
+        ],
+        weight: 1,
+      },
+      {
+        spellings: [
+          ["slide", 1],
+          ["pptx", ALIAS_WEIGHT],
+          ["ppt", ALIAS_WEIGHT],
+          ["powerpoint", ALIAS_WEIGHT],
+          ["deck", ALIAS_WEIGHT],
+          ["keynot", ALIAS_WEIGHT],
+          ["present", ALIAS_WEIGHT],
+        ],
+        weight: 1,
+      },
     ]);
-    expect(queryWords("k8s")).toEqual([{ spellings: [["k8s", 1], ["kubernet", ALIAS_WEIGHT], ["kubectl", ALIAS_WEIGHT]], weight: 1 }]);
+    expect(queryWords("k8s")).toEqual([
+      {
+        spellings: [
+          ["k8s", 1],
+          ["kubernet", ALIAS_WEIGHT],
+          ["kubectl", ALIAS_WEIGHT],
+        ],
+        weight: 1,
+      },
+    ]);
   });
 
   it("adds a word of its own for a phrase alias, and leaves its words alone", () => {

@@ -11,7 +11,11 @@ export const NOISE_WEIGHT = 0.5;
 // Verbs and fillers of requests: they match many skills by chance ("write" matches every
 // writing skill) but rarely name the task. Weighted down in queries, not dropped, because in
 // some requests they are all there is ("write a plan").
-const NOISE = new Set(searchTerms("make write create build get need just some something thing stuff new good nice quick quickly really also like let can't don't"));
+const NOISE = new Set(
+  searchTerms(
+    "make write create build get need just some something thing stuff new good nice quick quickly really also like let can't don't",
+  ),
+);
 
 /** One word of a query: its spellings with their weights, and how much it counts. */
 export interface QueryWord {
@@ -29,9 +33,14 @@ interface Alias {
 const aliases: Alias[] = QUERY_ALIASES.flatMap((group) => {
   const analysed = group.map((entry) => searchTerms(entry));
   const singles = analysed.filter((terms) => terms.length === 1).map((terms) => terms[0]!);
-  return analysed.map((terms) => ({ terms, group: singles.filter((single) => terms.length > 1 || single !== terms[0]) }));
+  return analysed.map((terms) => ({
+    terms,
+    group: singles.filter((single) => terms.length > 1 || single !== terms[0]),
+  }));
 });
-const bySingle = new Map(aliases.filter((alias) => alias.terms.length === 1).map((alias) => [alias.terms[0]!, alias.group]));
+const bySingle = new Map(
+  aliases.filter((alias) => alias.terms.length === 1).map((alias) => [alias.terms[0]!, alias.group]),
+);
 const phrases = aliases.filter((alias) => alias.terms.length > 1);
 
 /** The distinct words of `query`, in order, each with its aliases; a phrase alias ("word document") adds a word of its own. */
@@ -44,7 +53,8 @@ export function queryWords(query: string): QueryWord[] {
     words.push({ spellings, weight: NOISE.has(term) ? NOISE_WEIGHT : 1 });
   }
   for (const phrase of phrases) {
-    if (containsRun(terms, phrase.terms)) words.push({ spellings: phrase.group.map((alias) => [alias, ALIAS_WEIGHT] as const), weight: 1 });
+    if (containsRun(terms, phrase.terms))
+      words.push({ spellings: phrase.group.map((alias) => [alias, ALIAS_WEIGHT] as const), weight: 1 });
   }
   return words;
 }

@@ -13,7 +13,18 @@ describe("searchTerms", () => {
   });
 
   it("stems with Porter2, so word forms meet, keeping words with digits whole", () => {
-    expect(searchTerms("queries running merged merge boxes classes status analysis files v2s")).toEqual(["queri", "run", "merg", "merg", "box", "class", "status", "analysi", "file", "v2s"]);
+    expect(searchTerms("queries running merged merge boxes classes status analysis files v2s")).toEqual([
+      "queri",
+      "run",
+      "merg",
+      "merg",
+      "box",
+      "class",
+      "status",
+      "analysi",
+      "file",
+      "v2s",
+    ]);
     expect(searchTerms("filled fills")).toEqual(["fill", "fill"]);
     expect(searchTerms("accessible accessibility")).toEqual(["access", "access"]);
     expect(searchTerms("deploying deployment deploys")).toEqual(["deploy", "deploy", "deploy"]);

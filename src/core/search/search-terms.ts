@@ -7,7 +7,9 @@ import porter2 from "wink-porter2-stemmer";
 // Words that say nothing about which skill is meant. Kept short: in skill descriptions, words
 // like "create", "file" or "test" do carry meaning.
 const STOP_WORDS = new Set(
-  "a an and are as at be but by can could do does for from have help how i in into is it its me my of on or our please should so that the their them then there these this to use used using want was we what when where which while who why will with would you your".split(" "),
+  "a an and are as at be but by can could do does for from have help how i in into is it its me my of on or our please should so that the their them then there these this to use used using want was we what when where which while who why will with would you your".split(
+    " ",
+  ),
 );
 
 // Words repeat across a library: each is stemmed once (bounded, so odd input cannot grow it).

@@ -7,7 +7,15 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createEmbeddingRanker } from "./embedding-ranker.js";
 import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
 
-const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({ name, description, path: `/s/${name}/SKILL.md`, metadata: {}, allowedTools: [], source: "memory", ...extra });
+const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({
+  name,
+  description,
+  path: `/s/${name}/SKILL.md`,
+  metadata: {},
+  allowedTools: [],
+  source: "memory",
+  ...extra,
+});
 
 const LIBRARY = [
   skill("pdf-processing", "Extract text and tables from PDF files, fill forms, merge documents."),
@@ -16,7 +24,8 @@ const LIBRARY = [
   skill("release-notes", "Write release notes from merged pull requests."),
   skill("image-resizer", "Resize and crop images for the web."),
 ];
-const search = async (rank: SkillRanker, query: string, skills: readonly SkillMetadata[], limit = 5) => (await rank(query, skills, limit)).map((hit) => hit.name);
+const search = async (rank: SkillRanker, query: string, skills: readonly SkillMetadata[], limit = 5) =>
+  (await rank(query, skills, limit)).map((hit) => hit.name);
 
 describe("createLexicalRanker", () => {
   it("ranks by name and description words, best first, at most `limit`", async () => {
@@ -43,7 +52,10 @@ describe("createLexicalRanker", () => {
     expect(await search(rank, "make a PowerPoint deck", library, 1)).toEqual(["pptx"]);
     expect(await search(rank, "put numbers in an Excel workbook", library, 1)).toEqual(["xlsx"]);
     // A phrase alias: "word" alone is an ordinary word.
-    const docx = [skill("docx", "Create and edit documents with tracked changes."), skill("glossary", "Define each word of a domain.")];
+    const docx = [
+      skill("docx", "Create and edit documents with tracked changes."),
+      skill("glossary", "Define each word of a domain."),
+    ];
     expect(await search(rank, "fix my Word document", docx, 1)).toEqual(["docx"]);
     expect(await search(rank, "define a word", docx, 1)).toEqual(["glossary"]);
     // Skills are indexed as written: a skill saying "PowerPoint" is not found by "pptx" through the skill's text.
@@ -52,21 +64,37 @@ describe("createLexicalRanker", () => {
 
   it("meets word forms the old suffix list missed, and counts request verbs less than the task", async () => {
     const rank = createLexicalRanker();
-    const library = [skill("web-design-guidelines", "Review UI code; check accessibility and UX."), skill("release-notes", "Write and create release notes, make changelogs.")];
+    const library = [
+      skill("web-design-guidelines", "Review UI code; check accessibility and UX."),
+      skill("release-notes", "Write and create release notes, make changelogs."),
+    ];
     expect(await search(rank, "make my website accessible", library, 1)).toEqual(["web-design-guidelines"]);
     const [guidelines] = await rank("make my website accessible", library, 2);
     expect(guidelines).toMatchObject({ name: "web-design-guidelines", weak: false });
   });
 
   it("marks matches under the relevance floor weak, and none with relevanceFloor false", async () => {
-    const library = [skill("mcp-builder", "Build MCP servers for an app's API."), skill("deploy-to-vercel", "Deploy apps and websites to Vercel.")];
+    const library = [
+      skill("mcp-builder", "Build MCP servers for an app's API."),
+      skill("deploy-to-vercel", "Deploy apps and websites to Vercel."),
+    ];
     const hits = await createLexicalRanker()("write a Dockerfile for my node app", library, 5);
     expect(hits.map((hit) => hit.name).sort()).toEqual(["deploy-to-vercel", "mcp-builder"]);
     expect(hits.every((hit) => hit.weak === true)).toBe(true);
-    expect((await createLexicalRanker({ relevanceFloor: false })("write a Dockerfile for my node app", library, 5)).every((hit) => hit.weak === false)).toBe(true);
+    expect(
+      (await createLexicalRanker({ relevanceFloor: false })("write a Dockerfile for my node app", library, 5)).every(
+        (hit) => hit.weak === false,
+      ),
+    ).toBe(true);
     // Half the query's informative words covered is enough, whatever the score.
-    expect((await createLexicalRanker({ relevanceFloor: { score: 1000 } })("deploy to vercel", library, 1))[0]).toMatchObject({ name: "deploy-to-vercel", weak: false });
-    expect((await createLexicalRanker({ relevanceFloor: { score: 1000, coverage: 1.01 } })("deploy to vercel", library, 1))[0]).toMatchObject({ weak: true });
+    expect(
+      (await createLexicalRanker({ relevanceFloor: { score: 1000 } })("deploy to vercel", library, 1))[0],
+    ).toMatchObject({ name: "deploy-to-vercel", weak: false });
+    expect(
+      (
+        await createLexicalRanker({ relevanceFloor: { score: 1000, coverage: 1.01 } })("deploy to vercel", library, 1)
+      )[0],
+    ).toMatchObject({ weak: true });
   });
 
   it("finds nothing for stop words alone or unknown words", async () => {
@@ -113,11 +141,20 @@ describe("fuseRankings and createEmbeddingRanker", () => {
           { name: "b", score: 5, weak: true },
           { name: "c", score: 4, weak: false },
         ],
-        [{ name: "b", score: 0.9, weak: false }, { name: "d", score: 0.8 }, { name: "a", score: 0.7 }],
+        [
+          { name: "b", score: 0.9, weak: false },
+          { name: "d", score: 0.8 },
+          { name: "a", score: 0.7 },
+        ],
       ],
       4,
     );
-    expect(Object.fromEntries(fused.map((hit) => [hit.name, hit.weak]))).toEqual({ a: true, b: false, c: false, d: undefined });
+    expect(Object.fromEntries(fused.map((hit) => [hit.name, hit.weak]))).toEqual({
+      a: true,
+      b: false,
+      c: false,
+      d: undefined,
+    });
   });
 
   it("ranks by cosine similarity and embeds each skill text once, even across calls", async () => {
@@ -140,11 +177,21 @@ describe("the engine's search", () => {
     const engine = createSkillEngine({ ...options, logger: (entry) => entries.push(entry) });
     const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
     // Only the version, as the LangChain host keeps it: the engine finds the catalog by it.
-    const request: SkillRequest = { state: { catalogVersion: refreshed.version, loaded: [], resources: {} }, sources: async () => catalog.sources };
+    const request: SkillRequest = {
+      state: { catalogVersion: refreshed.version, loaded: [], resources: {} },
+      sources: async () => catalog.sources,
+    };
     return { engine, request, entries };
   }
-  const file = (name: string, description: string, extra = "") => `---\nname: ${name}\ndescription: ${description}\n${extra}---\nBody.\n`;
-  const many = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`/s/t${index}/SKILL.md`, file(`tool-${index}`, `Handles chore ${index} of the quarterly accounting close.`)]));
+  const file = (name: string, description: string, extra = "") =>
+    `---\nname: ${name}\ndescription: ${description}\n${extra}---\nBody.\n`;
+  const many = (count: number) =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, index) => [
+        `/s/t${index}/SKILL.md`,
+        file(`tool-${index}`, `Handles chore ${index} of the quarterly accounting close.`),
+      ]),
+    );
 
   it("returns the text for the model and the results as data, without skills only a user may invoke", async () => {
     const { engine, request } = await setup({
@@ -155,11 +202,26 @@ describe("the engine's search", () => {
     expect(reply).toEqual({
       ok: true,
       text: "Skills matching 'pdf forms', best first:\n- pdf (arguments: [file]): Fill PDF forms.\nLoad one with load_skill to use it.",
-      results: [{ name: "pdf", description: "Fill PDF forms.", argumentHint: "[file]", path: "/s/pdf/SKILL.md", score: expect.any(Number) }],
+      results: [
+        {
+          name: "pdf",
+          description: "Fill PDF forms.",
+          argumentHint: "[file]",
+          path: "/s/pdf/SKILL.md",
+          score: expect.any(Number),
+        },
+      ],
       weakMatches: [],
     });
-    expect(await engine.search(request, { query: "  " })).toEqual({ ok: false, text: "Error: The search query is empty. Describe the task in a few words.", results: [], weakMatches: [] });
-    expect((await engine.search(request, { query: "zebra" })).text).toBe("No skills match 'zebra'. Try other words, or go on without a skill.");
+    expect(await engine.search(request, { query: "  " })).toEqual({
+      ok: false,
+      text: "Error: The search query is empty. Describe the task in a few words.",
+      results: [],
+      weakMatches: [],
+    });
+    expect((await engine.search(request, { query: "zebra" })).text).toBe(
+      "No skills match 'zebra'. Try other words, or go on without a skill.",
+    );
   });
 
   it("says that no skill matches well and shows the weak matches apart, instead of answering with them", async () => {
@@ -190,7 +252,9 @@ describe("the engine's search", () => {
     expect(await large.engine.offersSearch(large.request)).toBe(true);
     const events = large.entries.filter((entry) => entry.event === "catalog_over_budget");
     expect(events).toHaveLength(1);
-    expect(events[0]!.message).toMatch(/^The skills catalog is over its budget of 800 tokens: 0 whole, 0 shortened, \d+ by name only, \d+ left out \(search_skills finds them\); it now takes \d+ tokens$/);
+    expect(events[0]!.message).toMatch(
+      /^The skills catalog is over its budget of 800 tokens: 0 whole, 0 shortened, \d+ by name only, \d+ left out \(search_skills finds them\); it now takes \d+ tokens$/,
+    );
     const prompt = await large.engine.systemPrompt(large.request);
     expect(prompt).toContain("more skills are not listed here: find them with `search_skills`.");
     const unsearchable = await setup(many(300), { catalogBudget: 800, search: { offer: "never" } });
@@ -200,7 +264,12 @@ describe("the engine's search", () => {
 
   it("answers a load of an unknown name in a large catalog with the closest names, not the whole list", async () => {
     const { engine, request } = await setup(many(60));
-    expect(await engine.load(request, { skill: "tool-7x", id: "1" })).toEqual({ ok: false, text: expect.stringMatching(/^Error: Skill 'tool-7x' not found\. Closest matches: tool-\d+, tool-\d+, tool-\d+\.$/) });
+    expect(await engine.load(request, { skill: "tool-7x", id: "1" })).toEqual({
+      ok: false,
+      text: expect.stringMatching(
+        /^Error: Skill 'tool-7x' not found\. Closest matches: tool-\d+, tool-\d+, tool-\d+\.$/,
+      ),
+    });
     // A hidden skill is still loadable by name.
     expect((await engine.load(request, { skill: "tool-59", id: "2" })).ok).toBe(true);
   });

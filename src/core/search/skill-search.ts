@@ -8,7 +8,11 @@ export type { RankedSkill };
  * Ranks the catalog's skills for a query, best first, at most `limit`. Called with the same
  * `skills` array while the catalog is unchanged, so a ranker may keep an index keyed by it.
  */
-export type SkillRanker = (query: string, skills: readonly SkillMetadata[], limit: number) => Promise<readonly RankedSkill[]> | readonly RankedSkill[];
+export type SkillRanker = (
+  query: string,
+  skills: readonly SkillMetadata[],
+  limit: number,
+) => Promise<readonly RankedSkill[]> | readonly RankedSkill[];
 
 /** Texts to vectors, one per text, e.g. `(texts) => embeddings.embedDocuments(texts)`. */
 export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
@@ -44,7 +48,10 @@ export interface LexicalRankerOptions {
  * only added, removed or changed skills are indexed again.
  */
 export function createLexicalRanker(options: LexicalRankerOptions = {}): SkillRanker {
-  const floor = options.relevanceFloor === false ? { score: 0, coverage: 0 } : { ...DEFAULT_RELEVANCE_FLOOR, ...options.relevanceFloor };
+  const floor =
+    options.relevanceFloor === false
+      ? { score: 0, coverage: 0 }
+      : { ...DEFAULT_RELEVANCE_FLOOR, ...options.relevanceFloor };
   const index = createLexicalIndex();
   let current: readonly SkillMetadata[] | undefined;
   return (query, skills, limit) => {
@@ -52,7 +59,9 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): SkillRa
       index.follow(skills);
       current = skills;
     }
-    return index.search(query, limit).map(({ name, score, coverage }) => ({ name, score, weak: score < floor.score && coverage < floor.coverage }));
+    return index
+      .search(query, limit)
+      .map(({ name, score, coverage }) => ({ name, score, weak: score < floor.score && coverage < floor.coverage }));
   };
 }
 

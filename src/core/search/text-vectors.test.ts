@@ -15,7 +15,12 @@ describe("createTextVectors", () => {
       return texts.map((text) => (text === "a" ? [3, 4, 0] : [0, 5, 0]));
     }, cache);
     const vectors = await vectorsOf(["a", "b", "a", "cached"]);
-    expect(vectors.map((vector) => [...vector])).toEqual([[0.6, 0.8, 0].map(Math.fround), [0, 1, 0], [0.6, 0.8, 0].map(Math.fround), [0, 0, 1]]);
+    expect(vectors.map((vector) => [...vector])).toEqual([
+      [0.6, 0.8, 0].map(Math.fround),
+      [0, 1, 0],
+      [0.6, 0.8, 0].map(Math.fround),
+      [0, 0, 1],
+    ]);
     expect(sent).toEqual([["a", "b"]]);
     expect([...stored.keys()].sort()).toEqual([contentHash("a"), contentHash("b"), contentHash("cached")].sort());
     await vectorsOf(["b", "cached", "a"]);

@@ -58,7 +58,8 @@ export function createTextVectors(embed: EmbedTexts, cache?: EmbeddingCache): Te
       for (let start = 0; start < texts.length; start += EMBED_CHUNK) {
         const chunk = texts.slice(start, start + EMBED_CHUNK);
         const embedded = await embed(chunk);
-        if (embedded.length !== chunk.length) throw new Error(`The embeddings provider returned ${embedded.length} vectors for ${chunk.length} texts`);
+        if (embedded.length !== chunk.length)
+          throw new Error(`The embeddings provider returned ${embedded.length} vectors for ${chunk.length} texts`);
         chunk.forEach((text, index) => {
           added.set(hashOf(text), embedded[index]!);
           vectors.set(hashOf(text), unitVector(embedded[index]!));

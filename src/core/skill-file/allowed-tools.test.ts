@@ -11,7 +11,11 @@ describe("parseAllowedTools (decision 9)", () => {
   });
 
   it("keeps Claude Code's parenthesised patterns whole", () => {
-    expect(parseAllowedTools("Bash(git add:*) Bash(npm run test:*), Read")).toEqual(["Bash(git add:*)", "Bash(npm run test:*)", "Read"]);
+    expect(parseAllowedTools("Bash(git add:*) Bash(npm run test:*), Read")).toEqual([
+      "Bash(git add:*)",
+      "Bash(npm run test:*)",
+      "Read",
+    ]);
   });
 
   it("accepts YAML lists, splitting entries that hold several tools", () => {

@@ -31,28 +31,39 @@ describe("quoteBracketedArgumentHint", () => {
 });
 
 describe("validate and a bracketed argument-hint", () => {
-  it.each(["[file]", "[pr-number] [priority]"])("keeps the reference's verdict for `argument-hint: %s` without the Claude Code option", (hint) => {
-    const report = validateSkillText(skill(`argument-hint: ${hint}`), { directoryName: "demo" });
-    expect(report.valid).toBe(false);
-    expect(report.errors).toHaveLength(1);
-    expect(report.errors[0]).toMatch(/^Invalid YAML in frontmatter: /);
-  });
+  it.each(["[file]", "[pr-number] [priority]"])(
+    "keeps the reference's verdict for `argument-hint: %s` without the Claude Code option",
+    (hint) => {
+      const report = validateSkillText(skill(`argument-hint: ${hint}`), { directoryName: "demo" });
+      expect(report.valid).toBe(false);
+      expect(report.errors).toHaveLength(1);
+      expect(report.errors[0]).toMatch(/^Invalid YAML in frontmatter: /);
+    },
+  );
 
-  it.each(["[file]", "[pr-number] [priority]"])("with allowClaudeCodeFields accepts `argument-hint: %s` as the text written, with warnings", (hint) => {
-    expect(validateSkillText(skill(`argument-hint: ${hint}`), { directoryName: "demo", allowClaudeCodeFields: true })).toEqual({
-      valid: true,
-      name: "demo",
-      errors: [],
-      warnings: [
-        `'argument-hint: ${hint}' was read as the text '${hint}'; YAML reads it as a list or not at all, so quote it: argument-hint: "${hint}"`,
-        "Claude Code fields accepted: argument-hint. Other Agent Skills clients ignore or reject them.",
-      ],
-    });
-  });
+  it.each(["[file]", "[pr-number] [priority]"])(
+    "with allowClaudeCodeFields accepts `argument-hint: %s` as the text written, with warnings",
+    (hint) => {
+      expect(
+        validateSkillText(skill(`argument-hint: ${hint}`), { directoryName: "demo", allowClaudeCodeFields: true }),
+      ).toEqual({
+        valid: true,
+        name: "demo",
+        errors: [],
+        warnings: [
+          `'argument-hint: ${hint}' was read as the text '${hint}'; YAML reads it as a list or not at all, so quote it: argument-hint: "${hint}"`,
+          "Claude Code fields accepted: argument-hint. Other Agent Skills clients ignore or reject them.",
+        ],
+      });
+    },
+  );
 
   it("with allowClaudeCodeFields still reports the other problems of the file", () => {
-    expect(validateSkillText(skill("argument-hint: [file]\nversion: 1"), { directoryName: "demo", allowClaudeCodeFields: true }).errors).toEqual([
-      `Unexpected fields in frontmatter: version. ${ONLY}`,
-    ]);
+    expect(
+      validateSkillText(skill("argument-hint: [file]\nversion: 1"), {
+        directoryName: "demo",
+        allowClaudeCodeFields: true,
+      }).errors,
+    ).toEqual([`Unexpected fields in frontmatter: version. ${ONLY}`]);
   });
 });

@@ -96,7 +96,8 @@ export function parseFrontmatterYaml(text: string, mode: YamlMode, options: Fron
     throw invalidYaml(error instanceof Error ? error.message : String(error));
   }
   const [error] = document.errors;
-  if (error) throw invalidYaml(`${firstLine(error.message)}${where(unclosedOpener(text, error.pos[0]) ?? error.pos[0])}`);
+  if (error)
+    throw invalidYaml(`${firstLine(error.message)}${where(unclosedOpener(text, error.pos[0]) ?? error.pos[0])}`);
   if (mode === "strict") rejectNonStrictSyntax(document, text, where, new Set(options.flowStyleFields));
   try {
     return document.toJS({ maxAliasCount: MAX_ALIASES }) as unknown;
@@ -116,12 +117,18 @@ export function readSimpleFrontmatter(text: string, from = 0, to = text.length):
 
 type Document = ReturnType<typeof parseDocument>;
 
-function rejectNonStrictSyntax(document: Document, text: string, where: (offset: number) => string, flowStyleFields: ReadonlySet<string>): void {
+function rejectNonStrictSyntax(
+  document: Document,
+  text: string,
+  where: (offset: number) => string,
+  flowStyleFields: ReadonlySet<string>,
+): void {
   visit(document, (_key, node, path) => {
     if (isAlias(node)) throw invalidYaml(`aliases are not allowed (*${node.source})${where(node.range?.[0] ?? 0)}`);
     if (!isNode(node)) return;
     const start = node.range?.[0] ?? 0;
-    if (node.anchor) throw invalidYaml(`anchors are not allowed (&${node.anchor})${where(propertyStart(text, start, "&"))}`);
+    if (node.anchor)
+      throw invalidYaml(`anchors are not allowed (&${node.anchor})${where(propertyStart(text, start, "&"))}`);
     if (node.tag) throw invalidYaml(`tags are not allowed (${node.tag})${where(propertyStart(text, start, "!"))}`);
     if (isCollection(node) && node.flow && !inFlowStyleField(document, path, flowStyleFields)) {
       throw invalidYaml(`flow style collections ([...] or {...}) are not allowed${where(start)}`);
@@ -134,7 +141,13 @@ function rejectNonStrictSyntax(document: Document, text: string, where: (offset:
 // mapping, then the field's pair.
 function inFlowStyleField(document: Document, path: readonly unknown[], fields: ReadonlySet<string>): boolean {
   const pair = path[2];
-  return fields.size > 0 && path[1] === document.contents && isPair(pair) && isScalar(pair.key) && fields.has(String(pair.key.value));
+  return (
+    fields.size > 0 &&
+    path[1] === document.contents &&
+    isPair(pair) &&
+    isScalar(pair.key) &&
+    fields.has(String(pair.key.value))
+  );
 }
 
 function invalidYaml(detail: string): SkillParseError {
@@ -173,7 +186,11 @@ function unclosedOpener(text: string, offset: number): number | undefined {
 function isUnclosed(node: Node, source: string): boolean {
   if (isCollection(node)) {
     const token = node.srcToken;
-    return node.flow === true && token?.type === "flow-collection" && !token.end.some((end) => end.type === "flow-seq-end" || end.type === "flow-map-end");
+    return (
+      node.flow === true &&
+      token?.type === "flow-collection" &&
+      !token.end.some((end) => end.type === "flow-seq-end" || end.type === "flow-map-end")
+    );
   }
   if (!isScalar(node) || (node.type !== "QUOTE_DOUBLE" && node.type !== "QUOTE_SINGLE")) return false;
   const quote = source[0]!;

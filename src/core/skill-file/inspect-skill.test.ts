@@ -8,20 +8,48 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
   it("reads a clean skill without diagnostics", () => {
     const { skill, diagnostics } = inspect("---\nname: demo\ndescription: Does demo things\nlicense: MIT\n---\nBody");
     expect(diagnostics).toEqual([]);
-    expect(skill).toEqual({ name: "demo", description: "Does demo things", path: file, license: "MIT", metadata: {}, allowedTools: [], source: "test" });
+    expect(skill).toEqual({
+      name: "demo",
+      description: "Does demo things",
+      path: file,
+      license: "MIT",
+      metadata: {},
+      allowedTools: [],
+      source: "test",
+    });
   });
 
   it("skips unparseable frontmatter with an error naming the file", () => {
     expect(inspect("no frontmatter")).toEqual({
-      diagnostics: [{ severity: "error", code: "frontmatter-missing", file, source: "test", message: "SKILL.md must start with YAML frontmatter (---)" }],
+      diagnostics: [
+        {
+          severity: "error",
+          code: "frontmatter-missing",
+          file,
+          source: "test",
+          message: "SKILL.md must start with YAML frontmatter (---)",
+        },
+      ],
     });
-    expect(inspect("---\nname: demo\n").diagnostics[0]).toMatchObject({ severity: "error", code: "frontmatter-unclosed" });
-    expect(inspect("---\nname: demo\ndescription: d\n\tx: y\n---\n").diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });
+    expect(inspect("---\nname: demo\n").diagnostics[0]).toMatchObject({
+      severity: "error",
+      code: "frontmatter-unclosed",
+    });
+    expect(inspect("---\nname: demo\ndescription: d\n\tx: y\n---\n").diagnostics[0]).toMatchObject({
+      severity: "error",
+      code: "invalid-yaml",
+    });
   });
 
   it("names the line and column in the SKILL.md of a YAML error, also when it repairs the value", () => {
     expect(inspect('---\nname: demo\ndescription: "unclosed\n---\n').diagnostics).toEqual([
-      { severity: "error", code: "invalid-yaml", file, source: "test", message: 'Invalid YAML in frontmatter: Missing closing "quote at line 3, column 14' },
+      {
+        severity: "error",
+        code: "invalid-yaml",
+        file,
+        source: "test",
+        message: 'Invalid YAML in frontmatter: Missing closing "quote at line 3, column 14',
+      },
     ]);
     expect(inspect("---\nname: demo\ndescription: [unclosed\n---\n").diagnostics).toEqual([
       {
@@ -39,14 +67,29 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
     const result = inspect("---\nname: demo\n---\nBody");
     expect(result.skill).toBeUndefined();
     expect(result.diagnostics).toEqual([
-      { severity: "error", code: "description-missing", file, source: "test", skill: "demo", message: "Missing required field in frontmatter: description" },
+      {
+        severity: "error",
+        code: "description-missing",
+        file,
+        source: "test",
+        skill: "demo",
+        message: "Missing required field in frontmatter: description",
+      },
     ]);
-    expect(inspect("---\nname: demo\ndescription: '  '\n---\n").diagnostics[0]!.message).toBe("Field 'description' must be a non-empty string");
+    expect(inspect("---\nname: demo\ndescription: '  '\n---\n").diagnostics[0]!.message).toBe(
+      "Field 'description' must be a non-empty string",
+    );
   });
 
   it("skips a skill without a name", () => {
     expect(inspect("---\ndescription: d\n---\n").diagnostics).toEqual([
-      { severity: "error", code: "name-missing", file, source: "test", message: "Missing required field in frontmatter: name" },
+      {
+        severity: "error",
+        code: "name-missing",
+        file,
+        source: "test",
+        message: "Missing required field in frontmatter: name",
+      },
     ]);
   });
 
@@ -65,18 +108,29 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
     expect(result.diagnostics.map((d) => [d.severity, d.message])).toEqual([
       ["warning", expect.stringMatching(/^Unexpected fields in frontmatter: version\. /)],
       ["warning", "Skill name 'Other_Name' must be lowercase"],
-      ["warning", "Skill name 'Other_Name' contains invalid characters. Only letters, digits, and hyphens are allowed."],
+      [
+        "warning",
+        "Skill name 'Other_Name' contains invalid characters. Only letters, digits, and hyphens are allowed.",
+      ],
       ["warning", "Directory name 'demo' must match skill name 'Other_Name'"],
       ["warning", "Description exceeds 1024 character limit (1100 chars)"],
     ]);
   });
 
   it("accepts flow lists and repairs unquoted colons, with a warning", () => {
-    const result = inspect("---\nname: demo\ndescription: Use this skill when: the user asks about PDFs\nallowed-tools: [Read, Bash]\n---\n");
+    const result = inspect(
+      "---\nname: demo\ndescription: Use this skill when: the user asks about PDFs\nallowed-tools: [Read, Bash]\n---\n",
+    );
     expect(result.skill?.description).toBe("Use this skill when: the user asks about PDFs");
     expect(result.skill?.allowedTools).toEqual(["Read", "Bash"]);
     expect(result.diagnostics).toEqual([
-      expect.objectContaining({ severity: "warning", code: "yaml-repaired", message: expect.stringMatching(/^Invalid YAML in frontmatter: .*; read after quoting the values that are not valid YAML$/) }),
+      expect.objectContaining({
+        severity: "warning",
+        code: "yaml-repaired",
+        message: expect.stringMatching(
+          /^Invalid YAML in frontmatter: .*; read after quoting the values that are not valid YAML$/,
+        ),
+      }),
     ]);
   });
 
@@ -108,36 +162,50 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
     { written: "[file]", hint: "[file]" },
     { written: "[ file ]", hint: "[ file ]" },
     { written: "[a, b]  # two of them", hint: "[a, b]" },
-  ])("reads Claude Code's unquoted `argument-hint: $written` as the text written, with a warning", ({ written, hint }) => {
-    const { skill, diagnostics } = inspect(`---\nname: demo\ndescription: d\nargument-hint: ${written}\n---\n`);
-    expect(skill?.argumentHint).toBe(hint);
-    expect(diagnostics).toEqual([
-      {
-        severity: "warning",
-        code: "argument-hint-text",
-        file,
-        source: "test",
-        message: `'argument-hint: ${hint}' was read as the text '${hint}'; YAML reads it as a list or not at all, so quote it: argument-hint: "${hint}"`,
-      },
-    ]);
-  });
+  ])(
+    "reads Claude Code's unquoted `argument-hint: $written` as the text written, with a warning",
+    ({ written, hint }) => {
+      const { skill, diagnostics } = inspect(`---\nname: demo\ndescription: d\nargument-hint: ${written}\n---\n`);
+      expect(skill?.argumentHint).toBe(hint);
+      expect(diagnostics).toEqual([
+        {
+          severity: "warning",
+          code: "argument-hint-text",
+          file,
+          source: "test",
+          message: `'argument-hint: ${hint}' was read as the text '${hint}'; YAML reads it as a list or not at all, so quote it: argument-hint: "${hint}"`,
+        },
+      ]);
+    },
+  );
 
   it("reads a bracketed argument-hint in a CRLF file and leaves the other fields as they are", () => {
-    const { skill, diagnostics } = inspect("---\r\nname: demo\r\nargument-hint: [file]\r\ndescription: Use when: x\r\n---\r\nBody");
+    const { skill, diagnostics } = inspect(
+      "---\r\nname: demo\r\nargument-hint: [file]\r\ndescription: Use when: x\r\n---\r\nBody",
+    );
     expect(skill).toMatchObject({ name: "demo", argumentHint: "[file]", description: "Use when: x" });
     expect(diagnostics.map((d) => d.code)).toEqual(["argument-hint-text", "yaml-repaired"]);
   });
 
   it("reads Claude Code's `arguments` as a list or a space-separated string of names", () => {
-    expect(inspect("---\nname: demo\ndescription: d\narguments: [issue, priority]\n---\n").skill!.argumentNames).toEqual(["issue", "priority"]);
-    expect(inspect("---\nname: demo\ndescription: d\narguments: issue priority\n---\n").skill!.argumentNames).toEqual(["issue", "priority"]);
+    expect(
+      inspect("---\nname: demo\ndescription: d\narguments: [issue, priority]\n---\n").skill!.argumentNames,
+    ).toEqual(["issue", "priority"]);
+    expect(inspect("---\nname: demo\ndescription: d\narguments: issue priority\n---\n").skill!.argumentNames).toEqual([
+      "issue",
+      "priority",
+    ]);
     const bad = inspect("---\nname: demo\ndescription: d\narguments: [a-b]\n---\n");
     expect(bad.skill!.argumentNames).toBeUndefined();
-    expect(bad.diagnostics.map((d) => d.message)).toEqual(["Field 'arguments' must be a list of names (letters, digits, '_') or a space-separated string of them; it was ignored"]);
+    expect(bad.diagnostics.map((d) => d.message)).toEqual([
+      "Field 'arguments' must be a list of names (letters, digits, '_') or a space-separated string of them; it was ignored",
+    ]);
   });
 
   it("ignores mistyped optional fields with a warning", () => {
-    const { skill, diagnostics } = inspect("---\nname: demo\ndescription: d\nlicense:\n  - MIT\nuser-invocable: maybe\nmetadata:\n  ok: yes\n  nested:\n    a: b\n---\n");
+    const { skill, diagnostics } = inspect(
+      "---\nname: demo\ndescription: d\nlicense:\n  - MIT\nuser-invocable: maybe\nmetadata:\n  ok: yes\n  nested:\n    a: b\n---\n",
+    );
     expect(skill?.license).toBeUndefined();
     expect(skill?.userInvocable).toBeUndefined();
     expect(skill?.metadata).toEqual({ ok: "yes" });
@@ -149,15 +217,28 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
   });
 
   it("keeps numbers in metadata as written", () => {
-    expect(inspect("---\nname: demo\ndescription: d\nmetadata:\n  version: 1.10\n---\n").skill?.metadata).toEqual({ version: "1.10" });
+    expect(inspect("---\nname: demo\ndescription: d\nmetadata:\n  version: 1.10\n---\n").skill?.metadata).toEqual({
+      version: "1.10",
+    });
   });
 
   it("does not let a --- inside a value end the frontmatter", () => {
-    expect(inspect("---\nname: demo\ndescription: before --- after\n---\n").skill?.description).toBe("before --- after");
+    expect(inspect("---\nname: demo\ndescription: before --- after\n---\n").skill?.description).toBe(
+      "before --- after",
+    );
   });
 
   it("bounds YAML alias expansion", () => {
-    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(", ")}]`)].join("\n");
+    const bomb = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(", ")}]`,
+      ),
+    ].join("\n");
     const result = inspect(`---\nname: demo\ndescription: d\n${bomb}\n---\n`);
     expect(result.skill).toBeUndefined();
     expect(result.diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });

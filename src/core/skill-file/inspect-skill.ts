@@ -44,7 +44,13 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   let text = input.text;
   if (text.charCodeAt(0) === 0xfeff) {
     text = text.slice(1);
-    report(diagnostics, input, "warning", "byte-order-mark", "SKILL.md starts with a byte-order mark; the reference validator rejects it");
+    report(
+      diagnostics,
+      input,
+      "warning",
+      "byte-order-mark",
+      "SKILL.md starts with a byte-order mark; the reference validator rejects it",
+    );
   }
   // Nearly every skill's frontmatter is plain `key: value` lines, which need no repairs.
   const simple = readSimpleSkillFrontmatter(text);
@@ -53,13 +59,25 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
 
   const rawName = frontmatter.name;
   if (typeof rawName !== "string" || pyStrip(rawName) === "") {
-    report(diagnostics, input, "error", "name-missing", "name" in frontmatter ? "Field 'name' must be a non-empty string" : "Missing required field in frontmatter: name");
+    report(
+      diagnostics,
+      input,
+      "error",
+      "name-missing",
+      "name" in frontmatter ? "Field 'name' must be a non-empty string" : "Missing required field in frontmatter: name",
+    );
     return { diagnostics };
   }
   const usualName = isUsualSkillName(rawName);
   const name = usualName ? rawName : normalizeSkillName(rawName);
   if (!usualName && (UNSAFE_NAME.test(name) || name.length > MAX_LENIENT_NAME_LENGTH)) {
-    report(diagnostics, input, "error", "name-unsafe", `Skill name ${JSON.stringify(name)} cannot be used: it contains whitespace, markup or control characters, or is too long`);
+    report(
+      diagnostics,
+      input,
+      "error",
+      "name-unsafe",
+      `Skill name ${JSON.stringify(name)} cannot be used: it contains whitespace, markup or control characters, or is too long`,
+    );
     return { diagnostics };
   }
   const rawDescription = frontmatter.description;
@@ -69,7 +87,9 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
       input,
       "error",
       "description-missing",
-      "description" in frontmatter ? "Field 'description' must be a non-empty string" : "Missing required field in frontmatter: description",
+      "description" in frontmatter
+        ? "Field 'description' must be a non-empty string"
+        : "Missing required field in frontmatter: description",
       name,
     );
     return { diagnostics };
@@ -82,7 +102,14 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
   // The fast reader takes no value with a control character; only the others need cleaning.
   const description = simple ? stripped : withoutControlCharacters(stripped);
   if (description !== stripped) {
-    report(diagnostics, input, "warning", "control-characters", "The description contains control characters; they were removed", name);
+    report(
+      diagnostics,
+      input,
+      "warning",
+      "control-characters",
+      "The description contains control characters; they were removed",
+      name,
+    );
   }
   const skill: SkillMetadata = {
     name,
@@ -100,7 +127,12 @@ export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
 // are rather than a lookup of each field there could be. (The diagnostics and the input are
 // passed along rather than closed over: discovery inspects thousands of skills, and closures
 // per skill were garbage for every one.)
-function readOptionalFields(frontmatter: Record<string, unknown>, skill: SkillMetadata, diagnostics: Diagnostic[], input: InspectSkillInput): void {
+function readOptionalFields(
+  frontmatter: Record<string, unknown>,
+  skill: SkillMetadata,
+  diagnostics: Diagnostic[],
+  input: InspectSkillInput,
+): void {
   for (const field in frontmatter) {
     if (!Object.hasOwn(frontmatter, field)) continue;
     const value = frontmatter[field];
@@ -128,7 +160,14 @@ function readOptionalFields(frontmatter: Record<string, unknown>, skill: SkillMe
       case "arguments": {
         const names = argumentNames(value);
         if (names) skill.argumentNames = names;
-        else ignored(diagnostics, input, skill, "arguments", "a list of names (letters, digits, '_') or a space-separated string of them");
+        else
+          ignored(
+            diagnostics,
+            input,
+            skill,
+            "arguments",
+            "a list of names (letters, digits, '_') or a space-separated string of them",
+          );
         break;
       }
       case "allowed-tools":
@@ -158,7 +197,12 @@ const BOOLEAN_FIELDS = {
 } as const satisfies Record<string, keyof SkillMetadata>;
 
 // Copies the string entries of `metadata` (a mapping, or "" for `metadata:` alone) into `skill.metadata`.
-function readMetadata(metadata: unknown, skill: SkillMetadata, diagnostics: Diagnostic[], input: InspectSkillInput): void {
+function readMetadata(
+  metadata: unknown,
+  skill: SkillMetadata,
+  diagnostics: Diagnostic[],
+  input: InspectSkillInput,
+): void {
   if (metadata === undefined || metadata === "") return;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
     ignored(diagnostics, input, skill, "metadata", "a mapping");
@@ -169,25 +213,56 @@ function readMetadata(metadata: unknown, skill: SkillMetadata, diagnostics: Diag
     if (!Object.hasOwn(metadata, key)) continue;
     const value = (metadata as Record<string, unknown>)[key];
     if (typeof value === "string") setOwn(skill.metadata, key, value);
-    else ignored(diagnostics, input, skill, `metadata.${key}`, key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string");
+    else
+      ignored(
+        diagnostics,
+        input,
+        skill,
+        `metadata.${key}`,
+        key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string",
+      );
   }
 }
 
 // Adds a diagnostic about the file of `input`.
-function report(diagnostics: Diagnostic[], input: InspectSkillInput, severity: Diagnostic["severity"], code: string, message: string, skill?: string): void {
+function report(
+  diagnostics: Diagnostic[],
+  input: InspectSkillInput,
+  severity: Diagnostic["severity"],
+  code: string,
+  message: string,
+  skill?: string,
+): void {
   const diagnostic: Diagnostic = { severity, code, file: input.file, message, source: input.source };
   if (skill) diagnostic.skill = skill;
   diagnostics.push(diagnostic);
 }
 
 // Reports a field of `skill` whose value was ignored, and what it must be.
-function ignored(diagnostics: Diagnostic[], input: InspectSkillInput, skill: SkillMetadata, field: string, expected: string): void {
-  report(diagnostics, input, "warning", "field-type", `Field '${field}' must be ${expected}; it was ignored`, skill.name);
+function ignored(
+  diagnostics: Diagnostic[],
+  input: InspectSkillInput,
+  skill: SkillMetadata,
+  field: string,
+  expected: string,
+): void {
+  report(
+    diagnostics,
+    input,
+    "warning",
+    "field-type",
+    `Field '${field}' must be ${expected}; it was ignored`,
+    skill.name,
+  );
 }
 
 // Parses with the repairs skills written for laxer readers need: a bracketed `argument-hint`
 // read as the text written, values that are not valid YAML quoted.
-function parseLeniently(original: string, diagnostics: Diagnostic[], input: InspectSkillInput): SkillDocument | undefined {
+function parseLeniently(
+  original: string,
+  diagnostics: Diagnostic[],
+  input: InspectSkillInput,
+): SkillDocument | undefined {
   const quotedHint = quoteBracketedArgumentHint(original);
   if (quotedHint) report(diagnostics, input, "warning", "argument-hint-text", quotedHint.message);
   const text = quotedHint?.text ?? original;
@@ -201,7 +276,13 @@ function parseLeniently(original: string, diagnostics: Diagnostic[], input: Insp
       if (repaired !== text) {
         try {
           const document = parseSkillDocument(repaired, "lenient");
-          report(diagnostics, input, "warning", "yaml-repaired", `${error.message}; read after quoting the values that are not valid YAML`);
+          report(
+            diagnostics,
+            input,
+            "warning",
+            "yaml-repaired",
+            `${error.message}; read after quoting the values that are not valid YAML`,
+          );
           return document;
         } catch {
           // fall through to the original error
@@ -226,7 +307,11 @@ function quoteInvalidValues(text: string): string {
     const match = TOP_LEVEL_ENTRY.exec(lines[i]!.replace(/\r$/, ""));
     if (!match || (lines[i + 1] ?? "").startsWith(" ")) continue;
     const value = match[2]!.trimEnd();
-    if (yamlBoundsProblem(value) || parseDocument(`k: ${value}`, { schema: "failsafe", logLevel: "error" }).errors.length === 0) continue;
+    if (
+      yamlBoundsProblem(value) ||
+      parseDocument(`k: ${value}`, { schema: "failsafe", logLevel: "error" }).errors.length === 0
+    )
+      continue;
     if (++changed > MAX_REPAIRED_LINES) return text;
     lines[i] = `${match[1]}: ${JSON.stringify(value)}`;
   }
@@ -236,7 +321,11 @@ function quoteInvalidValues(text: string): string {
 // Claude Code's `arguments: [issue, priority]` (or `arguments: issue priority`) names `$issue`, `$priority`.
 function argumentNames(value: unknown): string[] | undefined {
   const names = typeof value === "string" ? value.split(/[\s,]+/).filter(Boolean) : value;
-  if (!Array.isArray(names) || !names.every((name) => typeof name === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) return undefined;
+  if (
+    !Array.isArray(names) ||
+    !names.every((name) => typeof name === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+  )
+    return undefined;
   return names as string[];
 }
 

@@ -6,12 +6,20 @@ import { parseSimpleMapping } from "./simple-yaml-mapping.js";
 // these pin the lines it reads itself and the ones it must leave to the parser.
 describe("parseSimpleMapping", () => {
   it("reads key: value lines and one nested block, skipping blank lines and one \\r before each line break", () => {
-    const text = "name: pdf\r\n\r\n   \r\ndescription: 'It''s for PDFs.'\r\nmetadata:\r\n  author: \"docs team\"\r\n  version: 1.0\r\nlicense: MIT";
-    expect(parseSimpleMapping(text)).toEqual({ name: "pdf", description: "It's for PDFs.", metadata: { author: "docs team", version: "1.0" }, license: "MIT" });
+    const text =
+      "name: pdf\r\n\r\n   \r\ndescription: 'It''s for PDFs.'\r\nmetadata:\r\n  author: \"docs team\"\r\n  version: 1.0\r\nlicense: MIT";
+    expect(parseSimpleMapping(text)).toEqual({
+      name: "pdf",
+      description: "It's for PDFs.",
+      metadata: { author: "docs team", version: "1.0" },
+      license: "MIT",
+    });
   });
 
   it("reads plain values with ':' and '#' where YAML keeps them as text, and printable non-ASCII", () => {
-    expect(parseSimpleMapping("a: http://x.org/a#b\nb: a:b\nc: C# and F#\nd: caf\u00e9 \u2014 \ufefe \uff00 \ufffd")).toEqual({ a: "http://x.org/a#b", b: "a:b", c: "C# and F#", d: "caf\u00e9 \u2014 \ufefe \uff00 \ufffd" });
+    expect(
+      parseSimpleMapping("a: http://x.org/a#b\nb: a:b\nc: C# and F#\nd: caf\u00e9 \u2014 \ufefe \uff00 \ufffd"),
+    ).toEqual({ a: "http://x.org/a#b", b: "a:b", c: "C# and F#", d: "caf\u00e9 \u2014 \ufefe \uff00 \ufffd" });
   });
 
   it("reads text with a character outside the usual ones value by value, as it always did", () => {
@@ -62,6 +70,8 @@ describe("parseSimpleMapping", () => {
 
   it("reads what it leaves to the YAML parser as YAML does", () => {
     expect(parseFrontmatterYaml("name: a\u2028b", "lenient")).toEqual({ name: "a\u2028b" });
-    expect(() => parseFrontmatterYaml("name: a\nname: b", "lenient")).toThrow(/^Invalid YAML in frontmatter: Map keys must be unique/);
+    expect(() => parseFrontmatterYaml("name: a\nname: b", "lenient")).toThrow(
+      /^Invalid YAML in frontmatter: Map keys must be unique/,
+    );
   });
 });

@@ -29,7 +29,8 @@ const BLANK = /^\s*$/;
 // example, by their first letter's code, so that a known key is recognised without scanning it first.
 const KNOWN_KEYS: ReadonlyArray<readonly string[] | undefined> = (() => {
   const byFirst: string[][] = [];
-  for (const key of [...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS, "author", "version"]) (byFirst[key.charCodeAt(0)] ??= []).push(key);
+  for (const key of [...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS, "author", "version"])
+    (byFirst[key.charCodeAt(0)] ??= []).push(key);
   return byFirst;
 })();
 const SPACE = 0x20;
@@ -156,7 +157,13 @@ function keyAt(text: string, from: number, lineEnd: number): string | undefined 
 function knownKeyAt(text: string, from: number, lineEnd: number, first: number): string | undefined {
   const candidates = KNOWN_KEYS[first];
   if (candidates) {
-    for (const known of candidates) if (from + known.length < lineEnd && text.charCodeAt(from + known.length) === COLON && restMatches(text, from, known)) return known;
+    for (const known of candidates)
+      if (
+        from + known.length < lineEnd &&
+        text.charCodeAt(from + known.length) === COLON &&
+        restMatches(text, from, known)
+      )
+        return known;
   }
   return undefined;
 }
@@ -188,12 +195,16 @@ function scalarAt(text: string, from: number, to: number, usual: boolean, plain:
     return /^(?:[^']|'')*$/.test(inner) ? inner.replaceAll("''", "'") : undefined;
   }
   if (first === 0x22 && to - from >= 2 && last === 0x22) {
-    return holds(text, '"', from + 1, to - 1) || holds(text, "\\", from + 1, to - 1) ? undefined : text.slice(from + 1, to - 1);
+    return holds(text, '"', from + 1, to - 1) || holds(text, "\\", from + 1, to - 1)
+      ? undefined
+      : text.slice(from + 1, to - 1);
   }
   // A letter is a plain scalar's usual start; the pattern decides the rest. A plain scalar
   // cannot hold `: ` or ` #`, nor end with `:`.
   if (!isLetter(first) && !PLAIN_START.test(text.charAt(from))) return undefined;
-  return last === COLON || holds(text, ": ", from, to) || (!plain && holds(text, " #", from, to)) ? undefined : text.slice(from, to);
+  return last === COLON || holds(text, ": ", from, to) || (!plain && holds(text, " #", from, to))
+    ? undefined
+    : text.slice(from, to);
 }
 
 // Whether `search` occurs in `text` between `from` and `to`.

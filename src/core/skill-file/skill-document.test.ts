@@ -12,13 +12,22 @@ describe("parseSkillDocument (lenient)", () => {
   });
 
   it("does not end the frontmatter at a --- inside a line, and says when it is never closed", () => {
-    expect(parseSkillDocument("---\nname: a\ndescription: x --- y\n---\n", "lenient").frontmatter).toEqual({ name: "a", description: "x --- y" });
-    expect(() => parseSkillDocument("---\nname: a\n---x\n", "lenient")).toThrow("SKILL.md frontmatter not properly closed with ---");
-    expect(() => parseSkillDocument("--- x\nname: a\n---\n", "lenient")).toThrow("SKILL.md must start with YAML frontmatter (---)");
+    expect(parseSkillDocument("---\nname: a\ndescription: x --- y\n---\n", "lenient").frontmatter).toEqual({
+      name: "a",
+      description: "x --- y",
+    });
+    expect(() => parseSkillDocument("---\nname: a\n---x\n", "lenient")).toThrow(
+      "SKILL.md frontmatter not properly closed with ---",
+    );
+    expect(() => parseSkillDocument("--- x\nname: a\n---\n", "lenient")).toThrow(
+      "SKILL.md must start with YAML frontmatter (---)",
+    );
   });
 
   it("names YAML problems by their line in the SKILL.md", () => {
-    expect(() => parseSkillDocument("---\nname: a\ndescription: [b\n---\n", "lenient")).toThrow(/at line 3, column 14$/);
+    expect(() => parseSkillDocument("---\nname: a\ndescription: [b\n---\n", "lenient")).toThrow(
+      /at line 3, column 14$/,
+    );
     expect(() => parseSkillDocument("---\r\nname: a\r\nname: b\r\n---\r\n", "lenient")).toThrow(/at line 3, column 1$/);
   });
 });

@@ -12,8 +12,7 @@ export interface SkillDocument {
 
 /** Where the frontmatter sits in a `SKILL.md`, or why it cannot be found. */
 export type FrontmatterLocation =
-  | { ok: true; yamlStart: number; yamlEnd: number; bodyStart: number }
-  | { ok: false; error: SkillParseError };
+  { ok: true; yamlStart: number; yamlEnd: number; bodyStart: number } | { ok: false; error: SkillParseError };
 
 const MISSING_FRONTMATTER = "SKILL.md must start with YAML frontmatter (---)";
 const UNCLOSED_FRONTMATTER = "SKILL.md frontmatter not properly closed with ---";
@@ -99,7 +98,10 @@ export function parseSkillDocument(text: string, mode: YamlMode, options: SkillD
   const location = locateFrontmatter(normalized, mode);
   if (!location.ok) throw location.error;
   const yaml = normalized.slice(location.yamlStart, location.yamlEnd);
-  const frontmatter = parseFrontmatterYaml(yaml, mode, { origin: originOf(normalized, location.yamlStart), flowStyleFields: options.flowStyleFields });
+  const frontmatter = parseFrontmatterYaml(yaml, mode, {
+    origin: originOf(normalized, location.yamlStart),
+    flowStyleFields: options.flowStyleFields,
+  });
   if (!isMapping(frontmatter)) throw new SkillParseError("frontmatter-not-mapping", NOT_A_MAPPING);
   return { frontmatter, body: pyStrip(normalized.slice(location.bodyStart)) };
 }
@@ -112,7 +114,9 @@ export function parseSkillDocument(text: string, mode: YamlMode, options: SkillD
 export function readSimpleSkillFrontmatter(text: string): Record<string, unknown> | undefined {
   const normalized = normalizeNewlines(text);
   const bodyStart = lenientBodyStart(normalized);
-  return bodyStart < 0 ? undefined : readSimpleFrontmatter(normalized, normalized.indexOf("\n") + 1, closingDashesStart(normalized, bodyStart));
+  return bodyStart < 0
+    ? undefined
+    : readSimpleFrontmatter(normalized, normalized.indexOf("\n") + 1, closingDashesStart(normalized, bodyStart));
 }
 
 /**
@@ -121,7 +125,9 @@ export function readSimpleSkillFrontmatter(text: string): Record<string, unknown
  */
 export function splitAtBody(text: string): { head: string; body: string } {
   const location = locateFrontmatter(text, "lenient");
-  return location.ok ? { head: text.slice(0, location.bodyStart), body: text.slice(location.bodyStart) } : { head: "", body: text };
+  return location.ok
+    ? { head: text.slice(0, location.bodyStart), body: text.slice(location.bodyStart) }
+    : { head: "", body: text };
 }
 
 /** The line and column of `offset` in `text`, 1-based (YAML errors name the file's lines; the frontmatter starts on line 2). */

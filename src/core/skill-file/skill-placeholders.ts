@@ -7,4 +7,8 @@ export function placeholderDescription(name: string): string {
 }
 
 /** The lines of the body `skillset create` writes for the author to replace. */
-export const PLACEHOLDER_BODY_LINES = ["Say which tasks this skill is for, and which it is not for.", "1. First step.", "2. Second step."] as const;
+export const PLACEHOLDER_BODY_LINES = [
+  "Say which tasks this skill is for, and which it is not for.",
+  "1. First step.",
+  "2. Second step.",
+] as const;

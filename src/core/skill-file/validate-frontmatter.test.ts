@@ -7,13 +7,22 @@ describe("validateFrontmatter: the name", () => {
     const word = fc.stringMatching(/^[a-z0-9]{1,12}$/);
     const name = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join("-"));
     // The folder: the name itself, its fullwidth form (NFKC makes it the name), or another name.
-    const folder = fc.tuple(name, fc.constantFrom("same", "fullwidth", "other")).map(([other, kind]) => ({ other, kind }));
+    const folder = fc
+      .tuple(name, fc.constantFrom("same", "fullwidth", "other"))
+      .map(([other, kind]) => ({ other, kind }));
     fc.assert(
       fc.property(name, folder, (skillName, { other, kind }) => {
         const directoryName =
-          kind === "same" ? skillName : kind === "fullwidth" ? [...skillName].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join("") : other;
+          kind === "same"
+            ? skillName
+            : kind === "fullwidth"
+              ? [...skillName].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join("")
+              : other;
         // "-" + 0xfee0 is U+FF0D, which NFKC maps back to "-".
-        const expected = directoryName.normalize("NFKC") === skillName ? [] : [`Directory name '${directoryName}' must match skill name '${skillName}'`];
+        const expected =
+          directoryName.normalize("NFKC") === skillName
+            ? []
+            : [`Directory name '${directoryName}' must match skill name '${skillName}'`];
         expect(validateFrontmatter({ name: skillName, description: "x" }, { directoryName })).toEqual(expected);
       }),
       { seed: 26, numRuns: 2000 },

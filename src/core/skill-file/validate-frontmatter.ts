@@ -47,12 +47,17 @@ export function validateFrontmatter(
  * thousands of skills, nearly all valid, and needs neither an options object nor an array for them.
  * @internal
  */
-export function frontmatterErrors(frontmatter: Record<string, unknown>, directoryName: string | undefined, allowClaudeCodeFields: boolean): string[] | undefined {
+export function frontmatterErrors(
+  frontmatter: Record<string, unknown>,
+  directoryName: string | undefined,
+  allowClaudeCodeFields: boolean,
+): string[] | undefined {
   const errors = found;
   errors.length = 0;
   const allowed = allowClaudeCodeFields ? SPEC_AND_CLAUDE_CODE : SPEC_ONLY;
   let unexpected: string[] | undefined;
-  for (const key in frontmatter) if (!allowed.has(key) && Object.hasOwn(frontmatter, key)) (unexpected ??= []).push(key);
+  for (const key in frontmatter)
+    if (!allowed.has(key) && Object.hasOwn(frontmatter, key)) (unexpected ??= []).push(key);
   if (unexpected) {
     errors.push(
       `Unexpected fields in frontmatter: ${unexpected.sort(compareCodePoints).join(", ")}. Only ${SPEC_FIELDS_REPR} are allowed.`,
@@ -135,7 +140,8 @@ function descriptionErrors(value: unknown, errors: string[]): void {
   else if (value.length > MAX_DESCRIPTION_LENGTH) {
     // Surrogate pairs count once, so only a description longer in UTF-16 units can be too long.
     const length = codePointLength(value);
-    if (length > MAX_DESCRIPTION_LENGTH) errors.push(`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`);
+    if (length > MAX_DESCRIPTION_LENGTH)
+      errors.push(`Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`);
   }
 }
 
@@ -143,7 +149,8 @@ function compatibilityErrors(value: unknown, errors: string[]): void {
   if (typeof value !== "string") errors.push("Field 'compatibility' must be a string");
   else if (value.length > MAX_COMPATIBILITY_LENGTH) {
     const length = codePointLength(value);
-    if (length > MAX_COMPATIBILITY_LENGTH) errors.push(`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`);
+    if (length > MAX_COMPATIBILITY_LENGTH)
+      errors.push(`Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`);
   }
 }
 

@@ -13,12 +13,14 @@ function errorsOf(text: string, directoryName?: string): string[] {
 
 describe("validateSkillText: parsing (reference messages)", () => {
   it("accepts a minimal valid skill", () => {
-    expect(validateSkillText(skill("name: my-skill\ndescription: Does things"), { directoryName: "my-skill" })).toEqual({
-      valid: true,
-      name: "my-skill",
-      errors: [],
-      warnings: [],
-    });
+    expect(validateSkillText(skill("name: my-skill\ndescription: Does things"), { directoryName: "my-skill" })).toEqual(
+      {
+        valid: true,
+        name: "my-skill",
+        errors: [],
+        warnings: [],
+      },
+    );
   });
 
   it("requires the text to start with ---", () => {
@@ -27,7 +29,9 @@ describe("validateSkillText: parsing (reference messages)", () => {
   });
 
   it("rejects a byte-order mark, as the reference does", () => {
-    expect(errorsOf("\ufeff" + skill("name: a\ndescription: b"))).toEqual(["SKILL.md must start with YAML frontmatter (---)"]);
+    expect(errorsOf("\ufeff" + skill("name: a\ndescription: b"))).toEqual([
+      "SKILL.md must start with YAML frontmatter (---)",
+    ]);
   });
 
   it("requires a closing ---", () => {
@@ -63,12 +67,17 @@ describe("validateSkillText: parsing (reference messages)", () => {
   });
 
   it("ends a YAML error with its line and column in the SKILL.md (the frontmatter starts on line 2)", () => {
-    const unclosed = "Invalid YAML in frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
+    const unclosed =
+      "Invalid YAML in frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 14";
     expect(errorsOf(skill("name: a\ndescription: [unclosed"), "a")).toEqual([unclosed]);
     expect(errorsOf("---\r\nname: a\r\ndescription: [unclosed\r\n---\r\n", "a")).toEqual([unclosed]);
-    expect(errorsOf(skill("name: a\ndescription: b\nmetadata:\n  k: [v]"), "a")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 5, column 6"]);
+    expect(errorsOf(skill("name: a\ndescription: b\nmetadata:\n  k: [v]"), "a")).toEqual([
+      "Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 5, column 6",
+    ]);
     // The reference ends the frontmatter at the first "---", which may be on the opening line.
-    expect(errorsOf("---name: [a]\ndescription: b\n---\n", "a")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 1, column 10"]);
+    expect(errorsOf("---name: [a]\ndescription: b\n---\n", "a")).toEqual([
+      "Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 1, column 10",
+    ]);
   });
 
   it("requires a mapping", () => {
@@ -86,7 +95,9 @@ describe("validateSkillText: fields (reference rules, in order)", () => {
   });
 
   it("accepts every spec field", () => {
-    const text = skill("name: a\ndescription: b\nlicense: MIT\nallowed-tools: Read Bash(git:*)\nmetadata:\n  author: me\n  version: 1.0\ncompatibility: Node 20");
+    const text = skill(
+      "name: a\ndescription: b\nlicense: MIT\nallowed-tools: Read Bash(git:*)\nmetadata:\n  author: me\n  version: 1.0\ncompatibility: Node 20",
+    );
     expect(errorsOf(text, "a")).toEqual([]);
   });
 
@@ -110,7 +121,9 @@ describe("validateSkillText: fields (reference rules, in order)", () => {
 
   it("checks the name's length in code points after trimming and NFKC", () => {
     const long = "a".repeat(65);
-    expect(errorsOf(skill(`name: ${long}\ndescription: b`))).toEqual([`Skill name '${long}' exceeds 64 character limit (65 chars)`]);
+    expect(errorsOf(skill(`name: ${long}\ndescription: b`))).toEqual([
+      `Skill name '${long}' exceeds 64 character limit (65 chars)`,
+    ]);
     expect(errorsOf(skill(`name: ${"日".repeat(64)}\ndescription: b`))).toEqual([]);
     expect(errorsOf(skill(`name: "  ${"a".repeat(64)}  "\ndescription: b`))).toEqual([]);
   });
@@ -143,23 +156,36 @@ describe("validateSkillText: fields (reference rules, in order)", () => {
   });
 
   it("requires the folder name to match", () => {
-    expect(errorsOf(skill("name: my-skill\ndescription: b"), "other")).toEqual(["Directory name 'other' must match skill name 'my-skill'"]);
+    expect(errorsOf(skill("name: my-skill\ndescription: b"), "other")).toEqual([
+      "Directory name 'other' must match skill name 'my-skill'",
+    ]);
   });
 
   it("measures the description untrimmed, in code points", () => {
     expect(errorsOf(skill(`name: a\ndescription: "${"x".repeat(1024)}"`))).toEqual([]);
-    expect(errorsOf(skill(`name: a\ndescription: "${"x".repeat(1024)} "`))).toEqual(["Description exceeds 1024 character limit (1025 chars)"]);
+    expect(errorsOf(skill(`name: a\ndescription: "${"x".repeat(1024)} "`))).toEqual([
+      "Description exceeds 1024 character limit (1025 chars)",
+    ]);
     expect(errorsOf(skill(`name: a\ndescription: ${"😀".repeat(1024)}`))).toEqual([]);
   });
 
   it("checks compatibility when present", () => {
-    expect(errorsOf(skill(`name: a\ndescription: b\ncompatibility: ${"c".repeat(501)}`))).toEqual(["Compatibility exceeds 500 character limit (501 chars)"]);
-    expect(errorsOf(skill("name: a\ndescription: b\ncompatibility:\n  - x"))).toEqual(["Field 'compatibility' must be a string"]);
+    expect(errorsOf(skill(`name: a\ndescription: b\ncompatibility: ${"c".repeat(501)}`))).toEqual([
+      "Compatibility exceeds 500 character limit (501 chars)",
+    ]);
+    expect(errorsOf(skill("name: a\ndescription: b\ncompatibility:\n  - x"))).toEqual([
+      "Field 'compatibility' must be a string",
+    ]);
     expect(errorsOf(skill("name: a\ndescription: b\ncompatibility:"))).toEqual([]);
   });
 
   it("collects errors from every rule in the reference's order", () => {
-    expect(errorsOf(skill(`name: Bad\nextra: 1\ndescription: ${"d".repeat(1025)}\ncompatibility: ${"c".repeat(501)}`), "dir")).toEqual([
+    expect(
+      errorsOf(
+        skill(`name: Bad\nextra: 1\ndescription: ${"d".repeat(1025)}\ncompatibility: ${"c".repeat(501)}`),
+        "dir",
+      ),
+    ).toEqual([
       `Unexpected fields in frontmatter: extra. ${ONLY}`,
       "Skill name 'Bad' must be lowercase",
       "Directory name 'dir' must match skill name 'Bad'",
@@ -170,21 +196,29 @@ describe("validateSkillText: fields (reference rules, in order)", () => {
 
   it("accepts Claude Code fields only when asked, and warns about them", () => {
     const text = skill("name: a\ndescription: b\nargument-hint: '[file]'\ndisable-model-invocation: true");
-    expect(validateSkillText(text).errors).toEqual([`Unexpected fields in frontmatter: argument-hint, disable-model-invocation. ${ONLY}`]);
+    expect(validateSkillText(text).errors).toEqual([
+      `Unexpected fields in frontmatter: argument-hint, disable-model-invocation. ${ONLY}`,
+    ]);
     expect(validateSkillText(text, { allowClaudeCodeFields: true })).toEqual({
       valid: true,
       name: "a",
       errors: [],
-      warnings: ["Claude Code fields accepted: argument-hint, disable-model-invocation. Other Agent Skills clients ignore or reject them."],
+      warnings: [
+        "Claude Code fields accepted: argument-hint, disable-model-invocation. Other Agent Skills clients ignore or reject them.",
+      ],
     });
   });
 
   it("reads Claude Code's fields in flow style when accepting them (`arguments: [pr, priority]`), and only those", () => {
-    const text = skill("name: a\ndescription: b\narguments: [pr, priority]\nhooks:\n  Stop: [{hooks: [{type: command, command: scripts/check.sh}]}]");
+    const text = skill(
+      "name: a\ndescription: b\narguments: [pr, priority]\nhooks:\n  Stop: [{hooks: [{type: command, command: scripts/check.sh}]}]",
+    );
     expect(validateSkillText(text, { directoryName: "a" })).toEqual({
       valid: false,
       name: null,
-      errors: ["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 4, column 12"],
+      errors: [
+        "Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 4, column 12",
+      ],
       warnings: [],
     });
     expect(validateSkillText(text, { directoryName: "a", allowClaudeCodeFields: true })).toEqual({
@@ -193,11 +227,22 @@ describe("validateSkillText: fields (reference rules, in order)", () => {
       errors: [],
       warnings: ["Claude Code fields accepted: arguments, hooks. Other Agent Skills clients ignore or reject them."],
     });
-    const refused = (frontmatter: string) => validateSkillText(skill(`name: a\ndescription: b\narguments: [pr]\n${frontmatter}`), { allowClaudeCodeFields: true }).errors;
+    const refused = (frontmatter: string) =>
+      validateSkillText(skill(`name: a\ndescription: b\narguments: [pr]\n${frontmatter}`), {
+        allowClaudeCodeFields: true,
+      }).errors;
     // The specification's fields, a nested key of the same name, anchors and tags stay strict.
-    expect(refused("allowed-tools: [Read, Grep]")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 5, column 16"]);
-    expect(refused("metadata:\n  arguments: [x]")).toEqual(["Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 6, column 14"]);
-    expect(refused("model: &m opus")).toEqual(["Invalid YAML in frontmatter: anchors are not allowed (&m) at line 5, column 8"]);
-    expect(refused("hooks: [!!str a]")).toEqual(["Invalid YAML in frontmatter: tags are not allowed (tag:yaml.org,2002:str) at line 5, column 9"]);
+    expect(refused("allowed-tools: [Read, Grep]")).toEqual([
+      "Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 5, column 16",
+    ]);
+    expect(refused("metadata:\n  arguments: [x]")).toEqual([
+      "Invalid YAML in frontmatter: flow style collections ([...] or {...}) are not allowed at line 6, column 14",
+    ]);
+    expect(refused("model: &m opus")).toEqual([
+      "Invalid YAML in frontmatter: anchors are not allowed (&m) at line 5, column 8",
+    ]);
+    expect(refused("hooks: [!!str a]")).toEqual([
+      "Invalid YAML in frontmatter: tags are not allowed (tag:yaml.org,2002:str) at line 5, column 9",
+    ]);
   });
 });

@@ -43,11 +43,18 @@ export function validateSkillText(text: string, options: SkillValidationOptions 
   if (options.allowClaudeCodeFields) {
     const extensions = CLAUDE_CODE_FIELDS.filter((field) => field in frontmatter);
     if (extensions.length > 0) {
-      warnings.push(`Claude Code fields accepted: ${extensions.join(", ")}. Other Agent Skills clients ignore or reject them.`);
+      warnings.push(
+        `Claude Code fields accepted: ${extensions.join(", ")}. Other Agent Skills clients ignore or reject them.`,
+      );
     }
   }
   const metadata = frontmatter.metadata;
-  if (typeof metadata === "object" && metadata !== null && INCLUDE_TOOLS_KEY in metadata && typeof (metadata as Record<string, unknown>)[INCLUDE_TOOLS_KEY] !== "string") {
+  if (
+    typeof metadata === "object" &&
+    metadata !== null &&
+    INCLUDE_TOOLS_KEY in metadata &&
+    typeof (metadata as Record<string, unknown>)[INCLUDE_TOOLS_KEY] !== "string"
+  ) {
     warnings.push(`Field 'metadata.${INCLUDE_TOOLS_KEY}' must be ${INCLUDE_TOOLS_SHAPE}; runtimes ignore it.`);
   }
   const name = typeof frontmatter.name === "string" ? normalizeSkillName(frontmatter.name) : null;

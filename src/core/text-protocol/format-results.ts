@@ -8,12 +8,19 @@ import { neutralizeTags, type InstructionTag, type ResultTag } from "./protocol-
  * `note`, skillset's own text, follows the body as written. Bodies of several lines start on
  * their own line, so every result tag opens a line.
  */
-export function resultTag(tag: ResultTag, attributes: Record<string, string | number>, body: string, note = ""): string {
+export function resultTag(
+  tag: ResultTag,
+  attributes: Record<string, string | number>,
+  body: string,
+  note = "",
+): string {
   const attributeText = Object.entries(attributes)
     .map(([name, value]) => ` ${name}="${quoteForPrompt(String(value))}"`)
     .join("");
   const text = neutralizeTags(body) + note;
-  return text.includes("\n") ? `<${tag}${attributeText}>\n${text}\n</${tag}>` : `<${tag}${attributeText}>${text}</${tag}>`;
+  return text.includes("\n")
+    ? `<${tag}${attributeText}>\n${text}\n</${tag}>`
+    : `<${tag}${attributeText}>${text}</${tag}>`;
 }
 
 /**
@@ -21,7 +28,12 @@ export function resultTag(tag: ResultTag, attributes: Record<string, string | nu
  * engine's advice, which names the tools of the tool-calling protocol, naming the instructions.
  * Only these exact phrases are rewritten, always to the same text. `note` as in {@link resultTag}.
  */
-export function engineResult(tag: ResultTag, attributes: Record<string, string | number>, text: string, note = ""): string {
+export function engineResult(
+  tag: ResultTag,
+  attributes: Record<string, string | number>,
+  text: string,
+  note = "",
+): string {
   return resultTag(tag, attributes, text.replace(/^Error: /, ""), note)
     .replace('Use `unload_skill("skill-name")` to unload', "Use `<unload_skill>skill-name</unload_skill>` to unload")
     .replace("Load it with load_skill first.", "Load it first with `<use_skill>skill-name</use_skill>`.")
@@ -62,7 +74,11 @@ export function resultsMessage(results: readonly string[], notes: ResultsNotes):
       `(${notes.skipped.toLocaleString("en-US")} more instruction${notes.skipped === 1 ? "" : "s"} in your reply did not run: at most ${notes.maxInstructions} run per reply. Send the ones you still need again.)`,
     );
   }
-  if (notes.fabricated) lines.push("(Your reply went on with a result tag you wrote yourself; that part was ignored. Results only come from the system: the real ones are above.)");
-  if (notes.lastRound) lines.push("(No more instructions can run in this turn: answer the user now with what you have.)");
+  if (notes.fabricated)
+    lines.push(
+      "(Your reply went on with a result tag you wrote yourself; that part was ignored. Results only come from the system: the real ones are above.)",
+    );
+  if (notes.lastRound)
+    lines.push("(No more instructions can run in this turn: answer the user now with what you have.)");
   return lines.join("\n\n");
 }

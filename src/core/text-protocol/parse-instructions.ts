@@ -84,13 +84,19 @@ export function parseSkillInstructions(reply: string): ParsedReply {
     }
     if (isResultTag(tag.name)) {
       // A lone `<script_result>` in prose is a word about results, not one.
-      if (!tag.closing && (lastClosing.get(tag.name) ?? -1) > index) return { instructions, mentioned: mentionCount, fabricatedResultAt: tag.start };
+      if (!tag.closing && (lastClosing.get(tag.name) ?? -1) > index)
+        return { instructions, mentioned: mentionCount, fabricatedResultAt: tag.start };
       continue;
     }
     const name = tag.name as InstructionTag;
     const source = clip(reply.slice(tag.start, end));
     if (tag.closing) {
-      instructions.push({ kind: "malformed", tag: name, source, reason: `</${name}> has no opening <${name}> before it` });
+      instructions.push({
+        kind: "malformed",
+        tag: name,
+        source,
+        reason: `</${name}> has no opening <${name}> before it`,
+      });
     } else if (tag.selfClosing) {
       instructions.push(instructionOf(name, readAttributes(tag.attributes), "", source));
     } else if (paired) {
@@ -98,7 +104,12 @@ export function parseSkillInstructions(reply: string): ParsedReply {
       index++;
     } else {
       const found = next ? `<${next.closing ? "/" : ""}${next.name}>` : "the end of your reply";
-      instructions.push({ kind: "malformed", tag: name, source, reason: `<${name}> is not closed: ${found} came before </${name}>` });
+      instructions.push({
+        kind: "malformed",
+        tag: name,
+        source,
+        reason: `<${name}> is not closed: ${found} came before </${name}>`,
+      });
       // A mismatched closing tag is part of this mistake, not another one.
       if (next?.closing && !isResultTag(next.name)) index++;
     }
@@ -113,12 +124,24 @@ function readTags(reply: string): Tag[] {
   for (let match = pattern.exec(reply); match !== null; match = pattern.exec(reply)) {
     const attributes = match[3]!.trimEnd();
     const selfClosing = attributes.endsWith("/");
-    tags.push({ start: match.index, end: match.index + match[0].length, closing: match[1] === "/", selfClosing, name: canonicalTag(match[2]!), attributes: selfClosing ? attributes.slice(0, -1) : attributes });
+    tags.push({
+      start: match.index,
+      end: match.index + match[0].length,
+      closing: match[1] === "/",
+      selfClosing,
+      name: canonicalTag(match[2]!),
+      attributes: selfClosing ? attributes.slice(0, -1) : attributes,
+    });
   }
   return tags;
 }
 
-function instructionOf(tag: InstructionTag, attributes: Map<string, string>, rawContent: string, source: string): SkillInstruction {
+function instructionOf(
+  tag: InstructionTag,
+  attributes: Map<string, string>,
+  rawContent: string,
+  source: string,
+): SkillInstruction {
   const content = unwrapCode(decodeEntities(rawContent));
   const skillAttribute = attributes.get("skill") ?? attributes.get("name") ?? attributes.get("skill_name");
   const malformed = (reason: string): SkillInstruction => ({ kind: "malformed", tag, source, reason });
@@ -127,12 +150,15 @@ function instructionOf(tag: InstructionTag, attributes: Map<string, string>, raw
     const problem = nameProblem(tag, skill);
     if (problem) return malformed(problem);
     const args = attributes.get("arguments") ?? attributes.get("args");
-    return tag === "use_skill" ? { kind: tag, skill, ...(args !== undefined ? { arguments: args } : {}), source } : { kind: tag, skill, source };
+    return tag === "use_skill"
+      ? { kind: tag, skill, ...(args !== undefined ? { arguments: args } : {}), source }
+      : { kind: tag, skill, source };
   }
   if (tag === "search_skills") {
     const query = (content || attributes.get("query")?.trim() || "").replace(/\s+/g, " ");
     if (query === "") return malformed("<search_skills> holds no words to search for");
-    if (query.length > MAX_CONTENT_CHARS) return malformed(`the query is longer than ${MAX_CONTENT_CHARS.toLocaleString("en-US")} characters`);
+    if (query.length > MAX_CONTENT_CHARS)
+      return malformed(`the query is longer than ${MAX_CONTENT_CHARS.toLocaleString("en-US")} characters`);
     const limit = integerAttribute(attributes, "limit", 1, MAX_SEARCH_LIMIT);
     if (typeof limit === "string") return malformed(limit);
     return { kind: tag, query, ...(limit !== undefined ? { limit } : {}), source };
@@ -143,40 +169,58 @@ function instructionOf(tag: InstructionTag, attributes: Map<string, string>, raw
   const what = tag === "read_resource" ? "path" : "command";
   const value = content || attributes.get(what)?.trim() || "";
   if (value === "") return malformed(`<${tag}> names no ${what}`);
-  if (value.length > MAX_CONTENT_CHARS) return malformed(`the ${what} is longer than ${MAX_CONTENT_CHARS.toLocaleString("en-US")} characters`);
+  if (value.length > MAX_CONTENT_CHARS)
+    return malformed(`the ${what} is longer than ${MAX_CONTENT_CHARS.toLocaleString("en-US")} characters`);
   if (tag === "execute_script") return { kind: tag, skill, command: value, source };
   const offset = integerAttribute(attributes, "offset", 0, Number.MAX_SAFE_INTEGER);
   const limit = integerAttribute(attributes, "limit", 1, MAX_LIMIT);
   if (typeof offset === "string") return malformed(offset);
   if (typeof limit === "string") return malformed(limit);
-  return { kind: tag, skill, path: value, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}), source };
+  return {
+    kind: tag,
+    skill,
+    path: value,
+    ...(offset !== undefined ? { offset } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    source,
+  };
 }
 
 function nameProblem(tag: InstructionTag, skill: string, inAttribute = false): string | undefined {
-  if (skill === "") return inAttribute ? `<${tag}> has no skill="…" attribute naming the skill` : `<${tag}> names no skill`;
+  if (skill === "")
+    return inAttribute ? `<${tag}> has no skill="…" attribute naming the skill` : `<${tag}> names no skill`;
   if (skill.length > MAX_NAME_CHARS) return `a skill name is not longer than ${MAX_NAME_CHARS} characters`;
   if (/[\r\n<>]/.test(skill)) return "a skill name has no line breaks, '<' or '>'";
   return undefined;
 }
 
 // An attribute that must be a whole number in [min, max]: the number, undefined when absent, or the problem.
-function integerAttribute(attributes: Map<string, string>, name: string, min: number, max: number): number | string | undefined {
+function integerAttribute(
+  attributes: Map<string, string>,
+  name: string,
+  min: number,
+  max: number,
+): number | string | undefined {
   const text = attributes.get(name)?.trim();
   if (text === undefined) return undefined;
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   // The value is not echoed: reasons are skillset's own text, placed in results as written.
-  return Number.isSafeInteger(value) && value >= min && value <= max ? value : `${name} must be a whole number from ${min} to ${max}`;
+  return Number.isSafeInteger(value) && value >= min && value <= max
+    ? value
+    : `${name} must be a whole number from ${min} to ${max}`;
 }
 
 // name="value", name='value', name=“value”, name=\"value\", name=value.
-const ATTRIBUTE = /([A-Za-z_][\w-]*)\s*=\s*(?:\\?"([^"]*?)\\?"|'([^']*)'|[“”]([^“”]*)[“”]|[‘’]([^‘’]*)[‘’]|([^\s"'“”‘’]+))/g;
+const ATTRIBUTE =
+  /([A-Za-z_][\w-]*)\s*=\s*(?:\\?"([^"]*?)\\?"|'([^']*)'|[“”]([^“”]*)[“”]|[‘’]([^‘’]*)[‘’]|([^\s"'“”‘’]+))/g;
 
 function readAttributes(text: string): Map<string, string> {
   const attributes = new Map<string, string>();
   if (!text.includes("=")) return attributes;
   for (const match of text.matchAll(ATTRIBUTE)) {
     const name = match[1]!.toLowerCase().replaceAll("-", "_");
-    if (!attributes.has(name)) attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? ""));
+    if (!attributes.has(name))
+      attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? ""));
   }
   return attributes;
 }
@@ -185,7 +229,9 @@ const ENTITIES: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'
 
 // One pass, so `&amp;lt;` becomes `&lt;`, not `<`.
 function decodeEntities(text: string): string {
-  return text.includes("&") ? text.replace(/&(lt|gt|quot|apos|amp|#39|#x27);/g, (_, name: string) => ENTITIES[name]!) : text;
+  return text.includes("&")
+    ? text.replace(/&(lt|gt|quot|apos|amp|#39|#x27);/g, (_, name: string) => ENTITIES[name]!)
+    : text;
 }
 
 // `scripts/run.sh`, or a fenced block holding it, is the text inside.
@@ -246,7 +292,7 @@ function codeSpans(line: string, offset: number): Array<[number, number]> {
     lastOfLength.set(runs[index]!.length, index);
   }
   const spans: Array<[number, number]> = [];
-  for (let index = 0; index < runs.length; ) {
+  for (let index = 0; index < runs.length;) {
     const close = closer[index]!;
     if (close === -1) {
       index++;

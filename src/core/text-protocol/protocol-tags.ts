@@ -1,13 +1,28 @@
 // The tags of the text protocol, and the one rule that keeps results from posing as instructions.
 
 /** The instructions a model writes in its reply. */
-export const INSTRUCTION_TAGS = ["use_skill", "unload_skill", "read_resource", "execute_script", "search_skills"] as const;
+export const INSTRUCTION_TAGS = [
+  "use_skill",
+  "unload_skill",
+  "read_resource",
+  "execute_script",
+  "search_skills",
+] as const;
 
 /** An instruction's tag name. */
 export type InstructionTag = (typeof INSTRUCTION_TAGS)[number];
 
 /** The results the runner writes in the next user message. */
-export const RESULT_TAGS = ["skill_content", "skill_unloaded", "resource_content", "script_result", "search_results", "skill_error", "resource_error", "script_error"] as const;
+export const RESULT_TAGS = [
+  "skill_content",
+  "skill_unloaded",
+  "resource_content",
+  "script_result",
+  "search_results",
+  "skill_error",
+  "resource_error",
+  "script_error",
+] as const;
 
 /** A result's tag name. */
 export type ResultTag = (typeof RESULT_TAGS)[number];

@@ -1,4 +1,9 @@
-import { applySkillOperations, type SkillEngine, type SkillRequest, type SkillThreadState } from "../engine/skill-engine.js";
+import {
+  applySkillOperations,
+  type SkillEngine,
+  type SkillRequest,
+  type SkillThreadState,
+} from "../engine/skill-engine.js";
 import type { SkillsLogEntry } from "../skill-events.js";
 import { skillDirectory } from "../skill-file/skill-metadata.js";
 import type { SkillOperation } from "../loaded/skill-operations.js";
@@ -52,14 +57,25 @@ export interface RunInstructionsOptions {
  * executor and the `allowed-tools` allow-list are the engine's, exactly as for tool calls.
  * Nothing throws for the model's sake: every failure is an error result with a reason.
  */
-export async function runSkillInstructions(engine: SkillEngine, request: SkillRequest, parsed: ParsedReply, options: RunInstructionsOptions): Promise<InstructionRound> {
+export async function runSkillInstructions(
+  engine: SkillEngine,
+  request: SkillRequest,
+  parsed: ParsedReply,
+  options: RunInstructionsOptions,
+): Promise<InstructionRound> {
   let state = request.state;
   const outcomes: InstructionOutcome[] = [];
   const operations: SkillOperation[] = [];
   const runnable = parsed.instructions.slice(0, options.maxInstructions);
   for (const [index, instruction] of runnable.entries()) {
     const started = performance.now();
-    const outcome = await runInstruction(engine, { ...request, state }, instruction, `${options.id}-${index}`, options.search ?? false);
+    const outcome = await runInstruction(
+      engine,
+      { ...request, state },
+      instruction,
+      `${options.id}-${index}`,
+      options.search ?? false,
+    );
     if (outcome.operations.length > 0) {
       state = applySkillOperations(state, outcome.operations);
       operations.push(...outcome.operations);
@@ -69,20 +85,37 @@ export async function runSkillInstructions(engine: SkillEngine, request: SkillRe
   const skipped = parsed.instructions.length - runnable.length;
   const message = resultsMessage(
     outcomes.map((outcome) => outcome.result),
-    { skipped, maxInstructions: options.maxInstructions, fabricated: parsed.fabricatedResultAt !== undefined, lastRound: options.lastRound ?? false },
+    {
+      skipped,
+      maxInstructions: options.maxInstructions,
+      fabricated: parsed.fabricatedResultAt !== undefined,
+      lastRound: options.lastRound ?? false,
+    },
   );
   return { outcomes, message, operations, state, skipped };
 }
 
 type Outcome = Pick<InstructionOutcome, "ok" | "result" | "operations">;
 
-async function runInstruction(engine: SkillEngine, request: SkillRequest, instruction: SkillInstruction, id: string, search: boolean): Promise<Outcome> {
+async function runInstruction(
+  engine: SkillEngine,
+  request: SkillRequest,
+  instruction: SkillInstruction,
+  id: string,
+  search: boolean,
+): Promise<Outcome> {
   try {
     return await dispatch(engine, request, instruction, id, search);
   } catch (error) {
     // An executor or a source that throws: the model gets the reason, the loop goes on.
     const tag = instruction.kind === "malformed" ? instruction.tag : instruction.kind;
-    return failed(resultTag(errorTagOf(tag), attributesOf(instruction), `The instruction failed: ${error instanceof Error ? error.message : String(error)}`));
+    return failed(
+      resultTag(
+        errorTagOf(tag),
+        attributesOf(instruction),
+        `The instruction failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   }
 }
 
@@ -103,10 +136,23 @@ function attributesOf(instruction: SkillInstruction): Record<string, string> {
   }
 }
 
-async function dispatch(engine: SkillEngine, request: SkillRequest, instruction: SkillInstruction, id: string, search: boolean): Promise<Outcome> {
+async function dispatch(
+  engine: SkillEngine,
+  request: SkillRequest,
+  instruction: SkillInstruction,
+  id: string,
+  search: boolean,
+): Promise<Outcome> {
   switch (instruction.kind) {
     case "malformed":
-      return failed(resultTag(errorTagOf(instruction.tag), {}, "", `Your instruction could not be read: ${instruction.reason}. Write it as ${INSTRUCTION_FORMS[instruction.tag]}.`));
+      return failed(
+        resultTag(
+          errorTagOf(instruction.tag),
+          {},
+          "",
+          `Your instruction could not be read: ${instruction.reason}. Write it as ${INSTRUCTION_FORMS[instruction.tag]}.`,
+        ),
+      );
     case "use_skill": {
       const { skill } = instruction;
       // An unknown name, told by the engine's own `skill_refused` event: search may find the skill.
@@ -115,20 +161,44 @@ async function dispatch(engine: SkillEngine, request: SkillRequest, instruction:
         if (entry.event === "skill_refused" && entry.reason === "not-found") notFound = true;
         request.emit?.(entry);
       };
-      const step = await engine.load({ ...request, emit }, { skill, id, ...(instruction.arguments !== undefined ? { arguments: instruction.arguments } : {}) });
-      if (step.ok) return { ok: true, result: resultTag("skill_content", { name: skill }, step.text), operations: step.operations };
-      return failed(engineResult("skill_error", { name: skill }, step.text, notFound && search ? ` Find other skills with ${INSTRUCTION_FORMS.search_skills}.` : ""));
+      const step = await engine.load(
+        { ...request, emit },
+        { skill, id, ...(instruction.arguments !== undefined ? { arguments: instruction.arguments } : {}) },
+      );
+      if (step.ok)
+        return {
+          ok: true,
+          result: resultTag("skill_content", { name: skill }, step.text),
+          operations: step.operations,
+        };
+      return failed(
+        engineResult(
+          "skill_error",
+          { name: skill },
+          step.text,
+          notFound && search ? ` Find other skills with ${INSTRUCTION_FORMS.search_skills}.` : "",
+        ),
+      );
     }
     case "unload_skill": {
       const { skill } = instruction;
       const step = engine.unload(request, { skill, id });
-      return step.ok ? { ok: true, result: engineResult("skill_unloaded", { name: skill }, step.text), operations: step.operations } : failed(engineResult("skill_error", { name: skill }, step.text));
+      return step.ok
+        ? { ok: true, result: engineResult("skill_unloaded", { name: skill }, step.text), operations: step.operations }
+        : failed(engineResult("skill_error", { name: skill }, step.text));
     }
     case "read_resource": {
       const { skill, offset, limit } = instruction;
       const path = relativeToSkill(request.state, skill, instruction.path);
-      const reply = await engine.readResource(request, { skill, path, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) });
-      return reply.ok ? { ok: true, result: resultTag("resource_content", { skill, path }, reply.text), operations: [] } : failed(engineResult("resource_error", { skill, path }, reply.text));
+      const reply = await engine.readResource(request, {
+        skill,
+        path,
+        ...(offset !== undefined ? { offset } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
+      return reply.ok
+        ? { ok: true, result: resultTag("resource_content", { skill, path }, reply.text), operations: [] }
+        : failed(engineResult("resource_error", { skill, path }, reply.text));
     }
     case "execute_script": {
       const { skill, command } = instruction;
@@ -141,13 +211,26 @@ async function dispatch(engine: SkillEngine, request: SkillRequest, instruction:
       const reply = await engine.runScript({ ...request, emit }, { skill, command });
       if (!ran) return failed(engineResult("script_error", { skill }, reply.text));
       const exitCode = typeof ran.exitCode === "number" ? ran.exitCode : "none";
-      return { ok: reply.ok, result: resultTag("script_result", { skill, exit_code: exitCode }, reply.text), operations: [] };
+      return {
+        ok: reply.ok,
+        result: resultTag("script_result", { skill, exit_code: exitCode }, reply.text),
+        operations: [],
+      };
     }
     case "search_skills": {
       const { query, limit } = instruction;
-      if (!search) return failed(resultTag("skill_error", { query }, "Skill search is not offered here: choose a skill from <available_skills>."));
+      if (!search)
+        return failed(
+          resultTag(
+            "skill_error",
+            { query },
+            "Skill search is not offered here: choose a skill from <available_skills>.",
+          ),
+        );
       const reply = await engine.search(request, { query, ...(limit !== undefined ? { limit } : {}) });
-      return reply.ok ? { ok: true, result: engineResult("search_results", { query }, reply.text), operations: [] } : failed(engineResult("skill_error", { query }, reply.text));
+      return reply.ok
+        ? { ok: true, result: engineResult("search_results", { query }, reply.text), operations: [] }
+        : failed(engineResult("skill_error", { query }, reply.text));
     }
   }
 }

@@ -18,12 +18,34 @@ describe("validateSkillRunnerOptions", () => {
   });
 
   it("keeps given values, catalogBudget false included", () => {
-    const settings = validateSkillRunnerOptions({ sources: [], complete, maxIterations: 2, maxLoadedSkills: 1, userInvocation: false, catalogBudget: false, searchSkills: true });
-    expect(settings).toMatchObject({ maxIterations: 2, maxLoadedSkills: 1, userInvocation: false, catalogBudget: false, searchSkills: true });
+    const settings = validateSkillRunnerOptions({
+      sources: [],
+      complete,
+      maxIterations: 2,
+      maxLoadedSkills: 1,
+      userInvocation: false,
+      catalogBudget: false,
+      searchSkills: true,
+    });
+    expect(settings).toMatchObject({
+      maxIterations: 2,
+      maxLoadedSkills: 1,
+      userInvocation: false,
+      catalogBudget: false,
+      searchSkills: true,
+    });
   });
 
   it("names every invalid option in one error", () => {
-    const options = { sources: "skills", complete: "model", maxLoadedSkills: 0, maxDescriptionLength: 1.5, catalogBudget: 100, searchSkills: "yes", catalogPriority: [1] };
+    const options = {
+      sources: "skills",
+      complete: "model",
+      maxLoadedSkills: 0,
+      maxDescriptionLength: 1.5,
+      catalogBudget: 100,
+      searchSkills: "yes",
+      catalogPriority: [1],
+    };
     expect(() => validateSkillRunnerOptions(options as never)).toThrow(
       "createSkillRunner: sources must be an array of SkillSource objects; complete must be a function (messages) => Promise<string>; " +
         "maxLoadedSkills must be an integer of at least 1, got 0; maxDescriptionLength must be an integer of at least 1, got 1.5; " +

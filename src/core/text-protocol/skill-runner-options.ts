@@ -53,12 +53,16 @@ export type SkillRunnerSettings = ReturnType<typeof validateSkillRunnerOptions>;
 /** Fills in the defaults; throws `SkillsetError` (`invalid-options`) naming every invalid option. */
 export function validateSkillRunnerOptions(options: SkillRunnerOptions) {
   const problems: string[] = [];
-  const isSource = (value: unknown) => typeof value === "object" && value !== null && typeof (value as SkillSource).scan === "function";
-  if (!Array.isArray(options.sources) || !options.sources.every(isSource)) problems.push("sources must be an array of SkillSource objects");
-  if (typeof options.complete !== "function") problems.push("complete must be a function (messages) => Promise<string>");
+  const isSource = (value: unknown) =>
+    typeof value === "object" && value !== null && typeof (value as SkillSource).scan === "function";
+  if (!Array.isArray(options.sources) || !options.sources.every(isSource))
+    problems.push("sources must be an array of SkillSource objects");
+  if (typeof options.complete !== "function")
+    problems.push("complete must be a function (messages) => Promise<string>");
   const count = (name: keyof SkillRunnerOptions, fallback: number) => {
     const value = options[name] ?? fallback;
-    if (!Number.isInteger(value) || (value as number) < 1) problems.push(`${name} must be an integer of at least 1, got ${String(value)}`);
+    if (!Number.isInteger(value) || (value as number) < 1)
+      problems.push(`${name} must be an integer of at least 1, got ${String(value)}`);
     return value as number;
   };
   const settings = {
@@ -72,10 +76,13 @@ export function validateSkillRunnerOptions(options: SkillRunnerOptions) {
     searchSkills: options.searchSkills ?? "auto",
   };
   const budget = settings.catalogBudget;
-  if (budget !== false && !(Number.isInteger(budget) && budget >= MIN_CATALOG_BUDGET)) problems.push(`catalogBudget must be false or an integer of at least ${MIN_CATALOG_BUDGET}, got ${String(budget)}`);
-  if (settings.searchSkills !== "auto" && typeof settings.searchSkills !== "boolean") problems.push(`searchSkills must be "auto", true or false, got ${String(settings.searchSkills)}`);
+  if (budget !== false && !(Number.isInteger(budget) && budget >= MIN_CATALOG_BUDGET))
+    problems.push(`catalogBudget must be false or an integer of at least ${MIN_CATALOG_BUDGET}, got ${String(budget)}`);
+  if (settings.searchSkills !== "auto" && typeof settings.searchSkills !== "boolean")
+    problems.push(`searchSkills must be "auto", true or false, got ${String(settings.searchSkills)}`);
   const priority = options.catalogPriority;
-  if (priority !== undefined && !(Array.isArray(priority) && priority.every((name) => typeof name === "string"))) problems.push("catalogPriority must be an array of skill names");
+  if (priority !== undefined && !(Array.isArray(priority) && priority.every((name) => typeof name === "string")))
+    problems.push("catalogPriority must be an array of skill names");
   if (problems.length > 0) throw new SkillsetError("invalid-options", `createSkillRunner: ${problems.join("; ")}`);
   return settings;
 }

@@ -1,13 +1,23 @@
 import { createCatalog, type Catalog } from "../catalog/catalog.js";
 import { SkillsetError } from "../errors.js";
-import { applySkillOperations, createSkillEngine, type SkillEngine, type SkillRequest, type SkillThreadState } from "../engine/skill-engine.js";
+import {
+  applySkillOperations,
+  createSkillEngine,
+  type SkillEngine,
+  type SkillRequest,
+  type SkillThreadState,
+} from "../engine/skill-engine.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { SkillOperation } from "../loaded/skill-operations.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../../exec/command-allow-list.js";
 import { resultTag } from "./format-results.js";
 import { parseSkillInstructions } from "./parse-instructions.js";
 import { runSkillInstructions, type InstructionOutcome } from "./run-instructions.js";
-import { validateSkillRunnerOptions, type SkillRunnerOptions, type SkillRunnerSettings } from "./skill-runner-options.js";
+import {
+  validateSkillRunnerOptions,
+  type SkillRunnerOptions,
+  type SkillRunnerSettings,
+} from "./skill-runner-options.js";
 import { conversationOf, loadedSkillsIn, type RunSignal, type TextMessage } from "./text-conversation.js";
 import { renderTextProtocolPrompt, TEXT_PROTOCOL_READ_HINT, type TextProtocolPrompt } from "./text-protocol-prompt.js";
 
@@ -103,8 +113,15 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
       const loaded = loadedSkillsIn(messages, settings.maxLoadedSkills);
       // A thread without a catalog version always gets one, with unloads of skills that left it.
       const refreshed = (await engine.refresh(catalog, { loaded }))!;
-      let state: SkillThreadState = applySkillOperations({ skills: refreshed.skills, catalogVersion: refreshed.version, loaded, resources: {} }, refreshed.operations);
-      const request = (): SkillRequest => ({ state, sources: async () => catalog.sources, ...(runOptions.sessionId !== undefined ? { sessionId: runOptions.sessionId } : {}) });
+      let state: SkillThreadState = applySkillOperations(
+        { skills: refreshed.skills, catalogVersion: refreshed.version, loaded, resources: {} },
+        refreshed.operations,
+      );
+      const request = (): SkillRequest => ({
+        state,
+        sources: async () => catalog.sources,
+        ...(runOptions.sessionId !== undefined ? { sessionId: runOptions.sessionId } : {}),
+      });
       const apply = (operations: readonly SkillOperation[]) => {
         state = applySkillOperations(state, operations);
       };
@@ -112,7 +129,8 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
       const trace: SkillRunTrace = { systemPrompt: "", steps: [], stopReason: "answer", loaded: [] };
       const invoked = settings.userInvocation ? await invokeUserCommand(messages) : undefined;
       if (invoked) trace.invoked = invoked;
-      const [system, history] = messages[0]?.role === "system" ? [`${messages[0].content}\n\n`, messages.slice(1)] : ["", messages];
+      const [system, history] =
+        messages[0]?.role === "system" ? [`${messages[0].content}\n\n`, messages.slice(1)] : ["", messages];
       const prompt = await promptFor(refreshed);
       trace.systemPrompt = system + prompt.text;
       const sent: TextMessage[] = [{ role: "system", content: trace.systemPrompt }, ...history];
@@ -122,8 +140,18 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
         signal?.throwIfAborted();
         const started = performance.now();
         const reply = await settings.complete([...sent], signal ? { signal } : {});
-        if (typeof reply !== "string") throw new SkillsetError("invalid-reply", `createSkillRunner: complete() must resolve to a string, got ${reply === null ? "null" : typeof reply}`);
-        const step: SkillRunStep = { reply, modelMs: performance.now() - started, outcomes: [], skipped: 0, mentioned: 0 };
+        if (typeof reply !== "string")
+          throw new SkillsetError(
+            "invalid-reply",
+            `createSkillRunner: complete() must resolve to a string, got ${reply === null ? "null" : typeof reply}`,
+          );
+        const step: SkillRunStep = {
+          reply,
+          modelMs: performance.now() - started,
+          outcomes: [],
+          skipped: 0,
+          mentioned: 0,
+        };
         trace.steps.push(step);
         messages.push({ role: "assistant", content: reply });
         sent.push({ role: "assistant", content: reply });
@@ -163,7 +191,10 @@ export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
         if (!invoked) return undefined;
         const name = invoked.command.skill.name;
         apply(operations);
-        conversation[conversation.length - 1] = { role: "user", content: invoked.ok ? resultTag("skill_content", { name }, invoked.text) : invoked.text };
+        conversation[conversation.length - 1] = {
+          role: "user",
+          content: invoked.ok ? resultTag("skill_content", { name }, invoked.text) : invoked.text,
+        };
         return { skill: name, arguments: invoked.command.arguments, ok: invoked.ok };
       }
     },
@@ -188,7 +219,14 @@ function engineFor(options: SkillRunnerOptions, settings: SkillRunnerSettings): 
     // the budget and decides from it whether to offer search (engine.search runs either way).
     catalogBudget: false,
     search: { offer: "never" },
-    ...(options.executor ? { scripts: { executor: options.executor, defaultAllowedCommands: options.defaultAllowedCommands ?? DEFAULT_ALLOWED_COMMANDS } } : {}),
+    ...(options.executor
+      ? {
+          scripts: {
+            executor: options.executor,
+            defaultAllowedCommands: options.defaultAllowedCommands ?? DEFAULT_ALLOWED_COMMANDS,
+          },
+        }
+      : {}),
     ...(options.dynamicContext ? { dynamicContext: options.dynamicContext } : {}),
     ...(options.verifySkill ? { verifySkill: options.verifySkill } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
@@ -196,7 +234,11 @@ function engineFor(options: SkillRunnerOptions, settings: SkillRunnerSettings): 
 }
 
 // The prompt is derived from the catalog only: one rendering per catalog version.
-function promptCache(catalog: Catalog, options: SkillRunnerOptions, settings: SkillRunnerSettings): (snapshot: { skills: readonly SkillMetadata[]; version: string }) => Promise<TextProtocolPrompt> {
+function promptCache(
+  catalog: Catalog,
+  options: SkillRunnerOptions,
+  settings: SkillRunnerSettings,
+): (snapshot: { skills: readonly SkillMetadata[]; version: string }) => Promise<TextProtocolPrompt> {
   let cached: { version: string; prompt: Promise<TextProtocolPrompt> } | undefined;
   return ({ skills, version }) => {
     if (cached?.version !== version) {

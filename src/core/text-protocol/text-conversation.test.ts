@@ -16,7 +16,12 @@ describe("loadedSkillsIn", () => {
   });
 
   it("moves a skill loaded again to the end and keeps only the last maxLoaded", () => {
-    const messages = [user('<skill_content name="a">'), user('<skill_content name="b">'), user('<skill_content name="a">'), user('<skill_content name="c">')];
+    const messages = [
+      user('<skill_content name="a">'),
+      user('<skill_content name="b">'),
+      user('<skill_content name="a">'),
+      user('<skill_content name="c">'),
+    ];
     expect(loadedSkillsIn(messages, 10)).toEqual(["b", "a", "c"]);
     expect(loadedSkillsIn(messages, 2)).toEqual(["a", "c"]);
   });
@@ -35,7 +40,10 @@ describe("loadedSkillsIn", () => {
 describe("conversationOf", () => {
   it("makes a question one user message and copies a conversation, keeping only role and content", () => {
     expect(conversationOf("Hi")).toEqual([{ role: "user", content: "Hi" }]);
-    const input = [{ role: "system" as const, content: "Be brief." }, { role: "user" as const, content: "Hi", extra: 1 } as TextMessage];
+    const input = [
+      { role: "system" as const, content: "Be brief." },
+      { role: "user" as const, content: "Hi", extra: 1 } as TextMessage,
+    ];
     const copy = conversationOf(input);
     expect(copy).toEqual([
       { role: "system", content: "Be brief." },
@@ -53,9 +61,17 @@ describe("conversationOf", () => {
       }
       return "accepted";
     };
-    expect(refusal([])).toBe("invalid-input: SkillRunner.run: give a question, or a conversation of at least one message");
-    expect(refusal([user("a"), { role: "tool", content: "x" }])).toBe('invalid-input: SkillRunner.run: message 1 must be { role: "system" | "user" | "assistant", content: string }');
-    expect(refusal([{ role: "user", content: 3 }])).toBe('invalid-input: SkillRunner.run: message 0 must be { role: "system" | "user" | "assistant", content: string }');
-    expect(refusal([user("a"), { role: "assistant", content: "b" }])).toBe("invalid-input: SkillRunner.run: the conversation's last message must be the user's");
+    expect(refusal([])).toBe(
+      "invalid-input: SkillRunner.run: give a question, or a conversation of at least one message",
+    );
+    expect(refusal([user("a"), { role: "tool", content: "x" }])).toBe(
+      'invalid-input: SkillRunner.run: message 1 must be { role: "system" | "user" | "assistant", content: string }',
+    );
+    expect(refusal([{ role: "user", content: 3 }])).toBe(
+      'invalid-input: SkillRunner.run: message 0 must be { role: "system" | "user" | "assistant", content: string }',
+    );
+    expect(refusal([user("a"), { role: "assistant", content: "b" }])).toBe(
+      "invalid-input: SkillRunner.run: the conversation's last message must be the user's",
+    );
   });
 });

@@ -58,11 +58,24 @@ function unescapeAttribute(value: string): string {
  */
 export function conversationOf(input: string | readonly TextMessage[]): TextMessage[] {
   if (typeof input === "string") return [{ role: "user", content: input }];
-  if (!Array.isArray(input) || input.length === 0) throw new SkillsetError("invalid-input", "SkillRunner.run: give a question, or a conversation of at least one message");
+  if (!Array.isArray(input) || input.length === 0)
+    throw new SkillsetError(
+      "invalid-input",
+      "SkillRunner.run: give a question, or a conversation of at least one message",
+    );
   input.forEach((message, index) => {
-    const valid = typeof message === "object" && message !== null && ["system", "user", "assistant"].includes(message.role) && typeof message.content === "string";
-    if (!valid) throw new SkillsetError("invalid-input", `SkillRunner.run: message ${index} must be { role: "system" | "user" | "assistant", content: string }`);
+    const valid =
+      typeof message === "object" &&
+      message !== null &&
+      ["system", "user", "assistant"].includes(message.role) &&
+      typeof message.content === "string";
+    if (!valid)
+      throw new SkillsetError(
+        "invalid-input",
+        `SkillRunner.run: message ${index} must be { role: "system" | "user" | "assistant", content: string }`,
+      );
   });
-  if (input[input.length - 1]!.role !== "user") throw new SkillsetError("invalid-input", "SkillRunner.run: the conversation's last message must be the user's");
+  if (input[input.length - 1]!.role !== "user")
+    throw new SkillsetError("invalid-input", "SkillRunner.run: the conversation's last message must be the user's");
   return input.map((message) => ({ role: message.role, content: message.content }));
 }

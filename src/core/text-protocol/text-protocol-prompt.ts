@@ -49,7 +49,10 @@ export const TEXT_PROTOCOL_READ_HINT = "read_resource";
  * `disable-model-invocation` are left out. The text depends only on the catalog and the
  * options, so it is a stable, cacheable prefix.
  */
-export async function renderTextProtocolPrompt(skills: readonly SkillMetadata[], options: TextProtocolPromptOptions = {}): Promise<TextProtocolPrompt> {
+export async function renderTextProtocolPrompt(
+  skills: readonly SkillMetadata[],
+  options: TextProtocolPromptOptions = {},
+): Promise<TextProtocolPrompt> {
   const limit = options.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
   const budget = options.catalogBudget ?? DEFAULT_CATALOG_BUDGET;
   const searchSkills = options.searchSkills ?? "auto";
@@ -68,13 +71,23 @@ export async function renderTextProtocolPrompt(skills: readonly SkillMetadata[],
   );
   const overBudget = catalog.short.length + catalog.named.length + catalog.hidden.length > 0;
   const offersSearch = searchSkills === true || (searchSkills === "auto" && overBudget);
-  if (visible.length === 0) return { text: `${catalog.text}\n\n(No skills are available.)`, offersSearch: false, catalog };
-  const instructions = textProtocolInstructions({ ...options, arguments: visible.some((skill) => skill.argumentHint !== undefined), search: offersSearch });
+  if (visible.length === 0)
+    return { text: `${catalog.text}\n\n(No skills are available.)`, offersSearch: false, catalog };
+  const instructions = textProtocolInstructions({
+    ...options,
+    arguments: visible.some((skill) => skill.argumentHint !== undefined),
+    search: offersSearch,
+  });
   return { text: `${catalog.text}\n\n${instructions}`, offersSearch, catalog };
 }
 
 /** The instructions part of {@link renderTextProtocolPrompt}, after the catalog. */
-export function textProtocolInstructions(options: Pick<TextProtocolPromptOptions, "scripts" | "maxLoadedSkills"> & { arguments?: boolean; search?: boolean } = {}): string {
+export function textProtocolInstructions(
+  options: Pick<TextProtocolPromptOptions, "scripts" | "maxLoadedSkills"> & {
+    arguments?: boolean;
+    search?: boolean;
+  } = {},
+): string {
   const maxLoaded = options.maxLoadedSkills ?? 10;
   const lines = [
     "## Skills",
@@ -90,7 +103,7 @@ export function textProtocolInstructions(options: Pick<TextProtocolPromptOptions
         ]
       : []),
     '<read_resource skill="skill-name">path/in/the/skill</read_resource>',
-    "  Reads a file of a loaded skill, by its path relative to the skill's folder. Add offset=\"N\" to go on from line N of a long file.",
+    '  Reads a file of a loaded skill, by its path relative to the skill\'s folder. Add offset="N" to go on from line N of a long file.',
   ];
   if (options.scripts ?? true) {
     lines.push(
@@ -98,8 +111,16 @@ export function textProtocolInstructions(options: Pick<TextProtocolPromptOptions
       "  Runs one program with its arguments in a loaded skill's folder, without a shell: no pipes, redirections, `;`, `&&` or `$`.",
     );
   }
-  lines.push("<unload_skill>skill-name</unload_skill>", `  Unloads a skill you no longer need: at most ${maxLoaded} can be loaded at once.`, "");
-  if (!(options.scripts ?? true)) lines.push("Scripts cannot be run here: when a skill's instructions say to run one, give the user the command instead.", "");
+  lines.push(
+    "<unload_skill>skill-name</unload_skill>",
+    `  Unloads a skill you no longer need: at most ${maxLoaded} can be loaded at once.`,
+    "",
+  );
+  if (!(options.scripts ?? true))
+    lines.push(
+      "Scripts cannot be run here: when a skill's instructions say to run one, give the user the command instead.",
+      "",
+    );
   lines.push(
     `After your instructions, stop and wait. The system runs every instruction of your reply, in order, and sends the results in the next message: <skill_content>, <resource_content>, <script_result>, <skill_unloaded>,${options.search ? " <search_results>," : ""} or <skill_error>, <resource_error>, <script_error> with the reason. Never write these result tags yourself. When you need no more skills, answer the user without any instruction.`,
   );

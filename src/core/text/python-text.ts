@@ -6,7 +6,12 @@ const PY_WHITESPACE =
 
 /** `str.strip()`: Python's whitespace set differs from `String.prototype.trim` (no BOM, adds \x1c-\x1f and \x85). */
 export function pyStrip(text: string): string {
-  if (text.length > 0 && !isWhitespaceCandidate(text.charCodeAt(0)) && !isWhitespaceCandidate(text.charCodeAt(text.length - 1))) return text;
+  if (
+    text.length > 0 &&
+    !isWhitespaceCandidate(text.charCodeAt(0)) &&
+    !isWhitespaceCandidate(text.charCodeAt(text.length - 1))
+  )
+    return text;
   let start = 0;
   let end = text.length;
   while (start < end && PY_WHITESPACE.includes(text[start]!)) start++;

@@ -15,14 +15,18 @@ export function quoteForPrompt(text: string): string {
 
 /** One line for a log or a terminal: control characters (line breaks and ESC included) become visible escapes. */
 export function printable(text: string): string {
-  return text.replace(/[\0-\x1f\x7f-\x9f]/g, (char) => (char === "\n" ? "\\n" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)); // eslint-disable-line no-control-regex
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\0-\x1f\x7f-\x9f]/g, (char) =>
+    char === "\n" ? "\\n" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** Sets an own property, even for keys such as `__proto__` that plain assignment would treat specially. */
 export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
   // Only `__proto__` needs defineProperty, which is slow and turns the object into a slower
   // dictionary: cold discovery of 10,000 skills spent about 10% of its time here.
-  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }
 

@@ -7,7 +7,10 @@ const withTools = (value: string) => ({ metadata: { include_tools: value } });
 
 describe("includedTools", () => {
   it("reads metadata.include_tools as deepagents does: space-separated, in order, each once", () => {
-    expect(includedTools(withTools("  list_issues\tcreate_issue list_issues\n"))).toEqual(["list_issues", "create_issue"]);
+    expect(includedTools(withTools("  list_issues\tcreate_issue list_issues\n"))).toEqual([
+      "list_issues",
+      "create_issue",
+    ]);
     expect(includedTools({ metadata: {} })).toEqual([]);
     expect(includedTools(withTools(""))).toEqual([]);
   });
@@ -15,7 +18,12 @@ describe("includedTools", () => {
 
 describe("disclosedTools", () => {
   it("lists the loaded skills' tools in load order; a shared tool once, where it first appears", () => {
-    expect(disclosedTools([withTools("b a"), withTools("c a"), { metadata: {} }, withTools("d")])).toEqual(["b", "a", "c", "d"]);
+    expect(disclosedTools([withTools("b a"), withTools("c a"), { metadata: {} }, withTools("d")])).toEqual([
+      "b",
+      "a",
+      "c",
+      "d",
+    ]);
     expect(disclosedTools([])).toEqual([]);
   });
 });
@@ -23,8 +31,12 @@ describe("disclosedTools", () => {
 describe("skillToolsNote", () => {
   it("says which tools come from the next step and which nobody supplies", () => {
     expect(skillToolsNote(["a", "b"], [])).toBe("Tools this skill brings, offered from your next step: a, b.");
-    expect(skillToolsNote(["a", "b"], ["b"])).toBe("Tools this skill brings, offered from your next step: a. Not available in this agent (nobody supplies them): b; do the task without them.");
-    expect(skillToolsNote(["b"], ["b"])).toBe("Not available in this agent (nobody supplies them): b; do the task without them.");
+    expect(skillToolsNote(["a", "b"], ["b"])).toBe(
+      "Tools this skill brings, offered from your next step: a. Not available in this agent (nobody supplies them): b; do the task without them.",
+    );
+    expect(skillToolsNote(["b"], ["b"])).toBe(
+      "Not available in this agent (nobody supplies them): b; do the task without them.",
+    );
     expect(skillToolsNote([], [])).toBeUndefined();
   });
 
@@ -36,10 +48,16 @@ describe("skillToolsNote", () => {
 });
 
 describe("a metadata.include_tools that is not a string", () => {
-  const text = "---\nname: gh\ndescription: Issues.\nmetadata:\n  include_tools:\n    - list_issues\n    - create_issue\n---\nBody\n";
+  const text =
+    "---\nname: gh\ndescription: Issues.\nmetadata:\n  include_tools:\n    - list_issues\n    - create_issue\n---\nBody\n";
 
   it("is a runtime warning naming the file, and the skill brings no tools", () => {
-    const { skill, diagnostics } = inspectSkill({ text, file: "/skills/gh/SKILL.md", source: "s", directoryName: "gh" });
+    const { skill, diagnostics } = inspectSkill({
+      text,
+      file: "/skills/gh/SKILL.md",
+      source: "s",
+      directoryName: "gh",
+    });
     expect(skill!.metadata).toEqual({});
     expect(diagnostics).toEqual([
       {
@@ -48,7 +66,8 @@ describe("a metadata.include_tools that is not a string", () => {
         file: "/skills/gh/SKILL.md",
         source: "s",
         skill: "gh",
-        message: "Field 'metadata.include_tools' must be a space-separated string of tool names (e.g. 'list_issues create_issue'); it was ignored",
+        message:
+          "Field 'metadata.include_tools' must be a space-separated string of tool names (e.g. 'list_issues create_issue'); it was ignored",
       },
     ]);
   });
@@ -58,7 +77,9 @@ describe("a metadata.include_tools that is not a string", () => {
       valid: true,
       name: "gh",
       errors: [],
-      warnings: ["Field 'metadata.include_tools' must be a space-separated string of tool names (e.g. 'list_issues create_issue'); runtimes ignore it."],
+      warnings: [
+        "Field 'metadata.include_tools' must be a space-separated string of tool names (e.g. 'list_issues create_issue'); runtimes ignore it.",
+      ],
     });
   });
 });

@@ -33,7 +33,10 @@ export function skillToolsNote(tools: readonly string[], unavailable: readonly s
   const offered = tools.filter((name) => !unavailable.includes(name));
   const parts: string[] = [];
   if (offered.length > 0) parts.push(`Tools this skill brings, offered from your next step: ${offered.join(", ")}.`);
-  if (unavailable.length > 0) parts.push(`Not available in this agent (nobody supplies them): ${unavailable.join(", ")}; do the task without them.`);
+  if (unavailable.length > 0)
+    parts.push(
+      `Not available in this agent (nobody supplies them): ${unavailable.join(", ")}; do the task without them.`,
+    );
   return parts.join(" ");
 }
 

@@ -24,7 +24,8 @@ export interface SkillHook {
 }
 
 /** What the hooks of one event decided. */
-export type SkillHookOutcome = { action: "proceed"; notes: string[] } | { action: "block"; reason: string; skill: string };
+export type SkillHookOutcome =
+  { action: "proceed"; notes: string[] } | { action: "block"; reason: string; skill: string };
 
 /** What running hooks needs from the host. */
 export interface SkillHookRun {
@@ -62,7 +63,15 @@ export function skillHooks(skill: SkillMetadata): SkillHook[] {
         if (!isRecord(handler) || handler.type !== "command" || typeof handler.command !== "string") return;
         const seconds = positiveNumber(handler.timeout);
         const once = isTrue(handler.once) || isTrue(group.once);
-        hooks!.push({ skill: skill.name, event, matcher, command: handler.command, once, key: `${skill.name}/${event}/${groupIndex}/${index}`, ...(seconds === undefined ? {} : { timeoutSeconds: seconds }) });
+        hooks!.push({
+          skill: skill.name,
+          event,
+          matcher,
+          command: handler.command,
+          once,
+          key: `${skill.name}/${event}/${groupIndex}/${index}`,
+          ...(seconds === undefined ? {} : { timeoutSeconds: seconds }),
+        });
       });
     });
   }
@@ -72,7 +81,13 @@ export function skillHooks(skill: SkillMetadata): SkillHook[] {
 
 /** The handlers of the loaded skills for `event` (and, for tool events, this tool), in load order. */
 export function matchingHooks(loaded: readonly SkillMetadata[], event: SkillHookEvent, tool?: string): SkillHook[] {
-  return loaded.flatMap((skill) => (skill.hooks === undefined ? [] : skillHooks(skill).filter((hook) => hook.event === event && (tool === undefined || matcherAllows(hook.matcher, tool)))));
+  return loaded.flatMap((skill) =>
+    skill.hooks === undefined
+      ? []
+      : skillHooks(skill).filter(
+          (hook) => hook.event === event && (tool === undefined || matcherAllows(hook.matcher, tool)),
+        ),
+  );
 }
 
 /**
@@ -82,21 +97,42 @@ export function matchingHooks(loaded: readonly SkillMetadata[], event: SkillHook
  * or `hookSpecificOutput.permissionDecision: "deny"`); exit 2 blocks with stderr as the reason;
  * anything else (refused, failed, timed out) is reported and does not block. The first block wins.
  */
-export async function runSkillHooks(hooks: readonly SkillHook[], loaded: readonly SkillMetadata[], input: Record<string, unknown>, run: SkillHookRun): Promise<SkillHookOutcome> {
+export async function runSkillHooks(
+  hooks: readonly SkillHook[],
+  loaded: readonly SkillMetadata[],
+  input: Record<string, unknown>,
+  run: SkillHookRun,
+): Promise<SkillHookOutcome> {
   const notes: string[] = [];
   for (const hook of hooks) {
     if (hook.once && run.ran?.has(hook.key)) continue;
     run.ran?.add(hook.key);
     const skill = loaded.find((entry) => entry.name === hook.skill)!;
-    const allowed = skill.allowedTools.length > 0 ? skill.allowedTools : (run.defaultAllowedCommands ?? DEFAULT_ALLOWED_COMMANDS);
+    const allowed =
+      skill.allowedTools.length > 0 ? skill.allowedTools : (run.defaultAllowedCommands ?? DEFAULT_ALLOWED_COMMANDS);
     const stdin = JSON.stringify({ hook_event_name: hook.event, ...input });
     const timeout = hook.timeoutSeconds === undefined ? {} : { timeoutMs: hook.timeoutSeconds * 1000 };
     const fail = (reason: string) => {
-      emitSkillsEvent(run.logger, run.emit, { level: "warn", event: "hook_failed", message: `${hook.event} hook of skill '${hook.skill}' (${hook.command}) failed: ${reason}`, skill: hook.skill, hookEvent: hook.event, command: hook.command });
+      emitSkillsEvent(run.logger, run.emit, {
+        level: "warn",
+        event: "hook_failed",
+        message: `${hook.event} hook of skill '${hook.skill}' (${hook.command}) failed: ${reason}`,
+        skill: hook.skill,
+        hookEvent: hook.event,
+        command: hook.command,
+      });
     };
     let outcome;
     try {
-      outcome = await runSkillCommand({ command: hook.command, skillDir: skillDirectory(skill), allowedCommands: allowed, executor: run.executor, skillName: hook.skill, stdin, ...timeout });
+      outcome = await runSkillCommand({
+        command: hook.command,
+        skillDir: skillDirectory(skill),
+        allowedCommands: allowed,
+        executor: run.executor,
+        skillName: hook.skill,
+        stdin,
+        ...timeout,
+      });
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
       continue;
@@ -106,10 +142,22 @@ export async function runSkillHooks(hooks: readonly SkillHook[], loaded: readonl
       continue;
     }
     const { result } = outcome;
-    const exit = result.timedOut ? "timed out" : result.killedReason ? `killed: ${result.killedReason}` : `exit ${result.exitCode ?? result.signal}`;
+    const exit = result.timedOut
+      ? "timed out"
+      : result.killedReason
+        ? `killed: ${result.killedReason}`
+        : `exit ${result.exitCode ?? result.signal}`;
     if (result.exitCode === 2 && !result.timedOut && !result.killedReason) {
       const reason = clip(result.stderr) || `blocked by a ${hook.event} hook of skill '${hook.skill}'`;
-      emitSkillsEvent(run.logger, run.emit, { level: "info", event: "hook_ran", message: `${hook.event} hook of skill '${hook.skill}' blocked: ${reason}`, skill: hook.skill, hookEvent: hook.event, command: hook.command, blocked: true });
+      emitSkillsEvent(run.logger, run.emit, {
+        level: "info",
+        event: "hook_ran",
+        message: `${hook.event} hook of skill '${hook.skill}' blocked: ${reason}`,
+        skill: hook.skill,
+        hookEvent: hook.event,
+        command: hook.command,
+        blocked: true,
+      });
       return { action: "block", reason, skill: hook.skill };
     }
     if (result.exitCode !== 0 || result.timedOut || result.killedReason) {
@@ -118,9 +166,22 @@ export async function runSkillHooks(hooks: readonly SkillHook[], loaded: readonl
       fail(`${exit}${stderr ? `: ${stderr}` : ""}`);
       continue;
     }
-    emitSkillsEvent(run.logger, run.emit, { level: "info", event: "hook_ran", message: `${hook.event} hook of skill '${hook.skill}' ran (${exit})`, skill: hook.skill, hookEvent: hook.event, command: hook.command, blocked: false });
+    emitSkillsEvent(run.logger, run.emit, {
+      level: "info",
+      event: "hook_ran",
+      message: `${hook.event} hook of skill '${hook.skill}' ran (${exit})`,
+      skill: hook.skill,
+      hookEvent: hook.event,
+      command: hook.command,
+      blocked: false,
+    });
     const decision = jsonDecision(result.stdout);
-    if (decision.block !== undefined) return { action: "block", reason: decision.block || `blocked by a ${hook.event} hook of skill '${hook.skill}'`, skill: hook.skill };
+    if (decision.block !== undefined)
+      return {
+        action: "block",
+        reason: decision.block || `blocked by a ${hook.event} hook of skill '${hook.skill}'`,
+        skill: hook.skill,
+      };
     if (decision.note) notes.push(decision.note);
   }
   return { action: "proceed", notes };
@@ -142,7 +203,12 @@ function jsonDecision(stdout: string): { block?: string; note?: string } {
   if (value.decision === "block") return { block: clip(String(value.reason ?? "")) };
   if (specific.permissionDecision === "deny") return { block: clip(String(specific.permissionDecisionReason ?? "")) };
   if (value.continue === false) return { block: clip(String(value.stopReason ?? "")) };
-  const note = typeof specific.additionalContext === "string" ? specific.additionalContext : typeof value.systemMessage === "string" ? value.systemMessage : undefined;
+  const note =
+    typeof specific.additionalContext === "string"
+      ? specific.additionalContext
+      : typeof value.systemMessage === "string"
+        ? value.systemMessage
+        : undefined;
   return note ? { note: clip(note) } : {};
 }
 
@@ -162,7 +228,12 @@ function clip(text: string): string {
 
 // Frontmatter scalars arrive as strings (`timeout: 1` is "1"); a YAML document built elsewhere may hold numbers and booleans.
 function positiveNumber(value: unknown): number | undefined {
-  const number = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  const number =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value)
+        ? Number(value)
+        : NaN;
   return number > 0 && Number.isFinite(number) ? number : undefined;
 }
 

@@ -31,7 +31,11 @@ function listNames(names: readonly string[]): string {
 export function refusalMessage(
   skill: string,
   decision: SkillCallDecision,
-  context: { available: readonly string[]; maxLoaded: number; closest?: { names: readonly string[]; searchTool?: string } },
+  context: {
+    available: readonly string[];
+    maxLoaded: number;
+    closest?: { names: readonly string[]; searchTool?: string };
+  },
 ): string | undefined {
   switch (decision.outcome) {
     case "load":
@@ -51,7 +55,10 @@ export function refusalMessage(
     case "busy":
       return `Error: Skill '${skill}' is being ${decision.otherAction === "load" ? "loaded" : "unloaded"} by another call in this step; try again in a later step if you still need to.`;
     case "budget": {
-      const taken = decision.takenInThisStep.length > 0 ? ` Loads earlier in this step took the remaining slot(s): ${decision.takenInThisStep.join(", ")}.` : "";
+      const taken =
+        decision.takenInThisStep.length > 0
+          ? ` Loads earlier in this step took the remaining slot(s): ${decision.takenInThisStep.join(", ")}.`
+          : "";
       return (
         `Error: Cannot load skill '${skill}'. Maximum number of simultaneously loaded skills reached (${context.maxLoaded}). ` +
         `Currently loaded: ${listNames(decision.loaded)}.${taken} ` +
@@ -73,19 +80,31 @@ export function loadedSkillMarker(skill: string): string {
  * recommended tools. Kept under {@link MAX_LOAD_RESULT_CHARS}; a longer `SKILL.md` is cut with a
  * note that says how to read the rest.
  */
-export function loadResultText(skill: SkillMetadata, content: string, discovery: ResourceDiscovery, readTool: string, policy: AllowedToolsPolicy = "recommend"): string {
+export function loadResultText(
+  skill: SkillMetadata,
+  content: string,
+  discovery: ResourceDiscovery,
+  readTool: string,
+  policy: AllowedToolsPolicy = "recommend",
+): string {
   const directory = quoteForPrompt(parentFolder(skill.path));
   const tail: string[] = [];
   if (discovery.resources.length > 0) {
     tail.push(`<skill_resources base="${directory}">`);
-    for (const resource of discovery.resources) tail.push(`- [${resource.type}] ${quoteForPrompt(resource.relativePath)}`);
+    for (const resource of discovery.resources)
+      tail.push(`- [${resource.type}] ${quoteForPrompt(resource.relativePath)}`);
     if (discovery.truncated) tail.push("- … (more files; the listing stopped at its limit)");
-    tail.push("</skill_resources>", `Paths above are relative to ${directory}; read them with \`${readTool}\` when the instructions call for them.`);
+    tail.push(
+      "</skill_resources>",
+      `Paths above are relative to ${directory}; read them with \`${readTool}\` when the instructions call for them.`,
+    );
   } else if (discovery.error) {
     tail.push(`(Could not list this skill's resources: ${discovery.error})`);
   }
   if (skill.allowedTools.length > 0) {
-    tail.push(`${policy === "restrict" ? "Allowed" : "Recommended"} tools while this skill is active: ${skill.allowedTools.join(", ")}`);
+    tail.push(
+      `${policy === "restrict" ? "Allowed" : "Recommended"} tools while this skill is active: ${skill.allowedTools.join(", ")}`,
+    );
   }
   const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;
   const opening = `${loadedSkillMarker(skill.name)} path="${quoteForPrompt(skill.path)}">\n`;
@@ -95,7 +114,8 @@ export function loadResultText(skill: SkillMetadata, content: string, discovery:
     const shown = content.slice(0, content.lastIndexOf("\n", room) + 1 || room);
     const lines = shown.split("\n").length - 1;
     // read_skill_resource takes a path in the skill's folder; other readers take the file's own path.
-    const file = readTool === READ_SKILL_RESOURCE_TOOL ? `\`SKILL.md\` of skill '${skill.name}'` : quoteForPrompt(skill.path);
+    const file =
+      readTool === READ_SKILL_RESOURCE_TOOL ? `\`SKILL.md\` of skill '${skill.name}'` : quoteForPrompt(skill.path);
     body = `${shown}[… SKILL.md continues after line ${lines}: read ${file} with \`${readTool}\` from line offset ${lines}.]`;
   }
   return `${opening}${body}\n${closing}`;
@@ -105,14 +125,22 @@ export function loadResultText(skill: SkillMetadata, content: string, discovery:
  * What the model gets in place of a user's `/name args`: the rendered skill, as `load_skill`
  * returns it, then what the user asked for and, if a skill had to make room, which one.
  */
-export function invocationResultText(loadResult: string, skill: string, args: string, evicted: string | undefined, maxLoaded: number): string {
+export function invocationResultText(
+  loadResult: string,
+  skill: string,
+  args: string,
+  evicted: string | undefined,
+  maxLoaded: number,
+): string {
   const lines = [loadResult + `${INVOCATION_NOTE}/${skill}${args ? ` ${args}` : ""}`, "Follow its instructions now."];
-  if (evicted) lines.push(`(Skill '${evicted}' was unloaded to make room: at most ${maxLoaded} skills can be loaded at once.)`);
+  if (evicted)
+    lines.push(`(Skill '${evicted}' was unloaded to make room: at most ${maxLoaded} skills can be loaded at once.)`);
   return lines.join("\n");
 }
 
 const INVOCATION_NOTE = "\nThe user invoked this skill: ";
-const FORK_TASK_NOTE = "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
+const FORK_TASK_NOTE =
+  "You run this skill as a forked agent: carry out its instructions now, then answer with the result; your last message is all the agent that started you receives.";
 
 /** A forked skill's task: the skill as a load shows it, the user's `/name args` when a user invoked it, and what to do. */
 export function forkTaskText(loadResult: string, skill: string, args: string | undefined): string {

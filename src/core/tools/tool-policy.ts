@@ -17,7 +17,11 @@ export function allowedToolUnion(loaded: readonly Pick<SkillMetadata, "allowedTo
 }
 
 /** Whether a tool may run: always-allowed tools pass, others must be in the union (case-insensitively). */
-export function isToolAllowed(tool: string, union: Set<string> | undefined, alwaysAllowed: ReadonlySet<string>): boolean {
+export function isToolAllowed(
+  tool: string,
+  union: Set<string> | undefined,
+  alwaysAllowed: ReadonlySet<string>,
+): boolean {
   if (union === undefined || alwaysAllowed.has(tool) || union.has(tool)) return true;
   const lower = tool.toLowerCase();
   for (const name of union) if (name.toLowerCase() === lower) return true;

@@ -29,13 +29,17 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * the server gave. Bound to loopback, the Host header must name it, so a web page cannot reach
  * the skills through DNS rebinding.
  */
-export async function listenOverHttp(connect: (transport: Transport, sessionId: string) => Promise<void>, options: SkillsMcpHttpOptions): Promise<SkillsMcpHttpListener> {
+export async function listenOverHttp(
+  connect: (transport: Transport, sessionId: string) => Promise<void>,
+  options: SkillsMcpHttpOptions,
+): Promise<SkillsMcpHttpListener> {
   const host = options.host ?? "127.0.0.1";
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] | undefined;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") return reply(response, 404, "Not found: the MCP endpoint is /mcp");
+    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp")
+      return reply(response, 404, "Not found: the MCP endpoint is /mcp");
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const transport = transports.get(sessionId);
@@ -60,7 +64,8 @@ export async function listenOverHttp(connect: (transport: Transport, sessionId: 
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) reply(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent)
+        reply(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
       else response.end();
     });
   });
@@ -86,15 +91,20 @@ export async function listenOverHttp(connect: (transport: Transport, sessionId: 
 }
 
 function reply(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  response
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
-async function readJson(request: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
+async function readJson(
+  request: IncomingMessage,
+): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, message: `The request body is larger than ${MAX_BODY_BYTES} bytes` };
+    if (size > MAX_BODY_BYTES)
+      return { ok: false, status: 413, message: `The request body is larger than ${MAX_BODY_BYTES} bytes` };
     chunks.push(chunk);
   }
   try {

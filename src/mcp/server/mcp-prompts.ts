@@ -1,5 +1,10 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, type Prompt } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  type Prompt,
+} from "@modelcontextprotocol/sdk/types.js";
 import { getOwn } from "../../core/text/safe-text.js";
 import { isUserInvocable } from "../../core/instructions/skill-command.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
@@ -26,15 +31,28 @@ export function handleSkillPrompts(server: Server, context: McpServerContext, se
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const { name, arguments: given = {} } = request.params;
     const skill = (await context.snapshot()).get(name);
-    if (!skill || !isUserInvocable(skill)) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt '${name}': no skill a user may invoke has that name`);
+    if (!skill || !isUserInvocable(skill))
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt '${name}': no skill a user may invoke has that name`,
+      );
     const args = argumentString(skill, given);
-    if (args.length > MAX_SKILL_ARGUMENTS_CHARS) throw protocolError(ErrorCode.InvalidParams, `The arguments of prompt '${name}' are longer than ${MAX_SKILL_ARGUMENTS_CHARS} characters`);
+    if (args.length > MAX_SKILL_ARGUMENTS_CHARS)
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `The arguments of prompt '${name}' are longer than ${MAX_SKILL_ARGUMENTS_CHARS} characters`,
+      );
     const step = await session.run((skills) => {
       const command = context.engine.parseCommand(args === "" ? `/${name}` : `/${name} ${args}`, skills.state);
-      return command ? context.engine.invoke(skills, command) : { ok: false, text: `Error: Skill '${name}' is no longer available.` };
+      return command
+        ? context.engine.invoke(skills, command)
+        : { ok: false, text: `Error: Skill '${name}' is no longer available.` };
     });
     if (!step.ok) throw protocolError(ErrorCode.InternalError, step.text);
-    return { description: skill.description, messages: [{ role: "user" as const, content: { type: "text" as const, text: step.text } }] };
+    return {
+      description: skill.description,
+      messages: [{ role: "user" as const, content: { type: "text" as const, text: step.text } }],
+    };
   });
 }
 
@@ -42,7 +60,13 @@ function promptOf(skill: SkillMetadata): Prompt {
   const hint = skill.argumentHint ? ` (${skill.argumentHint})` : "";
   const argumentsOf = skill.argumentNames
     ? skill.argumentNames.map((name, index) => ({ name, description: `Argument ${index + 1}${hint}`, required: false }))
-    : [{ name: ARGUMENTS_PROMPT_ARGUMENT, description: skill.argumentHint ?? "What to type after the skill's name, if anything", required: false }];
+    : [
+        {
+          name: ARGUMENTS_PROMPT_ARGUMENT,
+          description: skill.argumentHint ?? "What to type after the skill's name, if anything",
+          required: false,
+        },
+      ];
   return { name: skill.name, description: skill.description, arguments: argumentsOf };
 }
 

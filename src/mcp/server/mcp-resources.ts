@@ -39,7 +39,8 @@ export async function resolveSkillUri(context: McpServerContext, uri: string): P
   if (!parsed.ok) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: ${parsed.reason}`);
   const skill = (await context.snapshot()).get(parsed.skill);
   const source = skill && sourceOf(context, skill);
-  if (!skill || !source) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: no skill named '${parsed.skill}' is served`);
+  if (!skill || !source)
+    throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: no skill named '${parsed.skill}' is served`);
   const files = await listServedFiles(source, skill);
   if (!files.ok) throw protocolError(ErrorCode.InvalidParams, `Skill '${skill.name}' is not served: ${files.reason}`);
   return { skill, source, files: files.files, path: parsed.path, namesFolder: parsed.namesFolder };
@@ -53,35 +54,64 @@ export async function resolveSkillUri(context: McpServerContext, uri: string): P
  */
 export function handleSkillResources(server: Server, context: McpServerContext): void {
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    const paged = pageAfter((await context.snapshot()).skills, (skill) => skill.name, request.params?.cursor, context.pageSize);
+    const paged = pageAfter(
+      (await context.snapshot()).skills,
+      (skill) => skill.name,
+      request.params?.cursor,
+      context.pageSize,
+    );
     if (!paged) throw protocolError(ErrorCode.InvalidParams, `Invalid cursor: ${request.params?.cursor}`);
     const resources: Resource[] = [];
     for (const skill of paged.page) {
       const source = sourceOf(context, skill);
-      if (source && (await listServedFiles(source, skill)).ok) resources.push({ uri: skillUri(skill.name), name: skill.name, description: skill.description, mimeType: "text/markdown" });
+      if (source && (await listServedFiles(source, skill)).ok)
+        resources.push({
+          uri: skillUri(skill.name),
+          name: skill.name,
+          description: skill.description,
+          mimeType: "text/markdown",
+        });
     }
     return { resources, ...(paged.nextCursor ? { nextCursor: paged.nextCursor } : {}) };
   });
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [{ uriTemplate: SKILL_FILE_TEMPLATE, name: "skill-file", description: "A file of a skill, by its path below the skill's folder; skills/list or load_skill lists them." }],
+    resourceTemplates: [
+      {
+        uriTemplate: SKILL_FILE_TEMPLATE,
+        name: "skill-file",
+        description: "A file of a skill, by its path below the skill's folder; skills/list or load_skill lists them.",
+      },
+    ],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request): Promise<ReadResourceResult> => {
     const { uri } = request.params;
     const { skill, source, files, path, namesFolder } = await resolveSkillUri(context, uri);
     // `skill://x/SKILL.md/` (or `/.`) is not the file's URI.
-    if (namesFolder) throw protocolError(ErrorCode.InvalidParams, `Unknown resource ${uri}: a URI ending in / or /. names a directory, not a file`);
+    if (namesFolder)
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `Unknown resource ${uri}: a URI ending in / or /. names a directory, not a file`,
+      );
     if (path === undefined || !files.some((file) => file.relativePath === path)) {
       const folder = path === undefined || files.some((file) => file.relativePath.startsWith(`${path}/`));
-      throw protocolError(ErrorCode.InvalidParams, folder ? `${uri} is a directory resource, not a file` : `Unknown resource ${uri}: skill '${skill.name}' has no file ${path}`);
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        folder
+          ? `${uri} is a directory resource, not a file`
+          : `Unknown resource ${uri}: skill '${skill.name}' has no file ${path}`,
+      );
     }
     await refuseUnverified(context, skill);
     let bytes: Uint8Array;
     try {
       bytes = path === "SKILL.md" ? await source.readSkill(skill) : await readServedFile(source, skill, path);
     } catch (error) {
-      throw protocolError(ErrorCode.InternalError, `Cannot read ${uri}: ${error instanceof Error ? error.message : String(error)}`);
+      throw protocolError(
+        ErrorCode.InternalError,
+        `Cannot read ${uri}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return { contents: [resourceContents(uri, path, bytes)] };
   });
@@ -103,6 +133,11 @@ function resourceContents(uri: string, path: string, bytes: Uint8Array): ReadRes
       text = undefined;
     }
   }
-  if (text === undefined) return { uri, mimeType: mimeTypeOf(path) ?? "application/octet-stream", blob: Buffer.from(bytes).toString("base64") };
+  if (text === undefined)
+    return {
+      uri,
+      mimeType: mimeTypeOf(path) ?? "application/octet-stream",
+      blob: Buffer.from(bytes).toString("base64"),
+    };
   return { uri, mimeType: path === "SKILL.md" ? "text/markdown" : (mimeTypeOf(path) ?? "text/plain"), text };
 }

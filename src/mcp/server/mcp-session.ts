@@ -1,4 +1,10 @@
-import { applySkillOperations, type SkillReply, type SkillRequest, type SkillStep, type SkillThreadState } from "../../core/engine/skill-engine.js";
+import {
+  applySkillOperations,
+  type SkillReply,
+  type SkillRequest,
+  type SkillStep,
+  type SkillThreadState,
+} from "../../core/engine/skill-engine.js";
 import type { McpServerContext } from "./server-context.js";
 
 /**
@@ -25,7 +31,11 @@ export function createMcpSkillSession(context: McpServerContext, id: string): Mc
   async function step(action: Parameters<McpSkillSession["run"]>[0]): Promise<SkillStep | SkillReply> {
     // A skill that left the sources is unloaded before the action sees the state.
     const refreshed = await context.engine.refresh(context.catalog, state);
-    if (refreshed) state = applySkillOperations({ ...state, skills: refreshed.skills, catalogVersion: refreshed.version }, refreshed.operations);
+    if (refreshed)
+      state = applySkillOperations(
+        { ...state, skills: refreshed.skills, catalogVersion: refreshed.version },
+        refreshed.operations,
+      );
     const outcome = await action({ state, sources, sessionId: id });
     if ("operations" in outcome) state = applySkillOperations(state, outcome.operations);
     return outcome;

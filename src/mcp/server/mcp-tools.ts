@@ -3,7 +3,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { DEFAULT_RESOURCE_LINES } from "../../core/resources/read-resource.js";
 import type { SkillEngine } from "../../core/engine/skill-engine.js";
-import { LOAD_SKILL_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION, UNLOAD_SKILL_DESCRIPTION } from "../../core/tools/skill-tool-messages.js";
+import {
+  LOAD_SKILL_DESCRIPTION,
+  SEARCH_SKILLS_DESCRIPTION,
+  UNLOAD_SKILL_DESCRIPTION,
+} from "../../core/tools/skill-tool-messages.js";
 import type { McpSkillSession } from "./mcp-session.js";
 
 /** Longest `arguments` string `load_skill` and prompts accept; longer is a usage error, not a skill. */
@@ -36,7 +40,12 @@ export interface SkillTools {
  * engine offers search) and, only with `scripts`, `run_skill_script`. Every call goes to the engine
  * with the session's state; a refusal is a result with `isError: true` and the engine's wording.
  */
-export function registerSkillTools(server: McpServer, engine: SkillEngine, session: McpSkillSession, options: { scripts: boolean; catalog: ToolCatalog }): SkillTools {
+export function registerSkillTools(
+  server: McpServer,
+  engine: SkillEngine,
+  session: McpSkillSession,
+  options: { scripts: boolean; catalog: ToolCatalog },
+): SkillTools {
   let calls = 0;
   const callId = () => `${session.id}#${++calls}`;
   const reply = async (action: Parameters<McpSkillSession["run"]>[0]): Promise<CallToolResult> => {
@@ -50,15 +59,25 @@ export function registerSkillTools(server: McpServer, engine: SkillEngine, sessi
       description: loadDescription(options.catalog.text),
       inputSchema: {
         skill_name: skillName.describe("Name of the skill to load, from the skills list."),
-        arguments: z.string().max(MAX_SKILL_ARGUMENTS_CHARS).optional().describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
+        arguments: z
+          .string()
+          .max(MAX_SKILL_ARGUMENTS_CHARS)
+          .optional()
+          .describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
       },
     },
-    ({ skill_name: skill, arguments: args }) => reply((request) => engine.load(request, { skill, id: callId(), ...(args !== undefined ? { arguments: args } : {}) })),
+    ({ skill_name: skill, arguments: args }) =>
+      reply((request) =>
+        engine.load(request, { skill, id: callId(), ...(args !== undefined ? { arguments: args } : {}) }),
+      ),
   );
 
   server.registerTool(
     "unload_skill",
-    { description: UNLOAD_SKILL_DESCRIPTION, inputSchema: { skill_name: skillName.describe("Name of the loaded skill to unload.") } },
+    {
+      description: UNLOAD_SKILL_DESCRIPTION,
+      inputSchema: { skill_name: skillName.describe("Name of the loaded skill to unload.") },
+    },
     ({ skill_name: skill }) => reply((request) => engine.unload(request, { skill, id: callId() })),
   );
 
@@ -70,11 +89,24 @@ export function registerSkillTools(server: McpServer, engine: SkillEngine, sessi
         skill_name: skillName.describe("A loaded skill."),
         path: z.string().min(1).max(1024).describe("Path relative to the skill's folder, e.g. references/guide.md."),
         offset: z.number().int().min(0).optional().describe("First line to read, 0-based. Default 0."),
-        limit: z.number().int().min(1).max(2000).optional().describe(`Lines to read. Default ${DEFAULT_RESOURCE_LINES}.`),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(2000)
+          .optional()
+          .describe(`Lines to read. Default ${DEFAULT_RESOURCE_LINES}.`),
       },
     },
     ({ skill_name: skill, path, offset, limit }) =>
-      reply((request) => engine.readResource(request, { skill, path, ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) })),
+      reply((request) =>
+        engine.readResource(request, {
+          skill,
+          path,
+          ...(offset !== undefined ? { offset } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+        }),
+      ),
   );
 
   const search = server.registerTool(
@@ -86,7 +118,8 @@ export function registerSkillTools(server: McpServer, engine: SkillEngine, sessi
         limit: z.number().int().min(1).max(25).optional().describe("Most skills to return. Default 5."),
       },
     },
-    ({ query, limit }) => reply((request) => engine.search(request, { query, ...(limit !== undefined ? { limit } : {}) })),
+    ({ query, limit }) =>
+      reply((request) => engine.search(request, { query, ...(limit !== undefined ? { limit } : {}) })),
   );
   if (!options.catalog.search) search.disable();
 
@@ -97,7 +130,11 @@ export function registerSkillTools(server: McpServer, engine: SkillEngine, sessi
         description: RUN_SCRIPT_DESCRIPTION,
         inputSchema: {
           skill_name: skillName.describe("A loaded skill."),
-          command: z.string().min(1).max(MAX_SKILL_ARGUMENTS_CHARS).describe("The command, e.g. `python3 scripts/profile_csv.py data.csv`."),
+          command: z
+            .string()
+            .min(1)
+            .max(MAX_SKILL_ARGUMENTS_CHARS)
+            .describe("The command, e.g. `python3 scripts/profile_csv.py data.csv`."),
         },
       },
       ({ skill_name: skill, command }) => reply((request) => engine.runScript(request, { skill, command })),

@@ -36,7 +36,12 @@ export function sourceOf(context: McpServerContext, skill: SkillMetadata): Skill
  * next page. A cursor names the last key given, so a page never repeats or skips an entry when
  * entries before it come or go between requests. `undefined` for a cursor this server did not make.
  */
-export function pageAfter<T>(items: readonly T[], key: (item: T) => string, cursor: string | undefined, size: number): { page: T[]; nextCursor?: string } | undefined {
+export function pageAfter<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  cursor: string | undefined,
+  size: number,
+): { page: T[]; nextCursor?: string } | undefined {
   let start = 0;
   if (cursor !== undefined) {
     const after = decodeCursor(cursor);

@@ -93,7 +93,8 @@ interface Session {
  * Everything goes through the skill engine, as in the LangChain middleware.
  */
 export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMcpServer {
-  if (options.sources.length === 0) throw new SkillsetError("invalid-options", "createSkillsMcpServer: give at least one source");
+  if (options.sources.length === 0)
+    throw new SkillsetError("invalid-options", "createSkillsMcpServer: give at least one source");
   const catalog = createCatalog(sourcesFromStrings(options.sources, { recursive: options.recursive ?? false }));
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills ?? 10,
@@ -103,7 +104,13 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.searchRankers ? { search: { rankers: options.searchRankers } } : {}),
   });
-  const context: McpServerContext = { engine, catalog, snapshot: () => catalog.refresh(), pageSize: options.pageSize ?? 50, ttlMs: options.ttlMs ?? 10_000 };
+  const context: McpServerContext = {
+    engine,
+    catalog,
+    snapshot: () => catalog.refresh(),
+    pageSize: options.pageSize ?? 50,
+    ttlMs: options.ttlMs ?? 10_000,
+  };
   const serverInfo = options.serverInfo ?? { name: "skillset", version: "0" };
   const sessions = new Set<Session>();
   const listeners = new Set<SkillsMcpHttpListener>();
@@ -114,17 +121,33 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
   async function currentCatalog(): Promise<{ changed: boolean; catalog: ToolCatalog }> {
     const { skills, version } = (await engine.refresh(catalog, { loaded: [] }))!;
     if (shown?.version === version) return { changed: false, catalog: shown.catalog };
-    const request = { state: { skills, catalogVersion: version, loaded: [], resources: {} }, sources: async () => catalog.sources };
-    shown = { version, catalog: { text: (await engine.catalog(request)).text, search: await engine.offersSearch(request) } };
+    const request = {
+      state: { skills, catalogVersion: version, loaded: [], resources: {} },
+      sources: async () => catalog.sources,
+    };
+    shown = {
+      version,
+      catalog: { text: (await engine.catalog(request)).text, search: await engine.offersSearch(request) },
+    };
     return { changed: true, catalog: shown.catalog };
   }
 
   async function connectSession(transport: Transport, id: string): Promise<void> {
     const shownCatalog = (await currentCatalog()).catalog;
     const server = new McpServer(serverInfo, { instructions: shownCatalog.text });
-    server.server.registerCapabilities({ prompts: { listChanged: true }, resources: { listChanged: true }, extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } });
+    server.server.registerCapabilities({
+      prompts: { listChanged: true },
+      resources: { listChanged: true },
+      extensions: { [SKILLS_EXTENSION]: { directoryRead: true } },
+    });
     const session = createMcpSkillSession(context, id);
-    const entry: Session = { server, tools: registerSkillTools(server, engine, session, { scripts: options.runScripts !== undefined, catalog: shownCatalog }) };
+    const entry: Session = {
+      server,
+      tools: registerSkillTools(server, engine, session, {
+        scripts: options.runScripts !== undefined,
+        catalog: shownCatalog,
+      }),
+    };
     handleSkillPrompts(server.server, context, session);
     handleSkillResources(server.server, context);
     handleSkillsExtension(server.server, context, options.logger);
@@ -157,7 +180,11 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
         server.sendResourceListChanged();
       }
     } catch (error) {
-      options.logger?.({ level: "error", event: "skill_diagnostic", message: `Checking the skills for changes failed: ${error instanceof Error ? error.message : String(error)}` });
+      options.logger?.({
+        level: "error",
+        event: "skill_diagnostic",
+        message: `Checking the skills for changes failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
 
@@ -175,7 +202,9 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
       const unserved: UnservedSkill[] = [];
       for (const skill of (await context.snapshot()).skills) {
         const source = sourceOf(context, skill);
-        const files = source ? await listServedFiles(source, skill) : { ok: false as const, reason: "its source is gone" };
+        const files = source
+          ? await listServedFiles(source, skill)
+          : { ok: false as const, reason: "its source is gone" };
         if (!files.ok) unserved.push({ name: skill.name, path: skill.path, reason: files.reason });
       }
       return unserved;

@@ -22,29 +22,47 @@ const ReadDirectoryRequestSchema = z.object({ method: z.literal("resources/direc
  * the files as they change. A skill whose entry cannot be built (over the limits, frontmatter
  * that is not YAML) is left out of the listing, and `skills/get` answers `-32602` for it.
  */
-export function handleSkillsExtension(server: Server, context: McpServerContext, logger: SkillsLogger | undefined): void {
+export function handleSkillsExtension(
+  server: Server,
+  context: McpServerContext,
+  logger: SkillsLogger | undefined,
+): void {
   const cache = { resultType: "complete", ttlMs: context.ttlMs, cacheScope: "public" } as const;
 
   server.setRequestHandler(ListSkillsRequestSchema, async (request) => {
     const cursor = request.params?.cursor;
-    if (cursor !== undefined && typeof cursor !== "string") throw protocolError(ErrorCode.InvalidParams, "cursor must be a string");
+    if (cursor !== undefined && typeof cursor !== "string")
+      throw protocolError(ErrorCode.InvalidParams, "cursor must be a string");
     const paged = pageAfter((await context.snapshot()).skills, (skill) => skill.name, cursor, context.pageSize);
     if (!paged) throw protocolError(ErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
     const skills: SkillEntry[] = [];
     for (const skill of paged.page) {
       const source = sourceOf(context, skill);
-      const built = source ? await buildSkillEntry(source, skill) : { ok: false as const, reason: `its source '${skill.source}' is gone` };
+      const built = source
+        ? await buildSkillEntry(source, skill)
+        : { ok: false as const, reason: `its source '${skill.source}' is gone` };
       if (built.ok) skills.push(built.entry);
-      else logger?.({ level: "warn", event: "skill_diagnostic", message: `Skill '${skill.name}' is not served over MCP: ${built.reason}`, skill: skill.name, file: skill.path });
+      else
+        logger?.({
+          level: "warn",
+          event: "skill_diagnostic",
+          message: `Skill '${skill.name}' is not served over MCP: ${built.reason}`,
+          skill: skill.name,
+          file: skill.path,
+        });
     }
     return { ...cache, skills, ...(paged.nextCursor ? { nextCursor: paged.nextCursor } : {}) };
   });
 
   server.setRequestHandler(GetSkillRequestSchema, async (request) => {
     const uri = request.params?.uri;
-    if (typeof uri !== "string") throw protocolError(ErrorCode.InvalidParams, "uri must be the URI of a skill's SKILL.md");
+    if (typeof uri !== "string")
+      throw protocolError(ErrorCode.InvalidParams, "uri must be the URI of a skill's SKILL.md");
     const parsed = parseSkillUri(uri);
-    const skill = parsed.ok && parsed.path === "SKILL.md" && !parsed.namesFolder ? (await context.snapshot()).get(parsed.skill) : undefined;
+    const skill =
+      parsed.ok && parsed.path === "SKILL.md" && !parsed.namesFolder
+        ? (await context.snapshot()).get(parsed.skill)
+        : undefined;
     const source = skill && sourceOf(context, skill);
     if (!skill || !source) throw protocolError(ErrorCode.InvalidParams, `No skill is served at ${uri}`);
     await refuseUnverified(context, skill);
@@ -55,8 +73,10 @@ export function handleSkillsExtension(server: Server, context: McpServerContext,
 
   server.setRequestHandler(ReadDirectoryRequestSchema, async (request) => {
     const { uri, cursor } = request.params ?? {};
-    if (typeof uri !== "string") throw protocolError(ErrorCode.InvalidParams, "uri must be the URI of a directory resource");
-    if (cursor !== undefined && typeof cursor !== "string") throw protocolError(ErrorCode.InvalidParams, "cursor must be a string");
+    if (typeof uri !== "string")
+      throw protocolError(ErrorCode.InvalidParams, "uri must be the URI of a directory resource");
+    if (cursor !== undefined && typeof cursor !== "string")
+      throw protocolError(ErrorCode.InvalidParams, "cursor must be a string");
     const { skill, files, path } = await resolveSkillUri(context, uri);
     const prefix = path === undefined ? "" : `${path}/`;
     const children = new Map<string, Resource>();
@@ -64,14 +84,26 @@ export function handleSkillsExtension(server: Server, context: McpServerContext,
       if (!file.relativePath.startsWith(prefix)) continue;
       const [name, ...below] = file.relativePath.slice(prefix.length).split("/");
       const childPath = prefix + name!;
-      if (below.length > 0) children.set(name!, { uri: skillUri(skill.name, childPath), name: name!, mimeType: "inode/directory" });
-      else children.set(name!, { uri: skillUri(skill.name, childPath), name: name!, ...mimeOf(childPath), ...(file.size !== undefined ? { size: file.size } : {}) });
+      if (below.length > 0)
+        children.set(name!, { uri: skillUri(skill.name, childPath), name: name!, mimeType: "inode/directory" });
+      else
+        children.set(name!, {
+          uri: skillUri(skill.name, childPath),
+          name: name!,
+          ...mimeOf(childPath),
+          ...(file.size !== undefined ? { size: file.size } : {}),
+        });
     }
-    if (children.size === 0 && path !== undefined) throw protocolError(ErrorCode.InvalidParams, `${uri} is not a directory resource`);
+    if (children.size === 0 && path !== undefined)
+      throw protocolError(ErrorCode.InvalidParams, `${uri} is not a directory resource`);
     const sorted = [...children.values()].sort((a, b) => compareCodePoints(a.name, b.name));
     const paged = pageAfter(sorted, (child) => child.name, cursor, context.pageSize);
     if (!paged) throw protocolError(ErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
-    return { resultType: "complete", resources: paged.page, ...(paged.nextCursor ? { nextCursor: paged.nextCursor } : {}) };
+    return {
+      resultType: "complete",
+      resources: paged.page,
+      ...(paged.nextCursor ? { nextCursor: paged.nextCursor } : {}),
+    };
   });
 }
 

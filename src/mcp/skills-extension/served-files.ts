@@ -32,11 +32,25 @@ export async function listServedFiles(source: SkillSource, skill: SkillMetadata)
   try {
     listing = await source.listFiles(skill, { maxDepth: MAX_DEPTH, maxFiles: MAX_SKILL_FILES });
   } catch (error) {
-    return { ok: false, reason: `its files cannot be listed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      reason: `its files cannot be listed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
-  if (listing.files.length + 1 > MAX_SKILL_FILES) return { ok: false, reason: `it has more than ${MAX_SKILL_FILES} files, the Skills extension's limit` };
+  if (listing.files.length + 1 > MAX_SKILL_FILES)
+    return { ok: false, reason: `it has more than ${MAX_SKILL_FILES} files, the Skills extension's limit` };
   if (listing.truncated) return { ok: false, reason: `its folders are nested deeper than ${MAX_DEPTH} levels` };
   const bytes = listing.files.reduce((total, file) => total + (file.size ?? 0), 0);
-  if (bytes > MAX_SKILL_BYTES) return { ok: false, reason: `its files hold ${bytes} bytes, more than the Skills extension's limit of ${MAX_SKILL_BYTES} (16 MiB)` };
-  return { ok: true, files: [{ relativePath: "SKILL.md", size: undefined }, ...listing.files.map((file) => ({ relativePath: file.relativePath, size: file.size }))] };
+  if (bytes > MAX_SKILL_BYTES)
+    return {
+      ok: false,
+      reason: `its files hold ${bytes} bytes, more than the Skills extension's limit of ${MAX_SKILL_BYTES} (16 MiB)`,
+    };
+  return {
+    ok: true,
+    files: [
+      { relativePath: "SKILL.md", size: undefined },
+      ...listing.files.map((file) => ({ relativePath: file.relativePath, size: file.size })),
+    ],
+  };
 }

@@ -21,11 +21,17 @@ export function frontmatterObject(text: string): Record<string, unknown> {
   if (bounds) throw new SkillsetError("invalid-yaml", `Invalid YAML in frontmatter: ${bounds}`);
   let value: unknown;
   try {
-    value = parse(yaml, { maxAliasCount: MAX_ALIASES, uniqueKeys: true, prettyErrors: false, logLevel: "error" }) as unknown;
+    value = parse(yaml, {
+      maxAliasCount: MAX_ALIASES,
+      uniqueKeys: true,
+      prettyErrors: false,
+      logLevel: "error",
+    }) as unknown;
   } catch (error) {
     throw new SkillsetError("invalid-yaml", `Invalid YAML in frontmatter: ${(error as Error).message.split("\n")[0]}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SkillsetError("frontmatter-not-mapping", "SKILL.md frontmatter must be a YAML mapping");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new SkillsetError("frontmatter-not-mapping", "SKILL.md frontmatter must be a YAML mapping");
   return value as Record<string, unknown>;
 }
 

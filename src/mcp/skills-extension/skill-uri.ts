@@ -8,7 +8,8 @@ export const SKILL_URI_PREFIX = "skill://";
  * checked), or why it cannot be read. `namesFolder`: the URI ends as only a folder's can, in `/`
  * or a `.` segment (also as `%2e`), so it is never a file's URI, though `path` may name one.
  */
-export type ParsedSkillUri = { ok: true; skill: string; path: string | undefined; namesFolder: boolean } | { ok: false; reason: string };
+export type ParsedSkillUri =
+  { ok: true; skill: string; path: string | undefined; namesFolder: boolean } | { ok: false; reason: string };
 
 /** The URI of a skill's file (`SKILL.md` by default) or, with `""`, of its folder. Every segment is percent-encoded. */
 export function skillUri(skill: string, path = "SKILL.md"): string {
@@ -40,7 +41,8 @@ export function parseSkillUri(uri: string): ParsedSkillUri {
   if (!skill) return { ok: false, reason: "it names no skill" };
   const last = rest.at(-1);
   const namesFolder = last === undefined || last === "" || last === ".";
-  if (rest.length === 0 || (rest.length === 1 && rest[0] === "")) return { ok: true, skill, path: undefined, namesFolder };
+  if (rest.length === 0 || (rest.length === 1 && rest[0] === ""))
+    return { ok: true, skill, path: undefined, namesFolder };
   const checked = checkResourcePath(rest.join("/"));
   return checked.ok ? { ok: true, skill, path: checked.path, namesFolder } : { ok: false, reason: checked.reason };
 }

@@ -28,8 +28,17 @@ export async function connectMcpServer(target: McpServerTarget): Promise<Client>
   const client = new Client({ name: "skillset", version: "1" });
   const transport =
     "url" in target
-      ? new StreamableHTTPClientTransport(new URL(target.url), target.headers ? { requestInit: { headers: target.headers } } : undefined)
-      : new StdioClientTransport({ command: target.command, ...(target.args ? { args: target.args } : {}), ...(target.env ? { env: target.env } : {}), ...(target.cwd ? { cwd: target.cwd } : {}), stderr: target.stderr ?? "inherit" });
+      ? new StreamableHTTPClientTransport(
+          new URL(target.url),
+          target.headers ? { requestInit: { headers: target.headers } } : undefined,
+        )
+      : new StdioClientTransport({
+          command: target.command,
+          ...(target.args ? { args: target.args } : {}),
+          ...(target.env ? { env: target.env } : {}),
+          ...(target.cwd ? { cwd: target.cwd } : {}),
+          stderr: target.stderr ?? "inherit",
+        });
   await client.connect(transport);
   return client;
 }

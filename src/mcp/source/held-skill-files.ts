@@ -7,11 +7,17 @@ import { heldSkillAt, type McpSourceState } from "./mcp-source-state.js";
  * or, for dynamic content, those `resources/directory/read` finds when the server offers it
  * (`directoryRead: true` in its Skills extension settings), else none.
  */
-export async function listHeldSkillFiles(state: Pick<McpSourceState, "connection" | "held" | "label">, skill: SkillMetadata, limits: FileListLimits): Promise<SkillFileListing> {
+export async function listHeldSkillFiles(
+  state: Pick<McpSourceState, "connection" | "held" | "label">,
+  skill: SkillMetadata,
+  limits: FileListLimits,
+): Promise<SkillFileListing> {
   const current = heldSkillAt(state, skill.path);
   if (current.files === "dynamic") {
     const settings = state.connection.skillsExtension() as { directoryRead?: unknown } | undefined;
-    return settings?.directoryRead === true ? state.connection.readDirectory(current.root, limits) : { files: [], truncated: false };
+    return settings?.directoryRead === true
+      ? state.connection.readDirectory(current.root, limits)
+      : { files: [], truncated: false };
   }
   const files: SkillFile[] = [];
   let truncated = false;

@@ -35,7 +35,8 @@ export function createMcpServerConnection(client: Client, label: string, timeout
     if (SkillsetError.isInstance(error)) return error;
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
-    if (code === ErrorCode.ConnectionClosed || code === ErrorCode.RequestTimeout || !client.transport) return new SkillsetError("mcp-unavailable", `MCP server '${label}' is unavailable: ${message}`);
+    if (code === ErrorCode.ConnectionClosed || code === ErrorCode.RequestTimeout || !client.transport)
+      return new SkillsetError("mcp-unavailable", `MCP server '${label}' is unavailable: ${message}`);
     return new SkillsetError("mcp-error", `MCP server '${label}': ${doing}: ${message}`);
   }
   return {

@@ -27,7 +27,13 @@ export interface NamedSkills {
 /** The part of the source's state that decides how listed skills are named and shown. */
 export type SkillNaming = Pick<McpSourceState, "id" | "label" | "allowDynamic" | "trustAllowedTools" | "copies">;
 
-const warning = (source: string, code: string, message: string, file = source): Diagnostic => ({ severity: "warning", code, file, message, source });
+const warning = (source: string, code: string, message: string, file = source): Diagnostic => ({
+  severity: "warning",
+  code,
+  file,
+  message,
+  source,
+});
 
 /**
  * Every page of `skills/list` (at most 1000), asked only of a server that declares the Skills
@@ -42,18 +48,29 @@ export async function listSkillEntries(connection: McpServerConnection, id: stri
   let ttl: number | undefined;
   if (!connection.isOpen()) warn("mcp-unavailable", `MCP server '${label}' is unavailable: the connection is closed`);
   else if (!connection.skillsExtension()) {
-    warn("no-skills-extension", `MCP server '${label}' does not declare the ${SKILLS_EXTENSION} extension; no skills are read from it (skill:// resources alone are not skills)`);
+    warn(
+      "no-skills-extension",
+      `MCP server '${label}' does not declare the ${SKILLS_EXTENSION} extension; no skills are read from it (skill:// resources alone are not skills)`,
+    );
   } else {
     try {
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const page = await connection.request("skills/list", cursor === undefined ? {} : { cursor }, listSkillsResultSchema);
+        const page = await connection.request(
+          "skills/list",
+          cursor === undefined ? {} : { cursor },
+          listSkillsResultSchema,
+        );
         entries.push(...page.skills);
         ttl ??= page.ttlMs;
         cursor = page.nextCursor;
       } while (cursor !== undefined && ++pages < MAX_PAGES);
-      if (cursor !== undefined) warn("listing-cut", `MCP server '${label}' listed more than ${MAX_PAGES} pages of skills; the rest are not used`);
+      if (cursor !== undefined)
+        warn(
+          "listing-cut",
+          `MCP server '${label}' listed more than ${MAX_PAGES} pages of skills; the rest are not used`,
+        );
     } catch (error) {
       const problem = connection.failure(error, "skills/list failed");
       warn(problem.code, problem.message);
@@ -77,7 +94,12 @@ export function nameListedSkills(entries: readonly unknown[], naming: SkillNamin
     const uri = String((value as { uri?: unknown } | null)?.uri ?? "(an entry without a URI)");
     const read = readSkillEntry(value);
     if (!read.ok) warn("invalid-entry", `Skill ${uri} of MCP server '${label}' is not used: ${read.reason}`, uri);
-    else if (read.held.files === "dynamic" && !naming.allowDynamic) warn("dynamic-skill", `Skill ${uri} of MCP server '${label}' is not used: its content is dynamic and cannot be verified (allowDynamic is off)`, uri);
+    else if (read.held.files === "dynamic" && !naming.allowDynamic)
+      warn(
+        "dynamic-skill",
+        `Skill ${uri} of MCP server '${label}' is not used: its content is dynamic and cannot be verified (allowDynamic is off)`,
+        uri,
+      );
     else readable.push(read.held);
   }
   const byName = new Map<string, HeldSkill[]>();
@@ -85,7 +107,10 @@ export function nameListedSkills(entries: readonly unknown[], naming: SkillNamin
   for (const [name, twins] of byName) {
     if (twins.length > 1) {
       const shown = twins.map((twin) => `${twin.entry.uri} as '${label}:${twin.skillPath.replaceAll("/", ".")}'`);
-      warn("name-collision", `Skills of MCP server '${label}' share the name '${name}'; each is listed by its path: ${shown.join(", ")}`);
+      warn(
+        "name-collision",
+        `Skills of MCP server '${label}' share the name '${name}'; each is listed by its path: ${shown.join(", ")}`,
+      );
     }
   }
   const held = new Map<string, HeldSkill>();
@@ -94,10 +119,19 @@ export function nameListedSkills(entries: readonly unknown[], naming: SkillNamin
   for (const skill of readable) {
     const name = `${label}:${byName.get(skill.name)!.length > 1 ? skill.skillPath.replaceAll("/", ".") : skill.name}`;
     if (names.has(name)) {
-      warn("name-collision", `Skill ${skill.entry.uri} of MCP server '${label}' is not used: another of its skills is already listed as '${name}'`, skill.entry.uri);
+      warn(
+        "name-collision",
+        `Skill ${skill.entry.uri} of MCP server '${label}' is not used: another of its skills is already listed as '${name}'`,
+        skill.entry.uri,
+      );
       continue;
     }
-    const inspected = inspectSkill({ text: `---\n${stringify(skill.entry.frontmatter, { lineWidth: 0 })}---\n`, file: skill.entry.uri, directoryName: skill.name, source: id });
+    const inspected = inspectSkill({
+      text: `---\n${stringify(skill.entry.frontmatter, { lineWidth: 0 })}---\n`,
+      file: skill.entry.uri,
+      directoryName: skill.name,
+      source: id,
+    });
     diagnostics.push(...inspected.diagnostics);
     if (!inspected.skill) continue;
     names.add(name);

@@ -37,7 +37,11 @@ describe("scanMcpSkills", () => {
     const { server, state } = listingServer(() => ({ skills: [entry("pdf")] }));
     const [first, second] = await Promise.all([scanMcpSkills(state), scanMcpSkills(state)]);
     expect(first).toBe(second);
-    expect([server.lists, first.version, first.skills.map((skill) => skill.name)]).toEqual([1, "mcp:docs#1", ["docs:pdf"]]);
+    expect([server.lists, first.version, first.skills.map((skill) => skill.name)]).toEqual([
+      1,
+      "mcp:docs#1",
+      ["docs:pdf"],
+    ]);
     expect([...state.held.keys()]).toEqual(["skill://pdf/SKILL.md"]);
   });
 
@@ -48,7 +52,10 @@ describe("scanMcpSkills", () => {
     expect(await scanMcpSkills(state)).toBe(first);
     description = "Use pdf, now better.";
     const changed = await scanMcpSkills(state);
-    expect([changed.version, changed.skills.map((skill) => skill.description)]).toEqual(["mcp:docs#2", ["Use pdf, now better."]]);
+    expect([changed.version, changed.skills.map((skill) => skill.description)]).toEqual([
+      "mcp:docs#2",
+      ["Use pdf, now better."],
+    ]);
   });
 
   it("asks the server again only after the ttlMs it gave, or once it is disconnected", async () => {
@@ -63,7 +70,11 @@ describe("scanMcpSkills", () => {
     expect(server.lists).toBe(2);
     server.open = false;
     const closed = await scanMcpSkills(state);
-    expect([server.lists, closed.skills, closed.diagnostics.map((diagnostic) => diagnostic.message)]).toEqual([2, [], ["MCP server 'docs' is unavailable: the connection is closed"]]);
+    expect([server.lists, closed.skills, closed.diagnostics.map((diagnostic) => diagnostic.message)]).toEqual([
+      2,
+      [],
+      ["MCP server 'docs' is unavailable: the connection is closed"],
+    ]);
     expect(state.held.size).toBe(0);
   });
 });

@@ -8,7 +8,8 @@ import type { McpSourceState } from "./mcp-source-state.js";
  * skills and diagnostics returns the same scan, version included.
  */
 export function scanMcpSkills(state: McpSourceState): Promise<SkillSourceScan> {
-  if (state.last && state.connection.isOpen() && Date.now() - state.listedAt < state.ttlMs) return Promise.resolve(state.last);
+  if (state.last && state.connection.isOpen() && Date.now() - state.listedAt < state.ttlMs)
+    return Promise.resolve(state.last);
   state.listing ??= listAndName(state).finally(() => (state.listing = undefined));
   return state.listing;
 }

@@ -56,7 +56,11 @@ const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  */
 export function mcpSkillSource(options: McpSkillSourceOptions): SkillSource {
   const { client, label } = options;
-  if (!LABEL.test(label)) throw new SkillsetError("invalid-options", `mcpSkillSource: label ${JSON.stringify(label)} must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+  if (!LABEL.test(label))
+    throw new SkillsetError(
+      "invalid-options",
+      `mcpSkillSource: label ${JSON.stringify(label)} must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
   const state = createMcpSourceState({
     connection: createMcpServerConnection(client, label, options.timeoutMs ?? 30_000),
     allowDynamic: options.allowDynamic,

@@ -43,7 +43,12 @@ export interface McpSourceState {
 }
 
 /** A fresh state: nothing listed, nothing held, nothing cached. */
-export function createMcpSourceState(init: { connection: McpServerConnection; allowDynamic?: boolean; trustAllowedTools?: boolean; copies?: SkillFolderCopies }): McpSourceState {
+export function createMcpSourceState(init: {
+  connection: McpServerConnection;
+  allowDynamic?: boolean;
+  trustAllowedTools?: boolean;
+  copies?: SkillFolderCopies;
+}): McpSourceState {
   const { label } = init.connection;
   return {
     id: `mcp:${label}`,

@@ -4,7 +4,11 @@ import { checkResourcePath } from "../../core/resources/resource-path.js";
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES } from "../skills-extension/served-files.js";
 import type { SkillEntry, SkillEntryFile } from "../skills-extension/skill-entry.js";
 
-const fileSchema = z.object({ uri: z.string().min(1), digest: z.string().regex(/^sha256:[0-9a-f]{64}$/), size: z.number().int().min(0) });
+const fileSchema = z.object({
+  uri: z.string().min(1),
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  size: z.number().int().min(0),
+});
 const entrySchema = z.object({
   uri: z.string().min(1),
   frontmatter: z.record(z.string(), z.unknown()),
@@ -12,7 +16,11 @@ const entrySchema = z.object({
 });
 
 /** Pages of `skills/list`, as far as skillset reads them; entries are checked one by one. */
-export const listSkillsResultSchema = z.object({ skills: z.array(z.unknown()), nextCursor: z.string().optional(), ttlMs: z.number().min(0).optional() });
+export const listSkillsResultSchema = z.object({
+  skills: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+  ttlMs: z.number().min(0).optional(),
+});
 
 /** A `skills/get` result. */
 export const getSkillResultSchema = z.object({ skill: z.unknown() });
@@ -38,7 +46,11 @@ export interface HeldSkill {
  */
 export function readSkillEntry(value: unknown): { ok: true; held: HeldSkill } | { ok: false; reason: string } {
   const parsed = entrySchema.safeParse(value);
-  if (!parsed.success) return { ok: false, reason: `the entry is not a valid Skill entry (${z.prettifyError(parsed.error).replace(/\s+/g, " ").trim()})` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: `the entry is not a valid Skill entry (${z.prettifyError(parsed.error).replace(/\s+/g, " ").trim()})`,
+    };
   const entry = parsed.data as SkillEntry;
   if (!entry.uri.endsWith("/SKILL.md")) return { ok: false, reason: `its URI ${entry.uri} does not name a SKILL.md` };
   const root = entry.uri.slice(0, -"/SKILL.md".length);
@@ -46,24 +58,44 @@ export function readSkillEntry(value: unknown): { ok: true; held: HeldSkill } | 
   const skillPath = scheme === -1 ? root : root.slice(scheme + 3);
   const name = decoded(skillPath.slice(skillPath.lastIndexOf("/") + 1));
   if (entry.frontmatter.name !== name || typeof entry.frontmatter.description !== "string") {
-    return { ok: false, reason: `its frontmatter must have a description and the name '${name}' its URI ends with (it has ${JSON.stringify(entry.frontmatter.name)})` };
+    return {
+      ok: false,
+      reason: `its frontmatter must have a description and the name '${name}' its URI ends with (it has ${JSON.stringify(entry.frontmatter.name)})`,
+    };
   }
   const held = { entry, root, name, skillPath };
   if (entry.resources === "dynamic") return { ok: true, held: { ...held, files: "dynamic" } };
   const files = new Map<string, SkillEntryFile>();
   let bytes = 0;
   for (const file of entry.resources) {
-    if (!file.uri.startsWith(`${root}/`)) return { ok: false, reason: `its file ${file.uri} is outside the skill's folder ${root}` };
-    const path = file.uri.slice(root.length + 1).split("/").map(decoded).join("/");
+    if (!file.uri.startsWith(`${root}/`))
+      return { ok: false, reason: `its file ${file.uri} is outside the skill's folder ${root}` };
+    const path = file.uri
+      .slice(root.length + 1)
+      .split("/")
+      .map(decoded)
+      .join("/");
     const checked = checkResourcePath(path);
-    if (!checked.ok || checked.path !== path) return { ok: false, reason: `its file ${file.uri} has a path a skill's file cannot have (${checked.ok ? "empty or '.' segments" : checked.reason})` };
+    if (!checked.ok || checked.path !== path)
+      return {
+        ok: false,
+        reason: `its file ${file.uri} has a path a skill's file cannot have (${checked.ok ? "empty or '.' segments" : checked.reason})`,
+      };
     if (files.has(path)) return { ok: false, reason: `its file ${file.uri} is listed twice` };
     files.set(path, file);
     bytes += file.size;
   }
   if (!files.has("SKILL.md")) return { ok: false, reason: "its resources do not list its SKILL.md" };
-  if (files.size > MAX_SKILL_FILES) return { ok: false, reason: `it has ${files.size} files, more than the Skills extension's limit of ${MAX_SKILL_FILES}` };
-  if (bytes > MAX_SKILL_BYTES) return { ok: false, reason: `its files hold ${bytes} bytes, more than the Skills extension's limit of ${MAX_SKILL_BYTES} (16 MiB)` };
+  if (files.size > MAX_SKILL_FILES)
+    return {
+      ok: false,
+      reason: `it has ${files.size} files, more than the Skills extension's limit of ${MAX_SKILL_FILES}`,
+    };
+  if (bytes > MAX_SKILL_BYTES)
+    return {
+      ok: false,
+      reason: `its files hold ${bytes} bytes, more than the Skills extension's limit of ${MAX_SKILL_BYTES} (16 MiB)`,
+    };
   return { ok: true, held: { ...held, files } };
 }
 

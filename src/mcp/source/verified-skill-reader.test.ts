@@ -11,15 +11,27 @@ import { readVerifiedFile, readVerifiedSkill } from "./verified-skill-reader.js"
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const SKILL_MD = "---\nname: pdf\ndescription: Use pdf.\n---\n\nSteps.\n";
-const file = (uri: string, text: string) => ({ uri, digest: sha256Digest(encode(text)), size: encode(text).byteLength });
-const entryServing = (files: Record<string, string>, frontmatter: Record<string, unknown> = { name: "pdf", description: "Use pdf." }): SkillEntry => ({
+const file = (uri: string, text: string) => ({
+  uri,
+  digest: sha256Digest(encode(text)),
+  size: encode(text).byteLength,
+});
+const entryServing = (
+  files: Record<string, string>,
+  frontmatter: Record<string, unknown> = { name: "pdf", description: "Use pdf." },
+): SkillEntry => ({
   uri: "skill://pdf/SKILL.md",
   frontmatter,
   resources: Object.entries(files).map(([uri, text]) => file(uri, text)),
 });
 
 /** A server that serves `files` and answers `skills/get` with `current()`; the source holds `listed`. */
-function sourceState(server: { listed: SkillEntry; current?: () => unknown; files: Record<string, string>; open?: boolean }): { state: McpSourceState; skill: SkillMetadata; calls: string[] } {
+function sourceState(server: {
+  listed: SkillEntry;
+  current?: () => unknown;
+  files: Record<string, string>;
+  open?: boolean;
+}): { state: McpSourceState; skill: SkillMetadata; calls: string[] } {
   const calls: string[] = [];
   const connection: McpServerConnection = {
     label: "docs",
@@ -55,7 +67,10 @@ describe("readVerifiedFile", () => {
 
   it("refuses content whose digest is not its entry's when skills/get gives the same entry", async () => {
     const listed = entryServing({ "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "one\n" });
-    const { state, skill, calls } = sourceState({ listed, files: { "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "two\n" } });
+    const { state, skill, calls } = sourceState({
+      listed,
+      files: { "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "two\n" },
+    });
     const heldBefore = state.held.get(skill.path);
     await expect(readVerifiedFile(state, skill, "r.md", 100)).rejects.toMatchObject({
       code: "verification-failed",
@@ -68,7 +83,11 @@ describe("readVerifiedFile", () => {
   it("reads again under the new entry when skills/get says the skill changed, and lists again next scan", async () => {
     const served = { "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "two\n" };
     const changed = entryServing(served);
-    const { state, skill, calls } = sourceState({ listed: entryServing({ "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "one\n" }), current: () => changed, files: served });
+    const { state, skill, calls } = sourceState({
+      listed: entryServing({ "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "one\n" }),
+      current: () => changed,
+      files: served,
+    });
     expect(decode(await readVerifiedFile(state, skill, "r.md", 100))).toBe("two\n");
     expect(calls).toEqual(["read skill://pdf/r.md", "skills/get skill://pdf/SKILL.md", "read skill://pdf/r.md"]);
     expect(state.held.get(skill.path)!.entry).toEqual(changed);
@@ -81,7 +100,8 @@ describe("readVerifiedFile", () => {
     const { state, skill, calls } = sourceState({ listed: entryServing(files), files });
     await expect(readVerifiedSkill(state, skill)).rejects.toMatchObject({
       code: "verification-failed",
-      message: "the frontmatter of skill://pdf/SKILL.md from MCP server 'docs' is not the frontmatter its entry lists; refused",
+      message:
+        "the frontmatter of skill://pdf/SKILL.md from MCP server 'docs' is not the frontmatter its entry lists; refused",
     });
     expect(calls).toEqual(["read skill://pdf/SKILL.md", "skills/get skill://pdf/SKILL.md"]);
   });
@@ -89,20 +109,30 @@ describe("readVerifiedFile", () => {
   it("refuses a file the entry does not list without reading it", async () => {
     const files = { "skill://pdf/SKILL.md": SKILL_MD };
     const { state, skill, calls } = sourceState({ listed: entryServing(files), files });
-    await expect(readVerifiedFile(state, skill, "secret.md", 100)).rejects.toMatchObject({ code: "verification-failed", message: "secret.md is not a file of skill://pdf/SKILL.md as MCP server 'docs' listed it" });
+    await expect(readVerifiedFile(state, skill, "secret.md", 100)).rejects.toMatchObject({
+      code: "verification-failed",
+      message: "secret.md is not a file of skill://pdf/SKILL.md as MCP server 'docs' listed it",
+    });
     expect(calls).toEqual(["skills/get skill://pdf/SKILL.md"]);
   });
 
   it("refuses a listed file larger than asked for without reading it", async () => {
     const files = { "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "one\n" };
     const { state, skill, calls } = sourceState({ listed: entryServing(files), files });
-    await expect(readVerifiedFile(state, skill, "r.md", 3)).rejects.toMatchObject({ code: "too-large", message: "r.md is larger than 3 bytes" });
+    await expect(readVerifiedFile(state, skill, "r.md", 3)).rejects.toMatchObject({
+      code: "too-large",
+      message: "r.md is larger than 3 bytes",
+    });
     expect(calls).toEqual([]);
   });
 
   it("refuses when the fresh entry has become dynamic", async () => {
     const listed = entryServing({ "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "one\n" });
-    const { state, skill } = sourceState({ listed, current: () => ({ ...listed, resources: "dynamic" }), files: { "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "two\n" } });
+    const { state, skill } = sourceState({
+      listed,
+      current: () => ({ ...listed, resources: "dynamic" }),
+      files: { "skill://pdf/SKILL.md": SKILL_MD, "skill://pdf/r.md": "two\n" },
+    });
     await expect(readVerifiedFile(state, skill, "r.md", 100)).rejects.toMatchObject({
       code: "verification-failed",
       message: "skill://pdf/SKILL.md of MCP server 'docs' is now dynamic and cannot be verified (allowDynamic is off)",
@@ -115,9 +145,15 @@ describe("readVerifiedFile", () => {
     const { state, skill, calls } = sourceState(server);
     await readVerifiedFile(state, skill, "r.md", 100);
     server.open = false;
-    await expect(readVerifiedFile(state, skill, "r.md", 100)).rejects.toMatchObject({ code: "mcp-unavailable", message: "MCP server 'docs' is unavailable: the connection is closed" });
+    await expect(readVerifiedFile(state, skill, "r.md", 100)).rejects.toMatchObject({
+      code: "mcp-unavailable",
+      message: "MCP server 'docs' is unavailable: the connection is closed",
+    });
     expect(calls).toEqual(["read skill://pdf/r.md"]);
     state.held.clear();
-    await expect(readVerifiedFile(state, skill, "r.md", 100)).rejects.toMatchObject({ code: "not-found", message: "MCP server 'docs' no longer lists skill://pdf/SKILL.md" });
+    await expect(readVerifiedFile(state, skill, "r.md", 100)).rejects.toMatchObject({
+      code: "not-found",
+      message: "MCP server 'docs' no longer lists skill://pdf/SKILL.md",
+    });
   });
 });

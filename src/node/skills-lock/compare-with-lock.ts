@@ -24,17 +24,32 @@ export interface FolderComparison {
 
 // The lockfile keeps one hash over the whole folder, so which file changed can be told only by
 // comparing with a folder that still has that hash: a local source the skill was copied from.
-const NO_FILE_LIST = "the lockfile records one hash over the whole folder, not one per file, and its source is not at hand to compare with, so the changed files cannot be named";
+const NO_FILE_LIST =
+  "the lockfile records one hash over the whole folder, not one per file, and its source is not at hand to compare with, so the changed files cannot be named";
 
 /** Compares the installed folder at `real` with `entry` of `lock`, naming changed files where it can. */
-export function compareWithLock(real: string, name: string, entry: SkillsLockEntry, lock: SkillsLock): FolderComparison {
+export function compareWithLock(
+  real: string,
+  name: string,
+  entry: SkillsLockEntry,
+  lock: SkillsLock,
+): FolderComparison {
   const digest = digestSkillFolder(real);
-  const links = digest.links.length > 0 ? `it holds symbolic links the lockfile's hash does not cover (${digest.links.join(", ")})` : undefined;
+  const links =
+    digest.links.length > 0
+      ? `it holds symbolic links the lockfile's hash does not cover (${digest.links.join(", ")})`
+      : undefined;
   if (digest.hash === entry.computedHash && !links) return { status: "ok", hash: digest.hash };
   if (digest.hash === entry.computedHash) return { status: "modified", hash: digest.hash, note: links! };
   const source = lockedSourceFolder(name, entry, lock);
-  if (!source) return { status: "modified", hash: digest.hash, note: links ? `${NO_FILE_LIST}; ${links}` : NO_FILE_LIST };
-  return { status: "modified", hash: digest.hash, files: changedFiles(source, digest), ...(links ? { note: links } : {}) };
+  if (!source)
+    return { status: "modified", hash: digest.hash, note: links ? `${NO_FILE_LIST}; ${links}` : NO_FILE_LIST };
+  return {
+    status: "modified",
+    hash: digest.hash,
+    files: changedFiles(source, digest),
+    ...(links ? { note: links } : {}),
+  };
 }
 
 function changedFiles(source: SkillFolderDigest, installed: SkillFolderDigest): ChangedFiles {
@@ -57,7 +72,10 @@ function changedFiles(source: SkillFolderDigest, installed: SkillFolderDigest): 
 function lockedSourceFolder(name: string, entry: SkillsLockEntry, lock: SkillsLock): SkillFolderDigest | undefined {
   const folderName = installFolderName(name);
   if (entry.sourceType !== "local" || !folderName) return undefined;
-  const base = resolve(dirname(lock.file), entry.skillPath ? join(entry.source, dirname(entry.skillPath)) : entry.source);
+  const base = resolve(
+    dirname(lock.file),
+    entry.skillPath ? join(entry.source, dirname(entry.skillPath)) : entry.source,
+  );
   for (const candidate of [base, ...foldersNamed(base, folderName, 3)]) {
     if (!existsSync(join(candidate, "SKILL.md"))) continue;
     try {
@@ -80,5 +98,8 @@ function foldersNamed(base: string, folderName: string, depth: number): string[]
   }
   return entries
     .filter((entry) => entry.isDirectory() && entry.name !== "node_modules" && entry.name !== ".git")
-    .flatMap((entry) => [...(entry.name === folderName ? [join(base, entry.name)] : []), ...foldersNamed(join(base, entry.name), folderName, depth - 1)]);
+    .flatMap((entry) => [
+      ...(entry.name === folderName ? [join(base, entry.name)] : []),
+      ...foldersNamed(join(base, entry.name), folderName, depth - 1),
+    ]);
 }

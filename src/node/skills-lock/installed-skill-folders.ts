@@ -9,11 +9,36 @@ import { defaultAllowedRoots } from "../../sources/local-source-options.js";
  * first, then each agent's own. A skill is installed as `<folder>/<its name, sanitized>`.
  */
 export const INSTALLER_SKILL_FOLDERS = [
-  ".agents/skills", ".claude/skills", ".cline/skills", ".codebuddy/skills", ".codex/skills", ".commandcode/skills",
-  ".continue/skills", ".factory/skills", ".github/skills", ".goose/skills", ".grok/skills", ".iflow/skills",
-  ".junie/skills", ".kilo/skills", ".kilocode/skills", ".kimchi/skills", ".kiro/skills", ".minimax/skills",
-  ".mux/skills", ".neovate/skills", ".opencode/skills", ".openhands/skills", ".pi/skills", ".posit/assistant/skills",
-  ".qoder/skills", ".roo/skills", ".trae/skills", ".windsurf/skills", ".zcode/skills", ".zencoder/skills",
+  ".agents/skills",
+  ".claude/skills",
+  ".cline/skills",
+  ".codebuddy/skills",
+  ".codex/skills",
+  ".commandcode/skills",
+  ".continue/skills",
+  ".factory/skills",
+  ".github/skills",
+  ".goose/skills",
+  ".grok/skills",
+  ".iflow/skills",
+  ".junie/skills",
+  ".kilo/skills",
+  ".kilocode/skills",
+  ".kimchi/skills",
+  ".kiro/skills",
+  ".minimax/skills",
+  ".mux/skills",
+  ".neovate/skills",
+  ".opencode/skills",
+  ".openhands/skills",
+  ".pi/skills",
+  ".posit/assistant/skills",
+  ".qoder/skills",
+  ".roo/skills",
+  ".trae/skills",
+  ".windsurf/skills",
+  ".zcode/skills",
+  ".zencoder/skills",
 ] as const;
 
 /**
@@ -23,7 +48,11 @@ export const INSTALLER_SKILL_FOLDERS = [
  */
 export function installFolderName(name: string): string | undefined {
   if (/[/\\\0]/.test(name) || name === "." || name === "..") return undefined;
-  const sanitized = name.toLowerCase().replace(/[^a-z0-9._]+/g, "-").replace(/^[.-]+|[.-]+$/g, "").slice(0, 255);
+  const sanitized = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._]+/g, "-")
+    .replace(/^[.-]+|[.-]+$/g, "")
+    .slice(0, 255);
   return sanitized || "unnamed-skill";
 }
 

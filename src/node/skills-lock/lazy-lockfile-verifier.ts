@@ -14,8 +14,11 @@ type VerifySkill = NonNullable<SkillEngineOptions["verifySkill"]>;
  * problem); otherwise at the first load, which it then refuses, saying why, until it is fixed.
  */
 export function lazyLockfileVerifier(option: LockfileOption): VerifySkill {
-  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:fs") as { readFileSync(path: string, encoding: "utf8"): string } | undefined;
-  if (fs) parseSkillsLockFile(typeof option === "string" ? option : option.path, (path) => fs.readFileSync(path, "utf8"));
+  const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+    "node:fs",
+  ) as { readFileSync(path: string, encoding: "utf8"): string } | undefined;
+  if (fs)
+    parseSkillsLockFile(typeof option === "string" ? option : option.path, (path) => fs.readFileSync(path, "utf8"));
   let verifier: Promise<VerifySkill> | undefined;
   const load = () =>
     import("./lockfile-verifier.js")

@@ -49,23 +49,31 @@ export function lockfileVerifier(option: LockfileOption): (skill: SkillMetadata)
     }
     if (lock instanceof Error) return verdict(lock.message);
     const folder = skillDirectory(skill);
-    if (!existsSync(folder)) return verdict(`its folder ${folder} is not on this machine, so it cannot be checked against ${path}`);
+    if (!existsSync(folder))
+      return verdict(`its folder ${folder} is not on this machine, so it cannot be checked against ${path}`);
     const found = entryFor(lock, skill.name);
     if (!found) return verdict(`it is not listed in ${path}`);
     const key = `${skill.name}\0${folder}`;
     const folderStamp = skillFolderStamp(folder);
     const cached = cache.get(key);
-    if (cached && folderStamp && cached.stamp === folderStamp.stamp && cached.lockStamp === lockStamp) return cached.verdict;
+    if (cached && folderStamp && cached.stamp === folderStamp.stamp && cached.lockStamp === lockStamp)
+      return cached.verdict;
     const result = check(folder, found, lock, path);
     const outcome = result === undefined ? undefined : verdict(result);
-    if (folderStamp && Date.now() - folderStamp.newestChangeMs > SETTLED_MS) cache.set(key, { stamp: folderStamp.stamp, lockStamp, verdict: outcome });
+    if (folderStamp && Date.now() - folderStamp.newestChangeMs > SETTLED_MS)
+      cache.set(key, { stamp: folderStamp.stamp, lockStamp, verdict: outcome });
     else cache.delete(key);
     return outcome;
   };
 }
 
 // The reason the folder does not match, or undefined when it does.
-function check(folder: string, found: { name: string; entry: SkillsLockEntry }, lock: SkillsLock, path: string): string | undefined {
+function check(
+  folder: string,
+  found: { name: string; entry: SkillsLockEntry },
+  lock: SkillsLock,
+  path: string,
+): string | undefined {
   let comparison;
   try {
     comparison = compareWithLock(folder, found.name, found.entry, lock);
@@ -74,7 +82,13 @@ function check(folder: string, found: { name: string; entry: SkillsLockEntry }, 
   }
   if (comparison.status === "ok") return undefined;
   const { files, note } = comparison;
-  const named = files ? [...files.changed.map((file) => `${file} changed`), ...files.added.map((file) => `${file} added`), ...files.removed.map((file) => `${file} removed`)] : [];
+  const named = files
+    ? [
+        ...files.changed.map((file) => `${file} changed`),
+        ...files.added.map((file) => `${file} added`),
+        ...files.removed.map((file) => `${file} removed`),
+      ]
+    : [];
   const detail = named.length > 0 ? named.join(", ") : `hash ${comparison.hash}, locked ${found.entry.computedHash}`;
   return `its files differ from ${path} (${detail}${note ? `; ${note}` : ""})`;
 }
@@ -84,7 +98,8 @@ function entryFor(lock: SkillsLock, name: string): { name: string; entry: Skills
   const exact = lock.skills.get(name);
   if (exact) return { name, entry: exact };
   const folderName = installFolderName(name);
-  for (const [key, entry] of lock.skills) if (folderName !== undefined && installFolderName(key) === folderName) return { name: key, entry };
+  for (const [key, entry] of lock.skills)
+    if (folderName !== undefined && installFolderName(key) === folderName) return { name: key, entry };
   return undefined;
 }
 

@@ -25,7 +25,6 @@ export interface SkillsLock {
   skills: ReadonlyMap<string, SkillsLockEntry>;
 }
 
-
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const OPTIONAL_TEXT = ["sourceUrl", "ref", "skillPath", "version"] as const;
 
@@ -39,7 +38,11 @@ export function parseSkillsLockFile(file: string, readText: (path: string) => st
     text = readText(file);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw invalid(file, code === "ENOENT" ? "the file does not exist" : `it cannot be read (${code ?? String(error)})`, error);
+    throw invalid(
+      file,
+      code === "ENOENT" ? "the file does not exist" : `it cannot be read (${code ?? String(error)})`,
+      error,
+    );
   }
   let parsed: unknown;
   try {
@@ -48,7 +51,11 @@ export function parseSkillsLockFile(file: string, readText: (path: string) => st
     throw invalid(file, `it is not valid JSON (${(error as Error).message})`, error);
   }
   if (!isRecord(parsed)) throw invalid(file, "it is not a JSON object");
-  if (parsed.version !== 1) throw invalid(file, `its "version" is ${JSON.stringify(parsed.version) ?? "missing"}; skillset reads version 1 of the skills CLI's lockfile`);
+  if (parsed.version !== 1)
+    throw invalid(
+      file,
+      `its "version" is ${JSON.stringify(parsed.version) ?? "missing"}; skillset reads version 1 of the skills CLI's lockfile`,
+    );
   if (!isRecord(parsed.skills)) throw invalid(file, `its "skills" is not an object of skill entries`);
   const skills = new Map<string, SkillsLockEntry>();
   for (const [name, entry] of Object.entries(parsed.skills)) skills.set(name, checkEntry(file, name, entry));
@@ -59,15 +66,24 @@ function checkEntry(file: string, name: string, entry: unknown): SkillsLockEntry
   const at = `skills[${JSON.stringify(name)}]`;
   if (!isRecord(entry)) throw invalid(file, `${at} is not an object`);
   if (typeof entry.computedHash !== "string" || !HEX_SHA256.test(entry.computedHash)) {
-    throw invalid(file, `${at}.computedHash is ${JSON.stringify(entry.computedHash) ?? "missing"}, not a sha256 in hex (64 characters 0-9a-f)`);
+    throw invalid(
+      file,
+      `${at}.computedHash is ${JSON.stringify(entry.computedHash) ?? "missing"}, not a sha256 in hex (64 characters 0-9a-f)`,
+    );
   }
-  for (const key of ["source", "sourceType"] as const) if (typeof entry[key] !== "string") throw invalid(file, `${at}.${key} is not a string`);
-  for (const key of OPTIONAL_TEXT) if (entry[key] !== undefined && typeof entry[key] !== "string") throw invalid(file, `${at}.${key} is not a string`);
+  for (const key of ["source", "sourceType"] as const)
+    if (typeof entry[key] !== "string") throw invalid(file, `${at}.${key} is not a string`);
+  for (const key of OPTIONAL_TEXT)
+    if (entry[key] !== undefined && typeof entry[key] !== "string") throw invalid(file, `${at}.${key} is not a string`);
   return entry as unknown as SkillsLockEntry;
 }
 
 function invalid(file: string, problem: string, cause?: unknown): SkillsetError {
-  return new SkillsetError("lockfile-invalid", `Cannot use the skills lockfile ${file}: ${problem}`, cause === undefined ? undefined : { cause });
+  return new SkillsetError(
+    "lockfile-invalid",
+    `Cannot use the skills lockfile ${file}: ${problem}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

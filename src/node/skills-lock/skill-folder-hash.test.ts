@@ -1,4 +1,13 @@
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -39,7 +48,12 @@ describe("digestSkillFolder", () => {
   });
 
   it("leaves out .git and node_modules at any depth, as the CLI does, but not other dot folders", () => {
-    const root = folder({ ...MY_SKILL, ".git/HEAD": "ref", "node_modules/x/index.js": "1", "sub/node_modules/y.js": "2" });
+    const root = folder({
+      ...MY_SKILL,
+      ".git/HEAD": "ref",
+      "node_modules/x/index.js": "1",
+      "sub/node_modules/y.js": "2",
+    });
     expect(digestSkillFolder(root).hash).toBe(MY_SKILL_HASH);
     writeFileSync(join(root, ".hidden"), "h");
     expect(digestSkillFolder(root).hash).not.toBe(MY_SKILL_HASH);

@@ -37,7 +37,12 @@ export function digestSkillFolder(folder: string): SkillFolderDigest {
   return { hash: hash.digest("hex"), files, links: links.sort() };
 }
 
-function collect(folder: string, prefix: string, found: Array<{ path: string; content: Buffer }>, links: string[]): void {
+function collect(
+  folder: string,
+  prefix: string,
+  found: Array<{ path: string; content: Buffer }>,
+  links: string[],
+): void {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = prefix + entry.name;
     const full = join(folder, entry.name);

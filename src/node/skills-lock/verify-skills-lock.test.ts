@@ -7,7 +7,8 @@ import { verifySkillsLock } from "./verify-skills-lock.js";
 let fixture: ReturnType<typeof lockedProject>;
 afterEach(() => fixture.cleanup());
 
-const statuses = (report: ReturnType<typeof verifySkillsLock>) => Object.fromEntries(report.skills.map((skill) => [skill.name, skill.status]));
+const statuses = (report: ReturnType<typeof verifySkillsLock>) =>
+  Object.fromEntries(report.skills.map((skill) => [skill.name, skill.status]));
 
 describe("verifySkillsLock", () => {
   it("agrees with the lockfile the skills CLI wrote: every copy, link followed, is ok", () => {
@@ -15,7 +16,13 @@ describe("verifySkillsLock", () => {
     const report = verifySkillsLock({ lockfile: join(fixture.project, "skills-lock.json") });
     expect(report.ok).toBe(true);
     expect(report.unlisted).toEqual([]);
-    expect(report.skills.map((skill) => [skill.name, skill.status, skill.installed.map((copy) => [copy.path.slice(fixture.project.length + 1), copy.status, copy.hash])])).toEqual([
+    expect(
+      report.skills.map((skill) => [
+        skill.name,
+        skill.status,
+        skill.installed.map((copy) => [copy.path.slice(fixture.project.length + 1), copy.status, copy.hash]),
+      ]),
+    ).toEqual([
       ["my-skill", "ok", [[".claude/skills/my-skill", "ok", LOCKED_SKILLS["my-skill"].hash]]],
       ["other", "ok", [[".agents/skills/other", "ok", LOCKED_SKILLS.other.hash]]],
       ["pkg-helper", "ok", [[".agents/skills/pkg-helper", "ok", LOCKED_SKILLS["pkg-helper"].hash]]],
@@ -30,16 +37,24 @@ describe("verifySkillsLock", () => {
     const report = verifySkillsLock({ lockfile: join(fixture.project, "skills-lock.json") });
     expect(report.ok).toBe(false);
     expect(statuses(report)).toEqual({ "my-skill": "modified", other: "ok", "pkg-helper": "ok" });
-    expect(report.skills[0]!.installed[0]!.files).toEqual({ changed: ["sub/B.txt"], added: ["new.txt"], removed: ["_Z.txt"] });
+    expect(report.skills[0]!.installed[0]!.files).toEqual({
+      changed: ["sub/B.txt"],
+      added: ["new.txt"],
+      removed: ["_Z.txt"],
+    });
   });
 
   it("says honestly that it cannot name the file when the lockfile's single hash has nothing to compare with", () => {
     fixture = lockedProject();
     appendFileSync(join(fixture.project, "node_modules/pkgskills/skills/pkg-helper/SKILL.md"), "x");
-    const check = verifySkillsLock({ lockfile: join(fixture.project, "skills-lock.json") }).skills.find((skill) => skill.name === "pkg-helper")!;
+    const check = verifySkillsLock({ lockfile: join(fixture.project, "skills-lock.json") }).skills.find(
+      (skill) => skill.name === "pkg-helper",
+    )!;
     expect(check.status).toBe("modified");
     expect(check.installed[0]!.files).toBeUndefined();
-    expect(check.installed[0]!.note).toBe("the lockfile records one hash over the whole folder, not one per file, and its source is not at hand to compare with, so the changed files cannot be named");
+    expect(check.installed[0]!.note).toBe(
+      "the lockfile records one hash over the whole folder, not one per file, and its source is not at hand to compare with, so the changed files cannot be named",
+    );
   });
 
   it("reports a locked skill that is not installed as missing, and an installed one the lockfile lacks as unlisted", () => {
@@ -56,7 +71,10 @@ describe("verifySkillsLock", () => {
 
   it("looks only in the folders given, when given", () => {
     fixture = lockedProject();
-    const report = verifySkillsLock({ lockfile: join(fixture.project, "skills-lock.json"), locations: [join(fixture.project, ".agents/skills")] });
+    const report = verifySkillsLock({
+      lockfile: join(fixture.project, "skills-lock.json"),
+      locations: [join(fixture.project, ".agents/skills")],
+    });
     expect(statuses(report)).toEqual({ "my-skill": "missing", other: "ok", "pkg-helper": "ok" });
   });
 

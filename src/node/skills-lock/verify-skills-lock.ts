@@ -58,17 +58,30 @@ export interface SkillsLockReport {
 export function verifySkillsLock(options: VerifySkillsLockOptions = {}): SkillsLockReport {
   const file = resolve(options.lockfile ?? "skills-lock.json");
   const lock = readSkillsLock(file);
-  const locations = (options.locations ?? INSTALLER_SKILL_FOLDERS.map((folder) => join(dirname(file), folder))).map((location) => resolve(location));
+  const locations = (options.locations ?? INSTALLER_SKILL_FOLDERS.map((folder) => join(dirname(file), folder))).map(
+    (location) => resolve(location),
+  );
   const skills = [...lock.skills.keys()].sort().map((name) => checkEntry(lock, name, locations));
   const unlisted = unlistedFolders(lock, locations);
-  return { lockfile: file, ok: unlisted.length === 0 && skills.every((skill) => skill.status === "ok"), skills, unlisted };
+  return {
+    lockfile: file,
+    ok: unlisted.length === 0 && skills.every((skill) => skill.status === "ok"),
+    skills,
+    unlisted,
+  };
 }
 
 function checkEntry(lock: SkillsLock, name: string, locations: readonly string[]): LockedSkillCheck {
   const entry = lock.skills.get(name)!;
   const base = { name, lockedHash: entry.computedHash };
   const folderName = installFolderName(name);
-  if (!folderName) return { ...base, status: "refused", installed: [], note: `the entry's name ${JSON.stringify(name)} is a path, not a skill name; nothing is looked up for it` };
+  if (!folderName)
+    return {
+      ...base,
+      status: "refused",
+      installed: [],
+      note: `the entry's name ${JSON.stringify(name)} is a path, not a skill name; nothing is looked up for it`,
+    };
   const installed = installedSkillFolders(folderName, locations).map((folder): InstalledSkillCheck => {
     if ("refused" in folder) return { path: folder.path, status: "refused", note: folder.refused };
     try {
@@ -78,8 +91,15 @@ function checkEntry(lock: SkillsLock, name: string, locations: readonly string[]
       return { path: folder.path, status: "refused", note: `it cannot be read: ${(error as Error).message}` };
     }
   });
-  if (installed.length === 0) return { ...base, status: "missing", installed, note: `no folder named ${folderName} with a SKILL.md in ${locations.length === 1 ? locations[0] : "the skills folders"}` };
-  const worst = installed.find((copy) => copy.status === "refused") ?? installed.find((copy) => copy.status === "modified");
+  if (installed.length === 0)
+    return {
+      ...base,
+      status: "missing",
+      installed,
+      note: `no folder named ${folderName} with a SKILL.md in ${locations.length === 1 ? locations[0] : "the skills folders"}`,
+    };
+  const worst =
+    installed.find((copy) => copy.status === "refused") ?? installed.find((copy) => copy.status === "modified");
   return { ...base, status: worst?.status ?? "ok", installed };
 }
 
@@ -94,7 +114,9 @@ function unlistedFolders(lock: SkillsLock, locations: readonly string[]): Array<
     } catch {
       continue;
     }
-    for (const name of names) if (!listed.has(name) && existsSync(join(location, name, "SKILL.md"))) unlisted.push({ path: join(location, name) });
+    for (const name of names)
+      if (!listed.has(name) && existsSync(join(location, name, "SKILL.md")))
+        unlisted.push({ path: join(location, name) });
   }
   return unlisted;
 }

@@ -3,7 +3,12 @@ import { confinedPath, createTally } from "./archive-limits.js";
 
 describe("archive entry paths", () => {
   it("keeps relative paths, dropping '.' and empty parts", () => {
-    expect(["SKILL.md", "./scripts//run.py", "a/./b/", "./"].map(confinedPath)).toEqual(["SKILL.md", "scripts/run.py", "a/b", ""]);
+    expect(["SKILL.md", "./scripts//run.py", "a/./b/", "./"].map(confinedPath)).toEqual([
+      "SKILL.md",
+      "scripts/run.py",
+      "a/b",
+      "",
+    ]);
   });
 
   it.each([

@@ -18,10 +18,13 @@ export class ArchiveProblem extends Error {}
  * absolute paths, drive letters, backslashes, NUL and `..` are refused; `.` and empty parts go.
  */
 export function confinedPath(raw: string): string {
-  if (raw.includes("\0") || raw.includes("\\")) throw new ArchiveProblem(`entry ${JSON.stringify(raw)} has a NUL or backslash in its path`);
-  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw)) throw new ArchiveProblem(`entry ${JSON.stringify(raw)} has an absolute path`);
+  if (raw.includes("\0") || raw.includes("\\"))
+    throw new ArchiveProblem(`entry ${JSON.stringify(raw)} has a NUL or backslash in its path`);
+  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw))
+    throw new ArchiveProblem(`entry ${JSON.stringify(raw)} has an absolute path`);
   const parts = raw.split("/").filter((part) => part !== "" && part !== ".");
-  if (parts.includes("..")) throw new ArchiveProblem(`entry ${JSON.stringify(raw)} leads out of the skill folder ('..')`);
+  if (parts.includes(".."))
+    throw new ArchiveProblem(`entry ${JSON.stringify(raw)} leads out of the skill folder ('..')`);
   return parts.join("/");
 }
 
@@ -33,10 +36,12 @@ export function createTally(files: ArchiveFiles) {
     reserve(path: string, size: number) {
       if (files.size >= MAX_ARCHIVE_FILES) throw new ArchiveProblem(`it holds more than ${MAX_ARCHIVE_FILES} files`);
       bytes += size;
-      if (bytes > MAX_EXTRACTED_BYTES) throw new ArchiveProblem(`it extracts to more than ${MAX_EXTRACTED_BYTES} bytes (25 MiB)`);
+      if (bytes > MAX_EXTRACTED_BYTES)
+        throw new ArchiveProblem(`it extracts to more than ${MAX_EXTRACTED_BYTES} bytes (25 MiB)`);
       if (files.has(path)) throw new ArchiveProblem(`it holds ${path} twice`);
       for (const other of files.keys()) {
-        if (other.startsWith(`${path}/`) || path.startsWith(`${other}/`)) throw new ArchiveProblem(`${path} and ${other} are both a file and a folder`);
+        if (other.startsWith(`${path}/`) || path.startsWith(`${other}/`))
+          throw new ArchiveProblem(`${path} and ${other} are both a file and a folder`);
       }
     },
   };

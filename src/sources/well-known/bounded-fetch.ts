@@ -24,7 +24,11 @@ export async function boundedFetch(fetchFn: FetchFunction, url: URL, limits: Dow
   try {
     let current = url;
     for (let hops = 0; ; hops++) {
-      const response = await fetchFn(current.href, { redirect: "manual", signal, headers: { accept: "application/json, text/markdown, application/gzip, application/zip, */*" } });
+      const response = await fetchFn(current.href, {
+        redirect: "manual",
+        signal,
+        headers: { accept: "application/json, text/markdown, application/gzip, application/zip, */*" },
+      });
       if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
         await response.body?.cancel();
         current = redirectTarget(url, current, response.headers.get("location")!, limits, hops);
@@ -37,9 +41,17 @@ export async function boundedFetch(fetchFn: FetchFunction, url: URL, limits: Dow
       return await readBody(response, current, limits);
     }
   } catch (error) {
-    if (signal.aborted) throw new SkillsetError("timeout", `${limits.what} at ${url.href} took longer than ${limits.timeoutMs} ms; gave up`);
+    if (signal.aborted)
+      throw new SkillsetError(
+        "timeout",
+        `${limits.what} at ${url.href} took longer than ${limits.timeoutMs} ms; gave up`,
+      );
     if (SkillsetError.isInstance(error)) throw error;
-    throw new SkillsetError("fetch-failed", `${limits.what} at ${url.href} could not be fetched: ${(error as Error).message}`, { cause: error });
+    throw new SkillsetError(
+      "fetch-failed",
+      `${limits.what} at ${url.href} could not be fetched: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -47,14 +59,22 @@ export async function boundedFetch(fetchFn: FetchFunction, url: URL, limits: Dow
 function redirectTarget(first: URL, current: URL, location: string, limits: DownloadLimits, hops: number): URL {
   const next = new URL(location, current);
   if (next.origin !== first.origin || !isAllowedUrl(next)) {
-    throw new SkillsetError("redirect-refused", `${limits.what} at ${first.href} redirects to ${next.href}, another origin; refused (redirects are followed within ${first.origin} only)`);
+    throw new SkillsetError(
+      "redirect-refused",
+      `${limits.what} at ${first.href} redirects to ${next.href}, another origin; refused (redirects are followed within ${first.origin} only)`,
+    );
   }
-  if (hops >= MAX_REDIRECTS) throw new SkillsetError("redirect-refused", `${limits.what} at ${first.href} redirects more than ${MAX_REDIRECTS} times; refused`);
+  if (hops >= MAX_REDIRECTS)
+    throw new SkillsetError(
+      "redirect-refused",
+      `${limits.what} at ${first.href} redirects more than ${MAX_REDIRECTS} times; refused`,
+    );
   return next;
 }
 
 async function readBody(response: Response, url: URL, limits: DownloadLimits): Promise<Uint8Array> {
-  const tooLarge = () => new SkillsetError("too-large", `${limits.what} at ${url.href} is larger than ${limits.maxBytes} bytes; refused`);
+  const tooLarge = () =>
+    new SkillsetError("too-large", `${limits.what} at ${url.href} is larger than ${limits.maxBytes} bytes; refused`);
   const declared = Number(response.headers.get("content-length") ?? "NaN");
   if (declared > limits.maxBytes) {
     await response.body?.cancel();

@@ -32,10 +32,17 @@ export async function verifiedSkillFolder(state: WellKnownState, skill: SkillMet
 
 async function downloadInto(state: WellKnownState, entry: WellKnownEntry, folder: string): Promise<void> {
   const what = `Skill '${entry.name}'`;
-  const bytes = await boundedFetch(state.fetch, entry.url, { timeoutMs: state.downloadTimeoutMs, maxBytes: MAX_DOWNLOAD_BYTES, what });
+  const bytes = await boundedFetch(state.fetch, entry.url, {
+    timeoutMs: state.downloadTimeoutMs,
+    maxBytes: MAX_DOWNLOAD_BYTES,
+    what,
+  });
   const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
   if (digest !== entry.digest) {
-    throw new SkillsetError("verification-failed", `${what} from ${entry.url.href} does not match the digest its index gives (${entry.digest}; the download is ${digest}); refused, nothing of it is used`);
+    throw new SkillsetError(
+      "verification-failed",
+      `${what} from ${entry.url.href} does not match the digest its index gives (${entry.digest}; the download is ${digest}); refused, nothing of it is used`,
+    );
   }
   let files: ArchiveFiles;
   if (entry.type === "skill-md") files = new Map([["SKILL.md", bytes]]);
@@ -44,7 +51,10 @@ async function downloadInto(state: WellKnownState, entry: WellKnownEntry, folder
       files = await readArchiveFiles(bytes);
     } catch (error) {
       if (!(error instanceof ArchiveProblem)) throw error;
-      throw new SkillsetError("archive-refused", `The archive of skill '${entry.name}' at ${entry.url.href} is refused: ${error.message}`);
+      throw new SkillsetError(
+        "archive-refused",
+        `The archive of skill '${entry.name}' at ${entry.url.href} is refused: ${error.message}`,
+      );
     }
   }
   await writeSkillFolder(folder, files);

@@ -25,15 +25,23 @@ export function scanWellKnownSkills(state: WellKnownState): Promise<SkillSourceS
 
 async function listSkills(state: WellKnownState): Promise<SkillSourceScan> {
   const diagnostics: Diagnostic[] = [];
-  const warn = (code: string, message: string) => diagnostics.push({ severity: "warning", code, file: state.site.href, message, source: state.id });
+  const warn = (code: string, message: string) =>
+    diagnostics.push({ severity: "warning", code, file: state.site.href, message, source: state.id });
   let entries: WellKnownEntry[] = [];
   try {
     const { url, bytes } = await fetchIndex(state);
     const parsed = parseWellKnownIndex(bytes, url, state.id);
     entries = parsed.entries;
     diagnostics.push(...parsed.diagnostics);
-    await writeIndexCopy(state.siteFolder, { url: url.href, fetchedAt: new Date().toISOString(), text: new TextDecoder().decode(bytes) }).catch((error: Error) => {
-      warn("cache-failed", `The index of ${state.site.href} could not be kept in the cache (${error.message}); it will not be available offline`);
+    await writeIndexCopy(state.siteFolder, {
+      url: url.href,
+      fetchedAt: new Date().toISOString(),
+      text: new TextDecoder().decode(bytes),
+    }).catch((error: Error) => {
+      warn(
+        "cache-failed",
+        `The index of ${state.site.href} could not be kept in the cache (${error.message}); it will not be available offline`,
+      );
     });
   } catch (error) {
     const reason = (error as Error).message;
@@ -43,7 +51,10 @@ async function listSkills(state: WellKnownState): Promise<SkillSourceScan> {
       const all = parseWellKnownIndex(new TextEncoder().encode(copy.text), new URL(copy.url), state.id).entries;
       entries = all.filter((entry) => existsSync(join(skillCacheFolder(state.siteFolder, entry.digest), "SKILL.md")));
       const left = all.length - entries.length;
-      warn("served-from-cache", `${reason}; serving the last verified copy of its index, fetched ${copy.fetchedAt}, from the cache${left > 0 ? ` (${left} skill${left === 1 ? " is" : "s are"} not in the cache and left out)` : ""}`);
+      warn(
+        "served-from-cache",
+        `${reason}; serving the last verified copy of its index, fetched ${copy.fetchedAt}, from the cache${left > 0 ? ` (${left} skill${left === 1 ? " is" : "s are"} not in the cache and left out)` : ""}`,
+      );
     }
   }
   const skills = catalogEntries(state, entries, diagnostics);
@@ -60,9 +71,17 @@ async function fetchIndex(state: WellKnownState): Promise<{ url: URL; bytes: Uin
   const candidates = indexUrls(state.site);
   for (const [position, url] of candidates.entries()) {
     try {
-      return { url, bytes: await boundedFetch(state.fetch, url, { timeoutMs: state.indexTimeoutMs, maxBytes: MAX_INDEX_BYTES, what: "The skills index" }) };
+      return {
+        url,
+        bytes: await boundedFetch(state.fetch, url, {
+          timeoutMs: state.indexTimeoutMs,
+          maxBytes: MAX_INDEX_BYTES,
+          what: "The skills index",
+        }),
+      };
     } catch (error) {
-      const notFound = SkillsetError.isInstance(error) && error.code === "http-error" && / HTTP 404$/.test(error.message);
+      const notFound =
+        SkillsetError.isInstance(error) && error.code === "http-error" && / HTTP 404$/.test(error.message);
       if (!notFound || position === candidates.length - 1) throw error;
     }
   }
@@ -70,7 +89,11 @@ async function fetchIndex(state: WellKnownState): Promise<{ url: URL; bytes: Uin
 }
 
 // The entries as the catalog lists them, validated like any frontmatter; their SKILL.md is in the cache, once verified.
-function catalogEntries(state: WellKnownState, entries: readonly WellKnownEntry[], diagnostics: Diagnostic[]): SkillMetadata[] {
+function catalogEntries(
+  state: WellKnownState,
+  entries: readonly WellKnownEntry[],
+  diagnostics: Diagnostic[],
+): SkillMetadata[] {
   state.held.clear();
   const skills: SkillMetadata[] = [];
   for (const entry of entries) {

@@ -30,10 +30,14 @@ export function parseSiteUrl(entry: string): URL {
     throw new SkillsetError("invalid-url", `${entry} is not a valid URL`);
   }
   if (url.protocol === "http:" && !isAllowedUrl(url)) {
-    throw new SkillsetError("insecure-url", `${entry}: skills are fetched over https only (http is allowed for 127.0.0.1, ::1 and localhost, for tests); use https://${url.host}${url.pathname}`);
+    throw new SkillsetError(
+      "insecure-url",
+      `${entry}: skills are fetched over https only (http is allowed for 127.0.0.1, ::1 and localhost, for tests); use https://${url.host}${url.pathname}`,
+    );
   }
   if (!isAllowedUrl(url)) throw new SkillsetError("invalid-url", `${entry}: a site for skills must be an https:// URL`);
-  if (url.username || url.password) throw new SkillsetError("invalid-url", `${entry}: a site URL must not carry credentials`);
+  if (url.username || url.password)
+    throw new SkillsetError("invalid-url", `${entry}: a site URL must not carry credentials`);
   url.hash = "";
   url.search = "";
   return url;

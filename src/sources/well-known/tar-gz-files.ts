@@ -1,7 +1,14 @@
 import { Readable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { extract } from "tar-stream";
-import { ArchiveProblem, confinedPath, createTally, MAX_ARCHIVE_FILES, MAX_EXTRACTED_BYTES, type ArchiveFiles } from "./archive-limits.js";
+import {
+  ArchiveProblem,
+  confinedPath,
+  createTally,
+  MAX_ARCHIVE_FILES,
+  MAX_EXTRACTED_BYTES,
+  type ArchiveFiles,
+} from "./archive-limits.js";
 
 // Room for a header and padding per file on top of the contents, so only contents count against the cap.
 const MAX_TAR_BYTES = MAX_EXTRACTED_BYTES + (MAX_ARCHIVE_FILES + 16) * 1536;
@@ -17,7 +24,8 @@ export async function readTarGzFiles(bytes: Uint8Array): Promise<ArchiveFiles> {
   try {
     tar = gunzipSync(bytes, { maxOutputLength: MAX_TAR_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw new ArchiveProblem(`it extracts to more than ${MAX_EXTRACTED_BYTES} bytes (25 MiB)`);
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      throw new ArchiveProblem(`it extracts to more than ${MAX_EXTRACTED_BYTES} bytes (25 MiB)`);
     throw new ArchiveProblem(`it is not a readable gzip file: ${(error as Error).message}`);
   }
   const files: ArchiveFiles = new Map();
@@ -34,7 +42,10 @@ export async function readTarGzFiles(bytes: Uint8Array): Promise<ArchiveFiles> {
         const path = confinedPath(header.name);
         const type = header.type ?? "file";
         if (type === "directory") return skip();
-        if (type !== "file" && type !== "contiguous-file") throw new ArchiveProblem(`entry ${JSON.stringify(header.name)} is a ${type}; links and special files are refused`);
+        if (type !== "file" && type !== "contiguous-file")
+          throw new ArchiveProblem(
+            `entry ${JSON.stringify(header.name)} is a ${type}; links and special files are refused`,
+          );
         if (path === "") throw new ArchiveProblem(`entry ${JSON.stringify(header.name)} has no file name`);
         tally.reserve(path, header.size ?? 0);
         const chunks: Buffer[] = [];

@@ -66,7 +66,8 @@ export async function writeIndexCopy(siteFolder: string, copy: IndexCopy): Promi
 export async function readIndexCopy(siteFolder: string): Promise<IndexCopy | undefined> {
   try {
     const copy = JSON.parse(await readFile(join(siteFolder, "index.json"), "utf8")) as Partial<IndexCopy>;
-    if (typeof copy.url === "string" && typeof copy.fetchedAt === "string" && typeof copy.text === "string") return copy as IndexCopy;
+    if (typeof copy.url === "string" && typeof copy.fetchedAt === "string" && typeof copy.text === "string")
+      return copy as IndexCopy;
   } catch {
     // None kept yet, or not ours: as if none.
   }

@@ -24,7 +24,8 @@ export async function readZipFiles(bytes: Uint8Array): Promise<ArchiveFiles> {
     for (let entry = await nextEntry(zip); entry; entry = await nextEntry(zip)) {
       const kind = (entry.externalFileAttributes >>> 16) & S_IFMT;
       const isFolder = entry.fileName.endsWith("/") || kind === S_IFDIR;
-      if (kind !== 0 && kind !== S_IFREG && !isFolder) throw new ArchiveProblem(`entry ${JSON.stringify(entry.fileName)} is a link or special file`);
+      if (kind !== 0 && kind !== S_IFREG && !isFolder)
+        throw new ArchiveProblem(`entry ${JSON.stringify(entry.fileName)} is a link or special file`);
       const path = confinedPath(entry.fileName);
       if (isFolder || path === "") continue;
       if (entry.isEncrypted()) throw new ArchiveProblem(`entry ${JSON.stringify(entry.fileName)} is encrypted`);
@@ -39,10 +40,14 @@ export async function readZipFiles(bytes: Uint8Array): Promise<ArchiveFiles> {
 
 function openZip(buffer: Buffer): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true, decodeStrings: true, strictFileNames: true, validateEntrySizes: true }, (error, zip) => {
-      if (error) reject(new ArchiveProblem(`it is not a readable zip archive: ${error.message}`));
-      else resolve(zip);
-    });
+    yauzl.fromBuffer(
+      buffer,
+      { lazyEntries: true, decodeStrings: true, strictFileNames: true, validateEntrySizes: true },
+      (error, zip) => {
+        if (error) reject(new ArchiveProblem(`it is not a readable zip archive: ${error.message}`));
+        else resolve(zip);
+      },
+    );
   });
 }
 
@@ -55,7 +60,9 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
     };
     zip.once("entry", (entry: yauzl.Entry) => done(() => resolve(entry)));
     zip.once("end", () => done(() => resolve(undefined)));
-    zip.once("error", (error: Error) => done(() => reject(new ArchiveProblem(`it is not a usable zip archive: ${error.message}`))));
+    zip.once("error", (error: Error) =>
+      done(() => reject(new ArchiveProblem(`it is not a usable zip archive: ${error.message}`))),
+    );
     zip.readEntry();
   });
 }
@@ -63,8 +70,11 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
 function entryBytes(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, stream) => {
-      if (error) return reject(new ArchiveProblem(`entry ${JSON.stringify(entry.fileName)} cannot be read: ${error.message}`));
-      collect(stream).then(resolve, (failure: Error) => reject(new ArchiveProblem(`entry ${JSON.stringify(entry.fileName)} cannot be read: ${failure.message}`)));
+      if (error)
+        return reject(new ArchiveProblem(`entry ${JSON.stringify(entry.fileName)} cannot be read: ${error.message}`));
+      collect(stream).then(resolve, (failure: Error) =>
+        reject(new ArchiveProblem(`entry ${JSON.stringify(entry.fileName)} cannot be read: ${failure.message}`)),
+      );
     });
   });
 }
