@@ -1,5 +1,6 @@
 // Framework- and runtime-free core: runs wherever `node:fs` does not exist.
 export { SkillsetError, SkillParseError } from "./core/errors.js";
+export type { SkillsetErrorCode } from "./core/error-codes.js";
 export { type Diagnostic, type DiagnosticSeverity, formatDiagnostic } from "./core/diagnostic.js";
 export { type SkillDocument, parseSkillDocument } from "./core/skill-file/skill-document.js";
 export type { YamlMode } from "./core/skill-file/frontmatter-yaml.js";

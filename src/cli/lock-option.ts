@@ -13,7 +13,7 @@ export function lockfileOption(lock: string | undefined): { lockfile: string } |
   try {
     readSkillsLock(path);
   } catch (error) {
-    if (SkillsetError.isInstance(error) && error.code === "lockfile-invalid")
+    if (SkillsetError.isInstance(error) && error.code === "invalid-lockfile")
       throw new CliError("invalid-lockfile", error.message);
     throw error;
   }

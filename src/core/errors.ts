@@ -1,3 +1,5 @@
+import type { SkillsetErrorCode } from "./error-codes.js";
+
 const marker = Symbol.for("skillset.error");
 
 /**
@@ -6,10 +8,10 @@ const marker = Symbol.for("skillset.error");
  */
 export class SkillsetError extends Error {
   private readonly [marker] = true;
-  /** A stable, machine-readable code, e.g. `"frontmatter-missing"`. */
-  readonly code: string;
+  /** A stable, machine-readable code, e.g. `"frontmatter-missing"`: one of {@link SkillsetErrorCode}. */
+  readonly code: SkillsetErrorCode;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: SkillsetErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "SkillsetError";
     this.code = code;
@@ -23,7 +25,7 @@ export class SkillsetError extends Error {
 
 /** A `SKILL.md` whose frontmatter cannot be used at all (missing, unclosed, invalid YAML, not a mapping). */
 export class SkillParseError extends SkillsetError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: SkillsetErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = "SkillParseError";
   }

@@ -30,7 +30,7 @@ export function isInsideAllowedRoots(realPath: string, allowedRoots: readonly st
 /**
  * The real target of the symbolic link `link`. Throws a {@link SkillsetError} naming the link
  * when it cannot be followed: `symlink-dangling` (its target does not exist), `symlink-loop`,
- * or `read-failed`.
+ * or `cannot-read`.
  */
 export function linkTarget(link: string): string {
   try {
@@ -48,7 +48,7 @@ export function linkTarget(link: string): string {
       throw new SkillsetError("symlink-loop", `${link} is a symbolic link that leads back to itself (a loop)`, {
         cause: error,
       });
-    throw new SkillsetError("read-failed", `Cannot follow the symbolic link ${link}: ${code ?? String(error)}`, {
+    throw new SkillsetError("cannot-read", `Cannot follow the symbolic link ${link}: ${code ?? String(error)}`, {
       cause: error,
     });
   }

@@ -138,9 +138,9 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
       return last;
     },
     async readSkill(skill) {
-      if (!isContained(skill.path, root)) throw new SkillsetError("read-failed", `${skill.path} is outside ${root}`);
+      if (!isContained(skill.path, root)) throw new SkillsetError("cannot-read", `${skill.path} is outside ${root}`);
       const content = (await downloadAll(await getBackend(), [skill.path])).get(skill.path);
-      if (content === undefined) throw new SkillsetError("read-failed", `Failed to read ${skill.path}`);
+      if (content === undefined) throw new SkillsetError("cannot-read", `Failed to read ${skill.path}`);
       const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
       if (bytes.byteLength > MAX_SKILL_FILE_BYTES) {
         throw new SkillsetError("too-large", `${skill.path} exceeds the maximum size (${MAX_SKILL_FILE_BYTES} bytes)`);
@@ -255,7 +255,7 @@ function isFolder(entry: BackendFileInfo): boolean {
 
 function unwrap(result: { files?: BackendFileInfo[]; error?: string } | BackendFileInfo[]): BackendFileInfo[] {
   if (Array.isArray(result)) return result;
-  if (result.error) throw new SkillsetError("read-failed", result.error);
+  if (result.error) throw new SkillsetError("cannot-read", result.error);
   return result.files ?? [];
 }
 
@@ -313,7 +313,7 @@ function overSizeLimit(content: Uint8Array | string): boolean {
 
 function readFailure(path: string, source: string): InspectSkillResult {
   return {
-    diagnostics: [{ severity: "error", code: "read-failed", file: path, message: `Failed to read ${path}`, source }],
+    diagnostics: [{ severity: "error", code: "cannot-read", file: path, message: `Failed to read ${path}`, source }],
   };
 }
 

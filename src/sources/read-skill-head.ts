@@ -13,7 +13,7 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOL
  * `withStamp`, or undefined when the file does not exist. The whole file is read and must be
  * valid UTF-8, so that a skill the catalog lists can also be loaded, but only the frontmatter is
  * decoded. Throws {@link SkillsetError} with codes `symlink`, `not-a-file`, `too-large`,
- * `not-utf8`, `read-failed`.
+ * `not-utf8`, `cannot-read`.
  */
 export function readSkillHead(file: string, withStamp: boolean): { text: string; stamp?: string } | undefined {
   const fd = openIfExists(file);
@@ -37,7 +37,7 @@ export function readSkillHead(file: string, withStamp: boolean): { text: string;
     if (withStamp || length < 0 || length === scratch.length || end === -1) {
       const stat = checkedStat(fd, file);
       stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-      if (length < 0) throw new SkillsetError("read-failed", `Cannot read ${file}`);
+      if (length < 0) throw new SkillsetError("cannot-read", `Cannot read ${file}`);
       if (length === scratch.length) {
         const whole = Buffer.allocUnsafe(Math.max(stat.size, scratch.length));
         whole.set(scratch);
@@ -88,7 +88,7 @@ function openIfExists(file: string): number | undefined {
   }
   if (failure.code === "ENOENT" || failure.code === "ENOTDIR") return undefined;
   if (failure.code === "ELOOP") throw new SkillsetError("symlink", `${file} is a symbolic link`);
-  throw new SkillsetError("read-failed", `Cannot read ${file}: ${failure.code ?? String(failure)}`, { cause: failure });
+  throw new SkillsetError("cannot-read", `Cannot read ${file}: ${failure.code ?? String(failure)}`, { cause: failure });
 }
 
 function checkedStat(fd: number, file: string, maxBytes = MAX_SKILL_FILE_BYTES) {

@@ -37,7 +37,7 @@ export async function verifyCommand(paths: string[], options: VerifyOptions, ter
   try {
     report = verifySkillsLock({ lockfile, ...(locations.length > 0 ? { locations } : {}) });
   } catch (error) {
-    if (SkillsetError.isInstance(error) && error.code === "lockfile-invalid")
+    if (SkillsetError.isInstance(error) && error.code === "invalid-lockfile")
       throw new CliError("invalid-lockfile", error.message);
     throw error;
   }

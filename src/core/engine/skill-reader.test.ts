@@ -34,7 +34,7 @@ describe("skill reader", () => {
   it("reads SKILL.md as UTF-8, and names the file when it is not", async () => {
     expect(await readSkillText(source, meta("a"))).toBe("---\nname: a\n---\nDo a.\n");
     const error = await readSkillText(source, meta("bad")).catch((caught: unknown) => caught);
-    expect(SkillsetError.isInstance(error) && error.code).toBe("decode-failed");
+    expect(SkillsetError.isInstance(error) && error.code).toBe("not-utf8");
     expect(readFailureMessage("/s/bad/SKILL.md", error)).toBe(
       "Error: Failed to decode skill file at /s/bad/SKILL.md: The encoded data was not valid for encoding utf-8",
     );
@@ -44,7 +44,7 @@ describe("skill reader", () => {
     expect(
       readFailureMessage(
         "/s/a/SKILL.md",
-        new SkillsetError("read-failed", "its source 'x' is not configured in this agent"),
+        new SkillsetError("cannot-read", "its source 'x' is not configured in this agent"),
       ),
     ).toBe("Error: Failed to read skill file at /s/a/SKILL.md: its source 'x' is not configured in this agent");
     expect(readFailureMessage("/s/a/SKILL.md", "gone")).toBe("Error: Failed to read skill file at /s/a/SKILL.md: gone");

@@ -4,10 +4,10 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillSource } from "../skill-source.js";
 import type { EngineContext } from "./engine-context.js";
 
-/** The request's source `skill` came from; a `read-failed` error when this agent lacks it. */
+/** The request's source `skill` came from; a `cannot-read` error when this agent lacks it. */
 export async function sourceOf(request: SkillRequest, skill: SkillMetadata): Promise<SkillSource> {
   const source = (await request.sources()).find((candidate) => candidate.id === skill.source);
-  if (!source) throw new SkillsetError("read-failed", `its source '${skill.source}' is not configured in this agent`);
+  if (!source) throw new SkillsetError("cannot-read", `its source '${skill.source}' is not configured in this agent`);
   return source;
 }
 
@@ -22,16 +22,13 @@ export async function readSkillText(source: SkillSource, skill: SkillMetadata): 
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new SkillsetError(
-      "decode-failed",
-      `Failed to decode skill file at ${skill.path}: ${(error as Error).message}`,
-    );
+    throw new SkillsetError("not-utf8", `Failed to decode skill file at ${skill.path}: ${(error as Error).message}`);
   }
 }
 
 /** The model-facing error for a skill that cannot be read; each names the file. */
 export function readFailureMessage(path: string, error: unknown): string {
-  if (SkillsetError.isInstance(error) && (error.code === "too-large" || error.code === "decode-failed"))
+  if (SkillsetError.isInstance(error) && (error.code === "too-large" || error.code === "not-utf8"))
     return `Error: ${error.message}`;
   const reason = error instanceof Error ? error.message : String(error);
   return `Error: Failed to read skill file at ${path}: ${reason}`;

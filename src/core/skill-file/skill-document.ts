@@ -1,3 +1,4 @@
+import type { SkillsetErrorCode } from "../error-codes.js";
 import { SkillParseError } from "../errors.js";
 import { parseFrontmatterYaml, readSimpleFrontmatter, type YamlMode, type YamlOrigin } from "./frontmatter-yaml.js";
 import { codePointLength, pyStrip } from "../text/python-text.js";
@@ -150,6 +151,6 @@ function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function failure(code: string, message: string): FrontmatterLocation {
+function failure(code: SkillsetErrorCode, message: string): FrontmatterLocation {
   return { ok: false, error: new SkillParseError(code, message) };
 }

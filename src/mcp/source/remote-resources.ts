@@ -24,7 +24,7 @@ export async function readResourceBytes(
 ): Promise<Uint8Array> {
   const { contents } = await client.readResource({ uri }, { timeout: options.timeout });
   const content = contents.find((candidate) => candidate.uri === uri) ?? contents[0];
-  if (!content) throw new SkillsetError("read-failed", `the server returned no content for ${uri}`);
+  if (!content) throw new SkillsetError("cannot-read", `the server returned no content for ${uri}`);
   const bytes = "text" in content ? new TextEncoder().encode(content.text) : Buffer.from(content.blob, "base64");
   if (bytes.byteLength > options.maxBytes)
     throw new SkillsetError("too-large", `${uri} is larger than ${options.maxBytes} bytes`);

@@ -10,7 +10,7 @@ type VerifySkill = NonNullable<SkillEngineOptions["verifySkill"]>;
 /**
  * The `lockfile` option as the engine's `verifySkill`, its Node-only code loaded at the first
  * load. The lockfile is checked now where a file system is at hand (Node >= 20.16), so a missing
- * or malformed one fails when the host is built (`lockfile-invalid`, naming the file and the
+ * or malformed one fails when the host is built (`invalid-lockfile`, naming the file and the
  * problem); otherwise at the first load, which it then refuses, saying why, until it is fixed.
  */
 export function lazyLockfileVerifier(option: LockfileOption): VerifySkill {

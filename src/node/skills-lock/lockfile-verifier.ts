@@ -29,7 +29,7 @@ interface VerdictCache {
 /**
  * A `verifySkill` for the engine that checks each skill's folder against a `skills-lock.json` as
  * the `skills` CLI hashes it. The lockfile is read now, so a missing or malformed one fails here
- * (`lockfile-invalid`, naming the file and the problem), and again whenever it changes. A folder
+ * (`invalid-lockfile`, naming the file and the problem), and again whenever it changes. A folder
  * is hashed again only when the stamps of its files (or the lockfile's) changed since its last
  * check, or changed within the last two seconds, so a change on disk, a link swapped in
  * included, is caught at the next load.

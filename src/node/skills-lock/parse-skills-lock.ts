@@ -29,7 +29,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const OPTIONAL_TEXT = ["sourceUrl", "ref", "skillPath", "version"] as const;
 
 /**
- * Reads the `skills-lock.json` at `file` with `readText` and checks it: a `lockfile-invalid`
+ * Reads the `skills-lock.json` at `file` with `readText` and checks it: an `invalid-lockfile`
  * {@link SkillsetError} naming the file and the problem otherwise.
  */
 export function parseSkillsLockFile(file: string, readText: (path: string) => string): SkillsLock {
@@ -80,7 +80,7 @@ function checkEntry(file: string, name: string, entry: unknown): SkillsLockEntry
 
 function invalid(file: string, problem: string, cause?: unknown): SkillsetError {
   return new SkillsetError(
-    "lockfile-invalid",
+    "invalid-lockfile",
     `Cannot use the skills lockfile ${file}: ${problem}`,
     cause === undefined ? undefined : { cause },
   );

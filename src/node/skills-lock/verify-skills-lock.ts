@@ -53,7 +53,7 @@ export interface SkillsLockReport {
 /**
  * Checks what is installed against a `skills-lock.json`, as the `skills` CLI computes its hashes:
  * for each entry, every installed copy in `locations` (links followed as local sources follow
- * them) is hashed and compared. Throws `lockfile-invalid` for a lockfile that cannot be used.
+ * them) is hashed and compared. Throws `invalid-lockfile` for a lockfile that cannot be used.
  */
 export function verifySkillsLock(options: VerifySkillsLockOptions = {}): SkillsLockReport {
   const file = resolve(options.lockfile ?? "skills-lock.json");
