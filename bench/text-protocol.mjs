@@ -3,7 +3,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createSkillRunner, parseSkillInstructions } from "../dist/index.js";
+import { parseSkillInstructions } from "../dist/host.js";
+import { createSkillRunner } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
 import { ensureLibrary } from "./generate-library.mjs";
 import { measureInterleaved } from "./measure.mjs";

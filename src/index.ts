@@ -1,45 +1,36 @@
-// Framework- and runtime-free core: runs wherever `node:fs` does not exist.
+// `skillset`: skills without a framework, framework- and runtime-free (runs wherever `node:fs`
+// does not exist). Local folders and other Node-only parts are in `skillset/node`; the engine and
+// the parts of a host, for writing your own, in `skillset/host`. docs/api.md lists every name.
+
+// Errors and diagnostics.
 export { SkillsetError, SkillParseError } from "./core/errors.js";
 export type { SkillsetErrorCode } from "./core/error-codes.js";
 export { type Diagnostic, type DiagnosticSeverity, formatDiagnostic } from "./core/diagnostic.js";
-export { type SkillDocument, parseSkillDocument } from "./core/skill-file/skill-document.js";
+export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
+
+// Reading and validating one SKILL.md.
+export { type SkillDocument, type SkillDocumentOptions, parseSkillDocument } from "./core/skill-file/skill-document.js";
 export type { YamlMode } from "./core/skill-file/frontmatter-yaml.js";
-export {
-  SPEC_FIELDS,
-  CLAUDE_CODE_FIELDS,
-  MAX_NAME_LENGTH,
-  MAX_DESCRIPTION_LENGTH,
-  MAX_COMPATIBILITY_LENGTH,
-  type FrontmatterValidationOptions,
-  validateFrontmatter,
-} from "./core/skill-file/validate-frontmatter.js";
 export {
   type ValidationReport,
   type SkillValidationOptions,
   validateSkillText,
 } from "./core/skill-file/validate-skill.js";
 export { type InspectSkillInput, type InspectSkillResult, inspectSkill } from "./core/skill-file/inspect-skill.js";
-export { parseAllowedTools } from "./core/skill-file/allowed-tools.js";
-export { type SkillMetadata, type SkillPackage, skillDirectory } from "./core/skill-file/skill-metadata.js";
-export {
-  MAX_SKILL_FILE_BYTES,
-  type SkillSource,
-  type SkillSourceScan,
-  type SkillFile,
-  type SkillFileListing,
-  type FileListLimits,
-} from "./core/skill-source.js";
+export type { SkillMetadata, SkillPackage } from "./core/skill-file/skill-metadata.js";
+
+// Sources and the catalog that merges them.
+export type { SkillSource, SkillSourceScan, SkillFile, SkillFileListing, FileListLimits } from "./core/skill-source.js";
 export { type Catalog, type CatalogSnapshot, createCatalog } from "./core/catalog/catalog.js";
-export { collectSkills, inspectSkillFile } from "./core/catalog/collect-skills.js";
+export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";
 export {
-  type ResourceType,
-  type SkillResource,
-  type ResourceDiscovery,
-  DEFAULT_RESOURCE_LIMITS,
-  classifyResource,
-  discoverResources,
-  summarizeResources,
-} from "./core/resources/skill-resources.js";
+  type BackendSourceOptions,
+  type SkillsBackend,
+  type BackendFileInfo,
+  createBackendSource,
+} from "./sources/backend-source.js";
+
+// The catalog as the model sees it.
 export {
   CATALOG_GUIDANCE,
   type MarkdownCatalogOptions,
@@ -52,6 +43,9 @@ export {
   DEFAULT_CATALOG_BUDGET,
   renderCatalog,
 } from "./core/catalog/render-catalog.js";
+export { countTokens } from "./core/text/count-tokens.js";
+
+// Search over large libraries.
 export {
   type SkillRanker,
   type RankedSkill,
@@ -67,72 +61,31 @@ export {
   type EmbeddingsLike,
   createEmbeddingRanker,
 } from "./core/search/embedding-ranker.js";
-export { type EmbeddingCache, type EmbeddingVector } from "./core/search/text-vectors.js";
-export {
-  type SkillEngine,
-  type SkillEngineOptions,
-  type SkillVerification,
-  type SkillThreadState,
-  type SkillRequest,
-  type SkillFileTools,
-  type SkillStep,
-  type SkillFork,
-  type SkillReply,
-  type SkillSearchReply,
-  type SkillSearchResult,
-  type SkillInvocation,
-  type CatalogRefresh,
-  applySkillOperations,
-  createSkillEngine,
-} from "./core/engine/skill-engine.js";
+export type { EmbeddingCache, EmbeddingVector } from "./core/search/text-vectors.js";
+
+// A user's `/name args`.
 export {
   type InvocableSkill,
   type SkillCommand,
   listInvocableSkills,
   parseSkillCommand,
 } from "./core/instructions/skill-command.js";
-export { type SkillOperation, applyToLoaded, applyToResources } from "./core/loaded/skill-operations.js";
-export type { InheritedSkills } from "./core/loaded/inherit-skills.js";
-export type { SkillCall } from "./core/loaded/plan-skill-calls.js";
-export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
-export {
-  type RenderInstructionsContext,
-  type DynamicCommandResult,
-  type DynamicCommandRunner,
-  renderInstructions,
-} from "./core/instructions/render-instructions.js";
-export { splitArguments } from "./core/instructions/skill-arguments.js";
-export { type MemorySource, type MemorySourceOptions, createMemorySource } from "./sources/memory-source.js";
-export { countTokens } from "./core/text/count-tokens.js";
-export { type DoctorCode, type DoctorSeverity, type DoctorFinding } from "./core/doctor/doctor-finding.js";
-export { type CatalogPlace, type SkillCatalogCost, type CatalogCostReport } from "./core/doctor/catalog-cost.js";
-export { RECOMMENDED_BODY_LIMITS } from "./core/doctor/lint-skill.js";
+
+// The doctor: what hurts a library.
+export type { DoctorCode, DoctorSeverity, DoctorFinding } from "./core/doctor/doctor-finding.js";
+export type { CatalogPlace, SkillCatalogCost, CatalogCostReport } from "./core/doctor/catalog-cost.js";
 export {
   type RecordedThread,
   type DiagnoseLibraryOptions,
   type DoctorReport,
   diagnoseLibrary,
 } from "./core/doctor/diagnose-library.js";
-export {
-  type BackendSourceOptions,
-  type SkillsBackend,
-  type BackendFileInfo,
-  createBackendSource,
-} from "./sources/backend-source.js";
+
+// Running skill scripts: the executor interface, and one over a deepagents sandbox.
 export type { ScriptExecutor, ScriptRequest, ScriptResult } from "./exec/script-executor.js";
-export { type ParsedCommand, parseCommand } from "./exec/parse-command.js";
-export { DEFAULT_ALLOWED_COMMANDS, isCommandAllowed } from "./exec/command-allow-list.js";
-export { type CheckedResourcePath, checkResourcePath } from "./core/resources/resource-path.js";
-export { MAX_RESOURCE_BYTES } from "./core/resources/read-resource.js";
-export type { AllowedToolsPolicy } from "./core/tools/tool-policy.js";
-export {
-  INCLUDE_TOOLS_KEY,
-  disclosedTools,
-  includedTools,
-  skillToolsNote,
-  undisclosedToolMessage,
-} from "./core/tools/included-tools.js";
 export { type SandboxBackend, type SandboxExecutorOptions, createSandboxExecutor } from "./exec/sandbox-executor.js";
+
+// The text protocol, for models without tool calling (its parts are in `skillset/host`).
 export {
   type TextMessage,
   type TextCompletion,
@@ -145,19 +98,4 @@ export {
   type SkillRunStep,
   createSkillRunner,
 } from "./core/text-protocol/skill-runner.js";
-export {
-  type SkillInstruction,
-  type ParsedReply,
-  parseSkillInstructions,
-} from "./core/text-protocol/parse-instructions.js";
-export {
-  type TextProtocolPrompt,
-  type TextProtocolPromptOptions,
-  renderTextProtocolPrompt,
-} from "./core/text-protocol/text-protocol-prompt.js";
-export {
-  type InstructionOutcome,
-  type InstructionRound,
-  type RunInstructionsOptions,
-  runSkillInstructions,
-} from "./core/text-protocol/run-instructions.js";
+export type { InstructionOutcome } from "./core/text-protocol/run-instructions.js";

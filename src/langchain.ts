@@ -11,7 +11,7 @@ export {
   type WithSkillsetOptions,
   withSkillset,
 } from "./langchain/with-skillset.js";
-export { type PinnedSkill, skillsStateSchema } from "./langchain/skills-state.js";
+export type { PinnedSkill } from "./langchain/skills-state.js";
 export type { SkillToolsOption, SkillToolsResolver } from "./langchain/skill-tools.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
 export type { SkillModels } from "./langchain/skill-model.js";

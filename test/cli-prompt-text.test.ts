@@ -1,5 +1,5 @@
 // `skillset prompt --protocol text`: the BUILT binary (dist/cli/main.js) prints exactly the system
-// prompt createSkillRunner sends.
+// prompt createLocalSkillRunner sends.
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { createMemorySource, renderTextProtocolPrompt } from "../src/index.js";
-import { createSkillRunner } from "../src/node.js";
+import { renderTextProtocolPrompt } from "../src/host.js";
+import { createMemorySource } from "../src/index.js";
+import { createLocalSkillRunner } from "../src/node.js";
 import { scriptedComplete } from "./text-protocol/helpers.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
@@ -29,7 +30,7 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 // What the runner sends, over the same folder, with and without an executor.
 async function runnerPrompt(executor: boolean, folder = EXAMPLES, catalogBudget?: number | false): Promise<string> {
   const { complete, calls } = scriptedComplete(["Hi."]);
-  const runner = createSkillRunner({
+  const runner = createLocalSkillRunner({
     sources: [folder],
     complete,
     ...(executor

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createCatalog, discoverResources } from "../src/index.js";
-import { createLocalSource, findSkillDirectories, validateSkillDirectory } from "../src/node.js";
+import { discoverResources } from "../src/core/resources/skill-resources.js";
+import { findSkillDirectories } from "../src/node/find-skill-directories.js";
+import { createCatalog } from "../src/index.js";
+import { createLocalSource, validateSkillDirectory } from "../src/node.js";
 import { corpusRepositories, SHARED_CORPUS as corpus, useSharedCorpus } from "./helpers/test-environment.js";
 
 // The shared corpus of real skills sits beside the checkout (../shared/corpus); without it these

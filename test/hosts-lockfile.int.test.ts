@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkills } from "../src/ai.js";
 import type { SkillsLogEntry } from "../src/index.js";
-import { createSkillRunner } from "../src/node.js";
+import { createLocalSkillRunner } from "../src/node.js";
 import { scriptedModel, type MockModelClass } from "./ai/scripted-model.js";
 import { callTool, rawRequest, stdioClient } from "./mcp/helpers.js";
 import { lockedProject } from "./helpers/skills-lock-project.js";
@@ -97,10 +97,10 @@ describe("lockfile on every host", () => {
     }
   });
 
-  it("skillset/node's createSkillRunner: <use_skill> of the changed skill comes back as the refusal", async () => {
+  it("skillset/node's createLocalSkillRunner: <use_skill> of the changed skill comes back as the refusal", async () => {
     const { folders, lockfile } = changedProject();
     const scripted = scriptedComplete(["<use_skill>my-skill</use_skill>", "Done."]);
-    const runner = createSkillRunner({
+    const runner = createLocalSkillRunner({
       sources: folders,
       complete: scripted.complete,
       lockfile: { path: lockfile, mode: "refuse" },

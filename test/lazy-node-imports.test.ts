@@ -1,6 +1,6 @@
-// skillset/langchain and skillset/ai load Node-only code (local folders, the lockfile check) only
-// when it is used, so they run where `node:*` modules do not exist: no module they import
-// statically, in the built package, imports one.
+// skillset and skillset/host never load Node-only code; skillset/langchain and skillset/ai load it
+// (local folders, the lockfile check) only when it is used. So all four run where `node:*`
+// modules do not exist: no module they import statically, in the built package, imports one.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +26,13 @@ function staticNodeImports(entry: string): string[] {
 
 describe("entry points that load Node-only code lazily", () => {
   it.each(["langchain.js", "ai.js"])("dist/%s imports no node: module statically", (entry) => {
+    expect(existsSync(resolve(DIST, entry)), "build first: npm run build").toBe(true);
+    expect(staticNodeImports(entry)).toEqual([]);
+  });
+});
+
+describe("entry points that run where node: modules do not exist", () => {
+  it.each(["index.js", "host.js"])("dist/%s imports no node: module statically", (entry) => {
     expect(existsSync(resolve(DIST, entry)), "build first: npm run build").toBe(true);
     expect(staticNodeImports(entry)).toEqual([]);
   });

@@ -7,13 +7,13 @@ export interface ChatModelLike {
 }
 
 /**
- * A `complete` for `createSkillRunner` from any LangChain chat model (`ChatOpenAI`,
+ * A `complete` for `createSkillRunner` (or `createLocalSkillRunner`) from any LangChain chat model (`ChatOpenAI`,
  * `ChatAnthropic`, `ChatOllama`, an OpenAI-compatible server…), used without tools: the
  * conversation goes in as system, human and AI messages, the reply's text comes out.
  *
  * @example
  * ```ts
- * const runner = createSkillRunner({ sources: ["./skills"], complete: createChatModelComplete(new ChatOpenAI({ model: "gpt-4o-mini" })) });
+ * const runner = createLocalSkillRunner({ sources: ["./skills"], complete: createChatModelComplete(new ChatOpenAI({ model: "gpt-4o-mini" })) });
  * ```
  */
 export function createChatModelComplete(model: ChatModelLike): TextCompletion {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createMemorySource } from "../index.js";
 import { createChatModelComplete, createSkillsMiddleware } from "../langchain.js";
-import { createLocalExecutor, createSkillRunner } from "../node.js";
+import { createLocalExecutor, createLocalSkillRunner } from "../node.js";
 
 const SKILLS = fileURLToPath(new URL("../../test/text-protocol/fixtures/skills", import.meta.url));
 
@@ -56,7 +56,7 @@ describe("createChatModelComplete", () => {
     expect(model.calls[0]!.options.signal).toBe(controller.signal);
   });
 
-  it("drives createSkillRunner with a LangChain chat model", async () => {
+  it("drives createLocalSkillRunner with a LangChain chat model", async () => {
     const model = fakeModel()
       .respond(
         new AIMessage(
@@ -66,7 +66,7 @@ describe("createChatModelComplete", () => {
       .respond(
         (messages: BaseMessage[]) => new AIMessage(`Page 2 says: ${/Page 2: (.*)/.exec(textOf(messages.at(-1)!))![1]}`),
       );
-    const runner = createSkillRunner({
+    const runner = createLocalSkillRunner({
       sources: [SKILLS],
       complete: createChatModelComplete(model),
       executor: createLocalExecutor({ timeoutMs: 20_000 }),

@@ -7,7 +7,7 @@ import {
 import { sourcesFromStrings } from "../sources/source-from-string.js";
 import { lockfileVerifier, type LockfileOption } from "./skills-lock/lockfile-verifier.js";
 
-/** Options of `createSkillRunner` from `skillset/node`: sources may be local folders. */
+/** Options of {@link createLocalSkillRunner}: sources may be local folders. */
 export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sources"> {
   /** Skill sources, lowest precedence first: folders (`~` allowed), `npm:` sources or `SkillSource` objects. */
   sources: ReadonlyArray<string | SkillSource>;
@@ -26,10 +26,10 @@ export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sourc
  *
  * @example
  * ```ts
- * const runner = createSkillRunner({ sources: ["./skills"], complete, executor: createLocalExecutor() });
+ * const runner = createLocalSkillRunner({ sources: ["./skills"], complete, executor: createLocalExecutor() });
  * ```
  */
-export function createSkillRunner(options: LocalSkillRunnerOptions): SkillRunner {
+export function createLocalSkillRunner(options: LocalSkillRunnerOptions): SkillRunner {
   const { sources, recursive = false, lockfile, ...rest } = options;
   const verifySkill = lockfile === undefined ? {} : { verifySkill: lockfileVerifier(lockfile) };
   return createRunner({ ...rest, ...verifySkill, sources: sourcesFromStrings(sources ?? [], { recursive }) });

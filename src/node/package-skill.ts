@@ -7,7 +7,7 @@ import type { SkillValidationOptions } from "../core/skill-file/validate-skill.j
 import { validateSkillDirectory } from "./validate-skill-directory.js";
 
 /** A skill packed for upload (Claude.ai, the Claude API): a zip whose one top-level folder is the skill's. */
-export interface SkillPackage {
+export interface PackagedSkill {
   /** The skill's name, which is also its folder's name and the zip's top-level folder. */
   name: string;
   /** The skill folder packed, absolute. */
@@ -47,7 +47,7 @@ const isSkippedFile = (name: string) => name === ".DS_Store" || name.endsWith(".
  * regular file or folder (`special-file`): the error names the path. So is a `.zip` or `.skill`
  * inside (`nested-archive`), which Claude.ai refuses.
  */
-export function packageSkill(directory: string, options: PackageSkillOptions = {}): SkillPackage {
+export function packageSkill(directory: string, options: PackageSkillOptions = {}): PackagedSkill {
   const report = validateSkillDirectory(directory, options);
   if (!report.valid) {
     throw new SkillsetError(

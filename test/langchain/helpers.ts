@@ -5,7 +5,7 @@ import { EventEmitter, setMaxListeners } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { SkillResource } from "../../src/index.js";
+import type { SkillResource } from "../../src/host.js";
 
 /** The agent state the tests read: messages plus the middleware's keys. */
 export interface SkillsAgentState {

@@ -8,15 +8,8 @@ import { basename, dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  createCatalog,
-  createMemorySource,
-  createSkillEngine,
-  type Catalog,
-  type SkillEngine,
-  type SkillRequest,
-  type SkillThreadState,
-} from "../../src/index.js";
+import { createSkillEngine, type SkillEngine, type SkillRequest, type SkillThreadState } from "../../src/host.js";
+import { createCatalog, createMemorySource, type Catalog } from "../../src/index.js";
 import { createLocalExecutor, createLocalSource } from "../../src/node.js";
 import { connectMcpServer, mcpSkillSource } from "../../src/mcp.js";
 import { tempTree } from "../helpers/skill-tree.js";

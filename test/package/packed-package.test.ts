@@ -56,6 +56,7 @@ async function sourceExports(): Promise<Record<string, string[]>> {
     "skillset/node": Object.keys(await import("../../src/node.js")).sort(),
     "skillset/langchain": Object.keys(await import("../../src/langchain.js")).sort(),
     "skillset/mcp": Object.keys(await import("../../src/mcp.js")).sort(),
+    "skillset/host": Object.keys(await import("../../src/host.js")).sort(),
   };
 }
 
@@ -107,10 +108,11 @@ describe("installed into a consumer project", () => {
 import * as node from "skillset/node";
 import * as langchain from "skillset/langchain";
 import * as mcp from "skillset/mcp";
+import * as host from "skillset/host";
 const files = { "/skills/hello/SKILL.md": "---\\nname: hello\\ndescription: Says hello.\\n---\\nHi\\n" };
 const snapshot = await core.createCatalog([core.createMemorySource({ files })]).refresh();
 console.log(JSON.stringify({
-  exports: { skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort(), "skillset/mcp": Object.keys(mcp).sort() },
+  exports: { skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort(), "skillset/mcp": Object.keys(mcp).sort(), "skillset/host": Object.keys(host).sort() },
   catalogLine: core.renderCatalogMarkdown(snapshot.skills).split("\\n").find((line) => line.startsWith("- ")),
   middleware: langchain.createSkillsMiddleware({ sources: ["./skills"] }).name,
   mcpExtension: mcp.SKILLS_EXTENSION,
@@ -133,7 +135,8 @@ console.log(JSON.stringify({
 const node = require("skillset/node");
 const langchain = require("skillset/langchain");
 const mcp = require("skillset/mcp");
-console.log(JSON.stringify({ skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort(), "skillset/mcp": Object.keys(mcp).sort() }));
+const host = require("skillset/host");
+console.log(JSON.stringify({ skillset: Object.keys(core).sort(), "skillset/node": Object.keys(node).sort(), "skillset/langchain": Object.keys(langchain).sort(), "skillset/mcp": Object.keys(mcp).sort(), "skillset/host": Object.keys(host).sort() }));
 `,
     );
     expect(await runConsumerScript("entries.cjs")).toEqual(await sourceExports());
@@ -147,6 +150,9 @@ export const text: string = renderCatalogMarkdown(snapshot.skills);
 export const diagnostics: readonly Diagnostic[] = snapshot.diagnostics;
 // @ts-expect-error a catalog takes sources, not a path (fails as unused if the types were any)
 createCatalog("./skills");
+import { applySkillOperations, createSkillEngine, type SkillThreadState } from "skillset/host";
+export const engine = createSkillEngine({ maxLoadedSkills: 3 });
+export const state: SkillThreadState = applySkillOperations({ loaded: [], resources: {} }, [{ kind: "reset" }]);
 `;
     const langchainUse = `import { createSkillsMiddleware, type SkillsLogger } from "skillset/langchain";
 const logger: SkillsLogger = (entry) => void entry.event;

@@ -3,7 +3,8 @@
 // interpret may run, and a marker file an injected command would create never appears.
 import { chmodSync, existsSync, readdirSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { isCommandAllowed, parseCommand } from "../../src/index.js";
+import { isCommandAllowed } from "../../src/exec/command-allow-list.js";
+import { parseCommand } from "../../src/exec/parse-command.js";
 import { createLocalExecutor } from "../../src/node.js";
 import { load } from "../langchain/helpers.js";
 import { Sandbox, link, marker, put, runCall, runSkillsAgent, skillMd } from "./helpers.js";

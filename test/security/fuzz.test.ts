@@ -4,7 +4,8 @@
 // fast. Per-input durations are recorded; p50/p99/max per function are printed and bounded.
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { SkillsetError, inspectSkill, parseCommand, parseSkillDocument, validateSkillText } from "../../src/index.js";
+import { parseCommand } from "../../src/exec/parse-command.js";
+import { SkillsetError, inspectSkill, parseSkillDocument, validateSkillText } from "../../src/index.js";
 import { controlCharacters } from "./helpers.js";
 
 const RUNS_PER_GENERATOR = 5000;

@@ -5,7 +5,8 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { lockfileVerifier, readSkillsLock, verifySkillsLock } from "../../src/node.js";
+import { readSkillsLock } from "../../src/node/skills-lock/read-skills-lock.js";
+import { lockfileVerifier, verifySkillsLock } from "../../src/node.js";
 import type { SkillMetadata } from "../../src/index.js";
 import { lockedProject, LOCKED_SKILLS, lockfileText } from "../helpers/skills-lock-project.js";
 

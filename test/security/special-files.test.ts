@@ -5,7 +5,8 @@ import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderResourcePage } from "../../src/core/resources/read-resource.js";
-import { createLocalSource, listSkillFiles, validateSkillDirectory } from "../../src/node.js";
+import { createLocalSource, validateSkillDirectory } from "../../src/node.js";
+import { listSkillFiles } from "../../src/sources/skill-folder-files.js";
 import { readContainedFile } from "../../src/sources/local-source.js";
 import { load } from "../langchain/helpers.js";
 import {

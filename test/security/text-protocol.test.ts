@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SkillRunner } from "../../src/index.js";
-import { createLocalExecutor, createSkillRunner } from "../../src/node.js";
+import { createLocalExecutor, createLocalSkillRunner } from "../../src/node.js";
 import { lastUserMessage, scriptedComplete, type ScriptedReply } from "../text-protocol/helpers.js";
 import { marker, put, Sandbox, skillMd } from "./helpers.js";
 
@@ -52,7 +52,7 @@ function world() {
 
 function setup(root: string, replies: ScriptedReply[], executor = createLocalExecutor({ timeoutMs: 20_000 })) {
   const scripted = scriptedComplete(replies);
-  const runner = createSkillRunner({ sources: [root], complete: scripted.complete, executor });
+  const runner = createLocalSkillRunner({ sources: [root], complete: scripted.complete, executor });
   runners.push(runner);
   return { runner, calls: scripted.calls };
 }

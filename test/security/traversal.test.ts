@@ -3,7 +3,7 @@
 // Unicode look-alikes, NUL bytes, very long paths.
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkResourcePath } from "../../src/index.js";
+import { checkResourcePath } from "../../src/host.js";
 import { readContainedFile } from "../../src/sources/local-source.js";
 import { load } from "../langchain/helpers.js";
 import { Sandbox, put, readCall, runSkillsAgent, skillMd } from "./helpers.js";

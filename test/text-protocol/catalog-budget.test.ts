@@ -4,13 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../src/core/text/count-tokens.js";
 import { textProtocolInstructions } from "../../src/core/text-protocol/text-protocol-prompt.js";
-import {
-  createMemorySource,
-  createSkillRunner,
-  parseSkillInstructions,
-  renderTextProtocolPrompt,
-  type SkillRunnerOptions,
-} from "../../src/index.js";
+import { parseSkillInstructions, renderTextProtocolPrompt } from "../../src/host.js";
+import { createMemorySource, createSkillRunner, type SkillRunnerOptions } from "../../src/index.js";
 import { lastUserMessage, scriptedComplete, type ScriptedReply } from "./helpers.js";
 
 const NOUNS = ["invoice", "ticket", "survey", "contract", "shipment", "payroll", "lead", "asset", "sensor", "course"];

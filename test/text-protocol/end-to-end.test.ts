@@ -4,8 +4,9 @@
 // instructions only talked about).
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { renderTextProtocolPrompt, type SkillRunner, type TextMessage } from "../../src/index.js";
-import { createLocalExecutor, createLocalSource, createSkillRunner } from "../../src/node.js";
+import { renderTextProtocolPrompt } from "../../src/host.js";
+import type { SkillRunner, TextMessage } from "../../src/index.js";
+import { createLocalExecutor, createLocalSource, createLocalSkillRunner } from "../../src/node.js";
 import { lastUserMessage, scriptedComplete, type ScriptedReply } from "./helpers.js";
 
 const SKILLS = fileURLToPath(new URL("./fixtures/skills", import.meta.url));
@@ -16,7 +17,7 @@ afterEach(() => runners.splice(0).forEach((runner) => runner.close()));
 
 function setup(replies: ScriptedReply[]) {
   const scripted = scriptedComplete(replies);
-  const runner = createSkillRunner({
+  const runner = createLocalSkillRunner({
     sources: [SKILLS],
     complete: scripted.complete,
     executor: createLocalExecutor({ timeoutMs: 20_000 }),

@@ -17,7 +17,7 @@ export async function loadTokenCounter(): Promise<TokenCounter> {
   return (text) => loaded.encode(text).length;
 }
 
-/** Counts tokens with OpenAI's `o200k_base` encoding, as {@link loadTokenCounter} does. */
+/** Counts tokens with OpenAI's `o200k_base` encoding, as the catalog budget counts them. */
 export async function countTokens(text: string): Promise<number> {
   return (await loadTokenCounter())(text);
 }
