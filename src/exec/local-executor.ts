@@ -2,7 +2,8 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { isInsideFolder } from "../fs/path-inside.js";
 import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
 
 /** Environment variables passed to scripts by default; everything else (API keys...) is not. */
@@ -210,7 +211,8 @@ function programOutsideSkill(request: ScriptRequest): string | undefined {
   } catch {
     return `no such file: ${program}`;
   }
-  if (!target.startsWith(folder + sep)) return `refused: ${program} resolves outside the skill's folder`;
+  if (target === folder || !isInsideFolder(folder, target))
+    return `refused: ${program} resolves outside the skill's folder`;
   if (!statSync(target).isFile()) return `refused: ${program} is not a regular file`;
   return undefined;
 }

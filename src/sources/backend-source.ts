@@ -4,6 +4,7 @@ import { collectSkills, inspectSkillFile } from "../core/catalog/collect-skills.
 import type { InspectSkillResult } from "../core/skill-file/inspect-skill.js";
 import { pathSeparator } from "../core/text/path-separator.js";
 import { skillDirectory } from "../core/skill-file/skill-metadata.js";
+import { isInsideResolvedFolder } from "../fs/folder-prefix.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 
 /** A file entry as deepagents backends list them: `path` absolute, or a name relative to the folder listed. */
@@ -326,11 +327,13 @@ function contentStamp(content: Uint8Array | string | undefined): string {
   return `fnv:${bytes.byteLength}:${(hash >>> 0).toString(16)}`;
 }
 
-function isContained(path: string, root: string): boolean {
+// Backend paths are the backend's to resolve, so a `.` or `..` segment below `folder` (which ends
+// in its separator) is refused rather than resolved here.
+function isContained(path: string, folder: string): boolean {
   return (
-    path.startsWith(root) &&
+    isInsideResolvedFolder(folder, path, folder.at(-1)!) &&
     !path
-      .slice(root.length)
+      .slice(folder.length)
       .split(/[\\/]/)
       .some((part) => part === ".." || part === ".")
   );
