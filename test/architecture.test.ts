@@ -11,7 +11,20 @@ const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 100;
 
 // Lower rank = lower layer. A folder may import only folders of a lower rank (and itself).
-const LAYERS: Record<string, number> = { exec: 0, core: 1, sources: 2, node: 3, langchain: 4, ai: 4, mcp: 4, cli: 5 };
+const LAYERS: Record<string, number> = {
+  fs: 0,
+  exec: 1,
+  core: 2,
+  sources: 3,
+  node: 4,
+  langchain: 5,
+  ai: 5,
+  mcp: 5,
+  cli: 6,
+};
+// Files ranked on their own, below their folder: the error class every layer throws (fs/ too)
+// imports nothing, so it sits under all of them.
+const FILE_LAYERS: Record<string, number> = { "core/errors.ts": -1 };
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -27,6 +40,7 @@ const parsed = new Map(
 );
 const display = (file: string) => relative(SRC, file);
 const layerOf = (file: string) => display(file).split("/")[0]!;
+const rankOf = (file: string) => FILE_LAYERS[display(file)] ?? LAYERS[layerOf(file)]!;
 
 function relativeImports(source: ts.SourceFile): string[] {
   const targets: string[] = [];
@@ -54,17 +68,36 @@ const imports = new Map(
 );
 
 describe("architecture", () => {
-  it("arrows between folders point down the layers (exec, core, sources, node, hosts, cli)", () => {
+  it("arrows between folders point down the layers (fs, exec, core, sources, node, hosts, cli)", () => {
     const upward: string[] = [];
     for (const [file, targets] of imports) {
-      const from = layerOf(file);
-      if (!(from in LAYERS)) continue; // the entry points (src/*.ts) assemble the layers
+      if (!(layerOf(file) in LAYERS)) continue; // the entry points (src/*.ts) assemble the layers
       for (const target of targets) {
-        const to = layerOf(target);
-        if (to !== from && !(LAYERS[to]! < LAYERS[from]!)) upward.push(`${display(file)} -> ${display(target)}`);
+        const [from, to] = [rankOf(file), rankOf(target)];
+        if (to > from || (to === from && layerOf(target) !== layerOf(file)))
+          upward.push(`${display(file)} -> ${display(target)}`);
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it("core/ imports nothing Node-only: no node: module and nothing from fs/", () => {
+    const nodeOnly: string[] = [];
+    for (const [file, source] of parsed) {
+      if (layerOf(file) !== "core") continue;
+      for (const statement of source.statements) {
+        const specifier =
+          (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+          statement.moduleSpecifier &&
+          ts.isStringLiteral(statement.moduleSpecifier)
+            ? statement.moduleSpecifier.text
+            : undefined;
+        if (specifier?.startsWith("node:")) nodeOnly.push(`${display(file)} -> ${specifier}`);
+      }
+      for (const target of imports.get(file) ?? [])
+        if (layerOf(target) === "fs") nodeOnly.push(`${display(file)} -> ${display(target)}`);
+    }
+    expect(nodeOnly).toEqual([]);
   });
 
   it("no import cycles between files", () => {

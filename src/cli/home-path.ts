@@ -1,5 +1,5 @@
 import { SkillsetError } from "../core/errors.js";
-import { expandHome } from "../sources/expand-home.js";
+import { expandHome } from "../fs/expand-home.js";
 import { CliError } from "./cli-error.js";
 
 /**

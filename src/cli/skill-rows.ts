@@ -1,8 +1,9 @@
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, relative, sep } from "node:path";
+import { basename, dirname, relative, sep } from "node:path";
 import type { CatalogSnapshot } from "../core/catalog/catalog.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { printable } from "../core/text/safe-text.js";
+import { isInsideFolder } from "../fs/path-inside.js";
 
 /** How `list` reports a skill: loaded cleanly, loaded with warnings, hidden by another, or skipped. */
 export type SkillStatus = "ok" | "warning" | "shadowed" | "skipped";
@@ -86,10 +87,7 @@ function skillFolder(path: string): string {
  */
 export function displayFolder(file: string, cwd = process.cwd(), home = homedir()): string {
   const folder = skillFolder(file);
-  const inside = (root: string) => {
-    const path = relative(root, folder);
-    return path === "" || (!path.startsWith(`..${sep}`) && path !== ".." && !isAbsolute(path)) ? path : undefined;
-  };
+  const inside = (root: string) => (isInsideFolder(root, folder) ? relative(root, folder) : undefined);
   const fromCwd = inside(cwd);
   if (fromCwd !== undefined) return fromCwd === "" ? "." : fromCwd;
   const fromHome = home ? inside(home) : undefined;

@@ -1,6 +1,6 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLocalExecutor } from "./local-executor.js";
 
@@ -109,7 +109,7 @@ describe("createLocalExecutor", () => {
 describe("createLocalExecutor: confinement", () => {
   it("refuses a program path that is a symlink leaving the skill's folder", async () => {
     const cwd = skillFolder();
-    const { symlinkSync, mkdirSync } = await import("node:fs");
+    const { symlinkSync } = await import("node:fs");
     mkdirSync(join(cwd, "scripts"));
     symlinkSync("/bin/sh", join(cwd, "scripts", "run"));
     const result = await createLocalExecutor().run({ argv: ["scripts/run", "-c", "echo escaped"], cwd });
@@ -118,6 +118,24 @@ describe("createLocalExecutor: confinement", () => {
       stdout: "",
       stderr: "refused: scripts/run resolves outside the skill's folder",
     });
+  });
+
+  it("refuses a program in a sibling folder whose name starts with the skill folder's", async () => {
+    const cwd = skillFolder();
+    mkdirSync(`${cwd}-evil`);
+    folders.push(`${cwd}-evil`);
+    writeFileSync(`${cwd}-evil/run.sh`, "#!/bin/sh\necho escaped\n");
+    chmodSync(`${cwd}-evil/run.sh`, 0o755);
+    const program = `../${basename(cwd)}-evil/run.sh`;
+    const result = await createLocalExecutor().run({ argv: [program], cwd });
+    expect(result).toMatchObject({ exitCode: 126, stderr: `refused: ${program} resolves outside the skill's folder` });
+  });
+
+  it("runs a program below a skill folder that ends in a separator (the root, /)", async () => {
+    // `folder + sep` made the root `//`, so nothing was ever inside it.
+    const script = join(realpathSync(skillFolder({ "run.sh": "#!/bin/sh\necho ran in $(pwd)\n" })), "run.sh");
+    const result = await createLocalExecutor().run({ argv: [`.${script}`], cwd: "/" });
+    expect(result).toMatchObject({ exitCode: 0, stdout: "ran in /\n", stderr: "" });
   });
 
   it("refuses to run when the skill's folder is not on this machine", async () => {

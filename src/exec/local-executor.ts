@@ -1,8 +1,10 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { resolve, sep } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { isInsideFolder } from "../fs/path-inside.js";
+import { killTree, RUN_MARKER } from "./kill-process-tree.js";
 import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
 
 /** Environment variables passed to scripts by default; everything else (API keys...) is not. */
@@ -210,7 +212,8 @@ function programOutsideSkill(request: ScriptRequest): string | undefined {
   } catch {
     return `no such file: ${program}`;
   }
-  if (!target.startsWith(folder + sep)) return `refused: ${program} resolves outside the skill's folder`;
+  if (target === folder || !isInsideFolder(folder, target))
+    return `refused: ${program} resolves outside the skill's folder`;
   if (!statSync(target).isFile()) return `refused: ${program} is not a regular file`;
   return undefined;
 }
@@ -239,71 +242,4 @@ class CappedBuffer {
   text(): string {
     return Buffer.concat(this.chunks).toString("utf8");
   }
-}
-
-const RUN_MARKER = "SKILLSET_RUN_ID";
-
-/**
- * Kills a run's processes: its process group, every descendant that moved to another group
- * and, on Linux, every process that carries the run's marker in its environment.
- */
-function killTree(pid: number | undefined, marker: string): void {
-  if (pid === undefined) return;
-  for (const target of [...descendantsOf(pid), ...markedProcesses(marker)]) signal(target);
-  signal(-pid);
-  signal(pid);
-}
-
-function markedProcesses(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of processIds()) {
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(marker)) found.push(Number(entry));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
-}
-
-function processIds(): string[] {
-  try {
-    return readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
-}
-
-function signal(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-}
-
-function descendantsOf(root: number): number[] {
-  const entries = processIds();
-  const children = new Map<number, number[]>();
-  for (const entry of entries) {
-    try {
-      // The parent pid is the 4th field, after the parenthesised command name.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = children.get(parent) ?? [];
-      list.push(Number(entry));
-      children.set(parent, list);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
 }

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { findProjectRoot } from "../sources/project-root.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import { userSkillFolders } from "../sources/user-skill-folders.js";
 
 /**

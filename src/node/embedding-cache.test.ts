@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { cacheFolder } from "../sources/cache-folder.js";
+import { cacheFolder } from "../fs/cache-folder.js";
 import { createEmbeddingCache } from "./embedding-cache.js";
 
 let folder: string;

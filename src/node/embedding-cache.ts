@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { EmbeddingCache, EmbeddingVector } from "../core/search/text-vectors.js";
-import { cacheFolder } from "../sources/cache-folder.js";
+import { cacheFolder } from "../fs/cache-folder.js";
 
 /** Options of {@link createEmbeddingCache}. */
 export interface EmbeddingCacheOptions {

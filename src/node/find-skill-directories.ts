@@ -1,8 +1,9 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SkillsetError } from "../core/errors.js";
-import { isInsideAllowedRoots, linkTarget, realOrResolved } from "../sources/allowed-roots.js";
-import { expandHome } from "../sources/expand-home.js";
+import { linkTarget, realOrResolved } from "../fs/link-target.js";
+import { isInsideAllowedRoots } from "../sources/allowed-roots.js";
+import { expandHome } from "../fs/expand-home.js";
 import { defaultAllowedRoots } from "../sources/local-source-options.js";
 import { SKIPPED_FOLDERS } from "../sources/local-walk.js";
 

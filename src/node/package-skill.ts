@@ -1,9 +1,10 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
-import { basename, relative, resolve, sep } from "node:path";
+import { basename, resolve, sep } from "node:path";
 import { zipSync, type Zippable } from "fflate";
 import { SkillsetError } from "../core/errors.js";
 import { compareCodePoints } from "../core/text/python-text.js";
 import type { SkillValidationOptions } from "../core/skill-file/validate-skill.js";
+import { isInsideFolder } from "../fs/path-inside.js";
 import { validateSkillDirectory } from "./validate-skill-directory.js";
 
 /** A skill packed for upload (Claude.ai, the Claude API): a zip whose one top-level folder is the skill's. */
@@ -124,9 +125,8 @@ function followLink(path: string, relativePath: string, base: string): PackedFil
       `${relativePath} is a symbolic link that leads nowhere (its target is missing, or a loop); remove it or replace it with a file`,
     );
   }
-  const inside = relative(base, target);
-  if (inside === "") throw symlinkedFolder(relativePath);
-  if (inside === ".." || inside.startsWith(`..${sep}`) || resolve(base, inside) !== target) {
+  if (target === base) throw symlinkedFolder(relativePath);
+  if (!isInsideFolder(base, target)) {
     throw new SkillsetError(
       "outside-skill",
       `${relativePath} is a symbolic link to ${target}, outside the skill folder; packages hold only the skill's own files: copy the file into the folder instead`,

@@ -1,14 +1,15 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
+import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
 import {
   validateSkillText,
   type SkillValidationOptions,
   type ValidationReport,
 } from "../core/skill-file/validate-skill.js";
-import { linkTarget } from "../sources/allowed-roots.js";
-import { decodeUtf8, readSkillFile } from "../sources/read-skill-head.js";
-import { expandHome } from "../sources/expand-home.js";
+import { linkTarget } from "../fs/link-target.js";
+import { decodeUtf8, readBoundedFile } from "../fs/bounded-read.js";
+import { expandHome } from "../fs/expand-home.js";
 
 /** A {@link ValidationReport} for one skill folder on disk. */
 export interface DirectoryValidationReport extends ValidationReport {
@@ -73,10 +74,10 @@ export function validateSkillDirectory(
 // Validation only reads, and the reference follows symlinks, so this does too.
 function readText(file: string): string {
   try {
-    return decodeUtf8(readSkillFile(file), file);
+    return decodeUtf8(readBoundedFile(file, MAX_SKILL_FILE_BYTES), file);
   } catch (error) {
     if (!SkillsetError.isInstance(error) || error.code !== "symlink") throw error;
-    return decodeUtf8(readSkillFile(realpathSync(file)), file);
+    return decodeUtf8(readBoundedFile(realpathSync(file), MAX_SKILL_FILE_BYTES), file);
   }
 }
 

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { SkillsetError } from "../core/errors.js";
-import { realOrResolved } from "./allowed-roots.js";
-import { expandHome } from "./expand-home.js";
-import { findProjectRoot } from "./project-root.js";
+import { realOrResolved } from "../fs/link-target.js";
+import { expandHome } from "../fs/expand-home.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import { userSkillFolders } from "./user-skill-folders.js";
 
 /** Options of `createLocalSource`. */

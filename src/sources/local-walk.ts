@@ -1,6 +1,7 @@
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
-import { isInsideAllowedRoots, linkTarget } from "./allowed-roots.js";
+import { linkTarget } from "../fs/link-target.js";
+import { isInsideAllowedRoots } from "./allowed-roots.js";
 import type { TimeSlice } from "./time-slice.js";
 
 /** Folders never searched for skills, nor listed among a skill's files. */

@@ -3,6 +3,7 @@ import { collectSkills, inspectSkillFile } from "../core/catalog/collect-skills.
 import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 import type { Diagnostic } from "../core/diagnostic.js";
+import { isInsideResolvedFolder } from "../fs/folder-prefix.js";
 
 /** A source whose files live in memory: for tests, and for skills built at run time. */
 export interface MemorySource extends SkillSource {
@@ -50,7 +51,7 @@ export function createMemorySource(options: MemorySourceOptions = {}): MemorySou
     },
     remove(path) {
       const target = normalize(path);
-      for (const key of [...files.keys()]) if (key === target || key.startsWith(target + "/")) files.delete(key);
+      for (const key of [...files.keys()]) if (isInsideResolvedFolder(target, key, "/")) files.delete(key);
       version++;
     },
     async scan() {

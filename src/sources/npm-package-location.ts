@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { isInsideAllowedRoots, realOrResolved } from "./allowed-roots.js";
+import { realOrResolved } from "../fs/link-target.js";
+import { isInsideFolder } from "../fs/path-inside.js";
+import { isInsideAllowedRoots } from "./allowed-roots.js";
 
 // A name as npm allows it (old packages may have capitals): one segment, or `@scope/name`. Also
 // what keeps `npm:../x` or `npm:/etc` from naming a path.
@@ -86,6 +88,6 @@ export function packageIsAllowed(installed: InstalledPackage, allowedRoots: read
 // them: a `node_modules` there is no project's.
 function isAncestorBelowHome(ancestor: string, folder: string): boolean {
   const home = resolve(homedir());
-  if (ancestor === home || dirname(ancestor) === ancestor || home.startsWith(ancestor + "/")) return false;
-  return folder === ancestor || folder.startsWith(ancestor + "/");
+  if (dirname(ancestor) === ancestor || isInsideFolder(ancestor, home)) return false;
+  return isInsideFolder(ancestor, folder);
 }

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { isInsideAllowedRoots, realOrResolved } from "./allowed-roots.js";
+import { realOrResolved } from "../fs/link-target.js";
+import { isInsideAllowedRoots } from "./allowed-roots.js";
 import type { ResolvedNpmPackage } from "./npm-packages.js";
 
 /** Where a package keeps its skills, as the `skills` CLI and skills-npm look for them. */

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { realOrResolved } from "./allowed-roots.js";
+import { realOrResolved } from "../fs/link-target.js";
 import {
   findInstalledPackage,
   isPackageName,
@@ -10,7 +10,7 @@ import {
   readManifest,
   type InstalledPackage,
 } from "./npm-package-location.js";
-import { findProjectRoot } from "./project-root.js";
+import { findProjectRoot } from "../fs/project-root.js";
 import { parseSkillsField, type NpmSkillRequest } from "./npm-skills-field.js";
 
 /** A package to read skills from, found where Node would find it. */

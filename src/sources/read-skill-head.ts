@@ -1,11 +1,8 @@
 import { Buffer, isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { SkillsetError } from "../core/errors.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
-
-// O_NONBLOCK: opening a FIFO named SKILL.md must not wait for a writer (skill folders are untrusted).
-// O_NOFOLLOW: a symlinked SKILL.md fails with ELOOP so the caller can check where it points.
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+import { openIfExists, readToEnd, regularFileStat } from "../fs/bounded-read.js";
 
 /**
  * Reads a `SKILL.md` for discovery and returns its frontmatter text (up to the closing `---`
@@ -35,7 +32,7 @@ export function readSkillHead(file: string, withStamp: boolean): { text: string;
     // FIFOs and devices are recognised. (A FIFO whose writer supplies a whole frontmatter slips
     // through here, without blocking; reading the skill then refuses it.)
     if (withStamp || length < 0 || length === scratch.length || end === -1) {
-      const stat = checkedStat(fd, file);
+      const stat = regularFileStat(fd, file, MAX_SKILL_FILE_BYTES);
       stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
       if (length < 0) throw new SkillsetError("cannot-read", `Cannot read ${file}`);
       if (length === scratch.length) {
@@ -53,62 +50,6 @@ export function readSkillHead(file: string, withStamp: boolean): { text: string;
   } finally {
     closeSync(fd);
   }
-}
-
-/** Reads a whole file (at most `maxBytes`, by default {@link MAX_SKILL_FILE_BYTES}); same errors as {@link readSkillHead}. */
-export function readSkillFile(file: string, maxBytes = MAX_SKILL_FILE_BYTES): Uint8Array {
-  const fd = openSkillFile(file);
-  try {
-    const stat = checkedStat(fd, file, maxBytes);
-    const bytes = new Uint8Array(stat.size);
-    return bytes.subarray(0, readToEnd(fd, bytes, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function openSkillFile(file: string): number {
-  const fd = openIfExists(file);
-  if (fd === undefined) throw new SkillsetError("not-found", `${file} does not exist`);
-  return fd;
-}
-
-// Walking folders that hold no skill tries many files that do not exist; the error Node throws
-// for them costs several times less without a stack trace, and nobody reads that one.
-function openIfExists(file: string): number | undefined {
-  const stackTraceLimit = Error.stackTraceLimit;
-  let failure: NodeJS.ErrnoException;
-  Error.stackTraceLimit = 0;
-  try {
-    return openSync(file, OPEN_FLAGS);
-  } catch (error) {
-    failure = error as NodeJS.ErrnoException;
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-  }
-  if (failure.code === "ENOENT" || failure.code === "ENOTDIR") return undefined;
-  if (failure.code === "ELOOP") throw new SkillsetError("symlink", `${file} is a symbolic link`);
-  throw new SkillsetError("cannot-read", `Cannot read ${file}: ${failure.code ?? String(failure)}`, { cause: failure });
-}
-
-function checkedStat(fd: number, file: string, maxBytes = MAX_SKILL_FILE_BYTES) {
-  const stat = fstatSync(fd);
-  if (!stat.isFile()) throw new SkillsetError("not-a-file", `${file} is not a regular file`);
-  if (stat.size > maxBytes) {
-    throw new SkillsetError("too-large", `${file} exceeds the maximum size (${maxBytes} bytes)`);
-  }
-  return stat;
-}
-
-// Reads from offset `from` until the end of the file or of `buffer`; returns the length read.
-function readToEnd(fd: number, buffer: Uint8Array, from: number): number {
-  let length = from;
-  while (length < buffer.length) {
-    const read = readSync(fd, buffer, length, buffer.length - length, length);
-    if (read === 0) break;
-    length += read;
-  }
-  return length;
 }
 
 // Skill files are read into one shared buffer (reads are synchronous, so it is never used twice
@@ -148,15 +89,4 @@ function closingLineEnd(buffer: Buffer, at: number): number {
   while (buffer[end] === 0x20 || buffer[end] === 0x09) end++;
   if (buffer[end] === 0x0d) end++;
   return buffer[end] === 0x0a ? end + 1 : -1;
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** Strict UTF-8 decoding of a whole file's bytes; invalid input is a `not-utf8` error naming `file`. */
-export function decodeUtf8(bytes: Uint8Array, file: string): string {
-  try {
-    return utf8.decode(bytes);
-  } catch (error) {
-    throw new SkillsetError("not-utf8", `${file} is not valid UTF-8`, { cause: error });
-  }
 }

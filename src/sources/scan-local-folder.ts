@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { collectSkills } from "../core/catalog/collect-skills.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
-import { realOrResolved } from "./allowed-roots.js";
+import { realOrResolved } from "../fs/link-target.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
 import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 import type { LocalSourceSettings } from "./local-source-options.js";

@@ -1,10 +1,11 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join } from "node:path";
 import { SkillsetError } from "../core/errors.js";
 import type { FileListLimits, SkillFile, SkillFileListing } from "../core/skill-source.js";
-import { realOrResolved } from "./allowed-roots.js";
+import { realOrResolved } from "../fs/link-target.js";
 import { SKIPPED_FOLDERS } from "./local-walk.js";
-import { readSkillFile } from "./read-skill-head.js";
+import { readBoundedFile } from "../fs/bounded-read.js";
+import { isInsideFolder } from "../fs/path-inside.js";
 
 /**
  * Lists the regular files below a skill folder, breadth-first in name order. Symlinks count
@@ -69,7 +70,7 @@ export function readContainedFile(directory: string, relativePath: string, maxBy
   const stat = statSync(target);
   if (!stat.isFile()) throw new SkillsetError("not-a-file", `${relativePath} is not a regular file`);
   if (stat.size > maxBytes) throw new SkillsetError("too-large", `${relativePath} is larger than ${maxBytes} bytes`);
-  return readSkillFile(target, maxBytes);
+  return readBoundedFile(target, maxBytes);
 }
 
 // The stat of `path`, following a symlink only when it resolves inside `base`; undefined otherwise.
@@ -87,6 +88,5 @@ function containedStat(path: string, base: string) {
 
 // Whether the real path `target` lies below the real folder `base` (not `base` itself).
 function isStrictlyInside(base: string, target: string): boolean {
-  const inside = relative(base, target);
-  return !(inside === "" || inside.startsWith("..") || resolve(base, inside) !== target);
+  return target !== base && isInsideFolder(base, target);
 }

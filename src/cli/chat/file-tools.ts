@@ -22,8 +22,11 @@ const SHOWN_LINE = 300;
 export function createFileTools(root: string) {
   const folder = openWorkingFolder(root);
   const where = `Paths are relative to the working folder ${folder.root} (absolute paths inside it work too).`;
+  return [lsTool(folder, where), readFileTool(folder, where), globTool(folder, where), grepTool(folder, where)];
+}
 
-  const ls = tool(
+function lsTool(folder: WorkingFolder, where: string) {
+  return tool(
     guarded((input: { path?: string | undefined }) => listFolder(folder, folder.resolve(input.path ?? "."))),
     {
       name: "ls",
@@ -31,8 +34,10 @@ export function createFileTools(root: string) {
       schema: z.object({ path: z.string().optional().describe("The folder; the working folder itself when omitted.") }),
     },
   );
+}
 
-  const readFile = tool(
+function readFileTool(folder: WorkingFolder, where: string) {
+  return tool(
     guarded(
       (input: {
         path?: string | undefined;
@@ -69,8 +74,10 @@ export function createFileTools(root: string) {
       }),
     },
   );
+}
 
-  const glob = tool(
+function globTool(folder: WorkingFolder, where: string) {
+  return tool(
     guarded((input: { pattern: string; path?: string | undefined }) => {
       const matcher = globMatcher(input.pattern);
       const { files, truncated } = folder.files(folder.resolve(input.path ?? "."), MAX_SEARCHED_FILES);
@@ -90,8 +97,10 @@ export function createFileTools(root: string) {
       }),
     },
   );
+}
 
-  const grep = tool(
+function grepTool(folder: WorkingFolder, where: string) {
+  return tool(
     guarded(
       (input: {
         pattern: string;
@@ -124,8 +133,6 @@ export function createFileTools(root: string) {
       }),
     },
   );
-
-  return [ls, readFile, glob, grep];
 }
 
 /** A tool body whose refusals (and failures) become error `ToolMessage`s for the model. */

@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { SkillsetError } from "../../core/errors.js";
-import { readSkillFile } from "../../sources/read-skill-head.js";
+import { readBoundedFile } from "../../fs/bounded-read.js";
+import { isInsideFolder } from "../../fs/path-inside.js";
 
 /** Largest file the file tools read. */
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
@@ -39,10 +40,7 @@ export interface WorkingFolder {
 export function openWorkingFolder(root: string): WorkingFolder {
   const base = realpathSync(root);
   const shownOf = (real: string) => relative(base, real).split(sep).join("/") || ".";
-  const inside = (real: string) => {
-    const rest = relative(base, real);
-    return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
-  };
+  const inside = (real: string) => isInsideFolder(base, real);
 
   // An entry's stat, through a symlink only when its target stays inside (and, with
   // `followFolders` false, is not a folder); undefined for anything else.
@@ -118,7 +116,7 @@ export function openWorkingFolder(root: string): WorkingFolder {
 
     read(path) {
       try {
-        return readSkillFile(path.real, MAX_READ_BYTES);
+        return readBoundedFile(path.real, MAX_READ_BYTES);
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
         if (error.code === "not-a-file") throw refusal(`${path.shown} is not a regular file`);
@@ -135,6 +133,5 @@ function refusal(message: string): SkillsetError {
 }
 
 function displayPath(base: string, path: string): string {
-  const rest = relative(base, path);
-  return rest === "" || rest.startsWith("..") || isAbsolute(rest) ? path : rest.split(sep).join("/");
+  return path === base || !isInsideFolder(base, path) ? path : relative(base, path).split(sep).join("/");
 }

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, resolve } from "node:path";
 import { SkillsetError } from "../../core/errors.js";
 import { printable } from "../../core/text/safe-text.js";
+import { isInsideFolder } from "../../fs/path-inside.js";
 import { packageSkill } from "../../node/package-skill.js";
 import { CliError } from "../cli-error.js";
 import { homePath } from "../home-path.js";
@@ -30,8 +31,7 @@ export async function packageCommand(path: string, options: PackageOptions, term
   }
   const out = resolve(options.out === undefined ? `${packed.name}.skill` : homePath(options.out));
   // A package inside its own folder would be packed into the next one.
-  const inside = relative(packed.directory, out);
-  if (!inside.startsWith(`..${sep}`) && inside !== ".." && !isAbsolute(inside)) {
+  if (isInsideFolder(packed.directory, out)) {
     throw new CliError("usage", `--out ${out} is inside the skill folder; write the package elsewhere`);
   }
   try {

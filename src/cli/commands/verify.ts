@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { SkillsetError } from "../../core/errors.js";
 import { printable } from "../../core/text/safe-text.js";
-import { findProjectRoot } from "../../sources/project-root.js";
+import { findProjectRoot } from "../../fs/project-root.js";
 import {
   verifySkillsLock,
   type LockedSkillCheck,

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
+import { isInsideFolder } from "../../fs/path-inside.js";
 import { skillDirectory, type SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import { CliError } from "../cli-error.js";
 import { TRIGGER_EVALS_FILE } from "./trigger-evals.js";
@@ -17,7 +18,7 @@ export interface TriggerEvalTarget {
  */
 export function triggerEvalsInFolder(folder: string, skills: readonly SkillMetadata[]): TriggerEvalTarget[] {
   const root = resolve(folder);
-  const inside = skills.filter((skill) => isWithin(root, resolve(skillDirectory(skill))));
+  const inside = skills.filter((skill) => isInsideFolder(root, resolve(skillDirectory(skill))));
   if (inside.length === 0) {
     throw new CliError(
       "not-found",
@@ -51,7 +52,7 @@ export function skillOfTriggerEvals(file: string, skills: readonly SkillMetadata
     return named;
   }
   const path = resolve(file);
-  const holders = skills.filter((skill) => isWithin(resolve(skillDirectory(skill)), path));
+  const holders = skills.filter((skill) => isInsideFolder(resolve(skillDirectory(skill)), path));
   // The innermost folder, should skills be nested.
   const holder = holders.sort((a, b) => skillDirectory(b).length - skillDirectory(a).length)[0];
   if (!holder)
@@ -60,9 +61,4 @@ export function skillOfTriggerEvals(file: string, skills: readonly SkillMetadata
       `${file} is a trigger eval (query, should_trigger) outside every skill folder of the sources: name the skill it measures with --skill <name>`,
     );
   return holder.name;
-}
-
-function isWithin(folder: string, path: string): boolean {
-  const rest = relative(folder, path);
-  return rest === "" || (rest !== ".." && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
 }

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { SkillsetError } from "../../core/errors.js";
+import { isInsideFolder } from "../../fs/path-inside.js";
 
 /**
  * Private folders holding copies of an MCP server's skills, so a local executor can run their
@@ -29,6 +31,9 @@ export function createSkillFolderCopies(label: string): SkillFolderCopies {
       rmSync(folder, { recursive: true, force: true });
       for (const [path, bytes] of files) {
         const file = join(folder, path);
+        // The entry's paths are checked already; this keeps a slip from ever writing outside.
+        if (file === folder || !isInsideFolder(folder, file))
+          throw new SkillsetError("outside-skill", `${path} leads outside the skill's folder; refused`);
         mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
         writeFileSync(file, bytes, { mode: 0o600 });
         if (path.startsWith("scripts/")) chmodSync(file, 0o700);

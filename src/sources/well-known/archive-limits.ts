@@ -1,3 +1,5 @@
+import { isInsideResolvedFolder } from "../../fs/folder-prefix.js";
+
 /**
  * The `skills` CLI's caps for a downloaded archive (its `DEFAULT_*` constants, 1.7.4): what is
  * downloaded, what it may extract to, and how many files. The index has its own cap.
@@ -40,7 +42,7 @@ export function createTally(files: ArchiveFiles) {
         throw new ArchiveProblem(`it extracts to more than ${MAX_EXTRACTED_BYTES} bytes (25 MiB)`);
       if (files.has(path)) throw new ArchiveProblem(`it holds ${path} twice`);
       for (const other of files.keys()) {
-        if (other.startsWith(`${path}/`) || path.startsWith(`${other}/`))
+        if (isInsideResolvedFolder(path, other, "/") || isInsideResolvedFolder(other, path, "/"))
           throw new ArchiveProblem(`${path} and ${other} are both a file and a folder`);
       }
     },

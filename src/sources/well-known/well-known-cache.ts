@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { isInsideFolder } from "../../fs/path-inside.js";
 import type { ArchiveFiles } from "./archive-limits.js";
 
 /**
@@ -33,7 +34,8 @@ export async function writeSkillFolder(folder: string, files: ArchiveFiles): Pro
     for (const [path, bytes] of files) {
       const target = resolve(temporary, path);
       // The archive readers confine paths already; this keeps a slip from ever writing outside.
-      if (!target.startsWith(temporary + sep)) throw new Error(`${path} leads outside the skill folder`);
+      if (target === temporary || !isInsideFolder(temporary, target))
+        throw new Error(`${path} leads outside the skill folder`);
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, bytes, { flag: "wx", mode: 0o644 });
     }

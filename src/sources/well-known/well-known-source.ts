@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import type { SkillSource } from "../../core/skill-source.js";
-import { readSkillFile } from "../read-skill-head.js";
+import { MAX_SKILL_FILE_BYTES, type SkillSource } from "../../core/skill-source.js";
+import { readBoundedFile } from "../../fs/bounded-read.js";
 import { listSkillFiles, readContainedFile } from "../skill-folder-files.js";
 import type { FetchFunction } from "./fetch-function.js";
 import { verifiedSkillFolder } from "./download-well-known-skill.js";
 import { scanWellKnownSkills } from "./list-well-known-skills.js";
 import { parseSiteUrl } from "./site-url.js";
-import { cacheFolder } from "../cache-folder.js";
+import { cacheFolder } from "../../fs/cache-folder.js";
 import { siteCacheFolder } from "./well-known-cache.js";
 import type { WellKnownState } from "./well-known-state.js";
 
@@ -77,7 +77,7 @@ export function createWellKnownSource(options: WellKnownSourceOptions): SkillSou
     runsCommands: options.runScripts === true,
     scan: () => scanWellKnownSkills(state),
     async readSkill(skill) {
-      return readSkillFile(join(await verifiedSkillFolder(state, skill), "SKILL.md"));
+      return readBoundedFile(join(await verifiedSkillFolder(state, skill), "SKILL.md"), MAX_SKILL_FILE_BYTES);
     },
     async listFiles(skill, limits) {
       return listSkillFiles(await verifiedSkillFolder(state, skill), limits);
