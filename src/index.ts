@@ -3,8 +3,8 @@
 // the parts of a host, for writing your own, in `skillset/host`. docs/api.md lists every name.
 
 // Errors and diagnostics.
-export { SkillsetError, SkillParseError } from "./core/errors.js";
-export type { SkillsetErrorCode } from "./core/error-codes.js";
+export { SkillsetError, SkillParseError } from "./errors/skillset-error.js";
+export type { SkillsetErrorCode } from "./errors/error-codes.js";
 export { type Diagnostic, type DiagnosticSeverity, formatDiagnostic } from "./core/diagnostic.js";
 export type { SkillsEventName, SkillsLogEntry, SkillsLogger } from "./core/skill-events.js";
 

@@ -1,6 +1,6 @@
 import type { Tool, ToolSet } from "ai";
 import { z } from "zod";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import type { SkillCall } from "../core/loaded/plan-skill-calls.js";
 import { DEFAULT_RESOURCE_LINES } from "../core/resources/read-resource.js";
 import {

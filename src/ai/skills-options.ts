@@ -1,6 +1,6 @@
 import type { Tool } from "ai";
 import { z } from "zod";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
 import type { SkillRanker } from "../core/search/skill-search.js";

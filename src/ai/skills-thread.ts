@@ -1,5 +1,5 @@
 import type { ModelMessage, PrepareStepFunction, SystemModelMessage, ToolSet } from "ai";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { disclosedTools } from "../core/tools/included-tools.js";
 import { applySkillOperations, type SkillEngine, type SkillRequest } from "../core/engine/skill-engine.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";

@@ -1,4 +1,4 @@
-import type { SkillsetErrorCode } from "../core/error-codes.js";
+import type { SkillsetErrorCode } from "../errors/error-codes.js";
 
 // Failures the library has a code for: the CLI reports them with that code, so `--json` and
 // `SkillsetError` speak one vocabulary (a renamed library code fails to compile here).

@@ -1,4 +1,4 @@
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { expandHome } from "../fs/expand-home.js";
 import { CliError } from "./cli-error.js";
 

@@ -1,4 +1,4 @@
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { readSkillsLock } from "../node/skills-lock/read-skills-lock.js";
 import { CliError } from "./cli-error.js";
 import { homePath } from "./home-path.js";

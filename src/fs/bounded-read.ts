@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 
 // O_NONBLOCK: opening a FIFO must not wait for a writer (skill folders are untrusted).
 // O_NOFOLLOW: a symlinked file fails with ELOOP so the caller can check where it points.

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 
 /**
  * Expands a leading `~` or `~/` to the home folder, as a shell does, so that a path written

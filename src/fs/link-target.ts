@@ -1,6 +1,6 @@
 import { readlinkSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 
 /** `path` with every symlink resolved, or made absolute when it cannot be resolved (missing, a loop). */
 export function realOrResolved(path: string): string {

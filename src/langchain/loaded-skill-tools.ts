@@ -1,5 +1,5 @@
 import type { ClientTool } from "@langchain/core/tools";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { applySkillOperations, type SkillRequest, type SkillStep } from "../core/engine/skill-engine.js";
 import { emitSkillsEvent } from "../core/skill-events.js";
 import { disclosedTools, includedTools, skillToolsNote } from "../core/tools/included-tools.js";

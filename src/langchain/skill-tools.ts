@@ -1,5 +1,5 @@
 import type { ClientTool } from "@langchain/core/tools";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { includedTools } from "../core/tools/included-tools.js";

@@ -1,7 +1,7 @@
 import type * as NodeFs from "node:fs";
 import type { ClientTool } from "@langchain/core/tools";
 import { z } from "zod";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
 import type { SkillsLogger } from "../core/skill-events.js";

@@ -1,7 +1,7 @@
 import type { ClientTool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import type { BaseMessage, WrapModelCallHook } from "langchain";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import type { SkillFileTools } from "../core/engine/skill-engine.js";
 import { emitSkillsEvent } from "../core/skill-events.js";
 import { READ_SKILL_RESOURCE_TOOL } from "../core/tools/skill-tool-messages.js";

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { linkTarget, realOrResolved } from "../fs/link-target.js";
 import { isInsideAllowedRoots } from "../sources/allowed-roots.js";
 import { expandHome } from "../fs/expand-home.js";

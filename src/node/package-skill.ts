@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, resolve, sep } from "node:path";
 import { zipSync, type Zippable } from "fflate";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { compareCodePoints } from "../core/text/python-text.js";
 import type { SkillValidationOptions } from "../core/skill-file/validate-skill.js";
 import { isInsideFolder } from "../fs/path-inside.js";

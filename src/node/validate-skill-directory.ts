@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
 import {
   validateSkillText,

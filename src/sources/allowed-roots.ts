@@ -1,4 +1,4 @@
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { skillDirectory, type SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
 import { readBoundedFile } from "../fs/bounded-read.js";

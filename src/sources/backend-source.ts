@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../core/diagnostic.js";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { collectSkills, inspectSkillFile } from "../core/catalog/collect-skills.js";
 import type { InspectSkillResult } from "../core/skill-file/inspect-skill.js";
 import { pathSeparator } from "../core/text/path-separator.js";

@@ -1,5 +1,5 @@
 import { lstatSync } from "node:fs";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { inspectSkill, type InspectSkillInput } from "../core/skill-file/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
 import {

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { realOrResolved } from "../fs/link-target.js";
 import { expandHome } from "../fs/expand-home.js";
 import { findProjectRoot } from "../fs/project-root.js";

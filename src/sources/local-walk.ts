@@ -1,5 +1,5 @@
 import { readdirSync, statSync, type Dirent } from "node:fs";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { linkTarget } from "../fs/link-target.js";
 import { isInsideAllowedRoots } from "./allowed-roots.js";
 import type { TimeSlice } from "./time-slice.js";

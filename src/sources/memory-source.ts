@@ -1,4 +1,4 @@
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { collectSkills, inspectSkillFile } from "../core/catalog/collect-skills.js";
 import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";

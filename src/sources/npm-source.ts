@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { baseName } from "../core/text/path-separator.js";
 import { skillDirectory, type SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../core/skill-source.js";

@@ -1,6 +1,6 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { closeSync, readSync } from "node:fs";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
 import { openIfExists, readToEnd, regularFileStat } from "../fs/bounded-read.js";
 

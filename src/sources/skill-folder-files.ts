@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import type { FileListLimits, SkillFile, SkillFileListing } from "../core/skill-source.js";
 import { realOrResolved } from "../fs/link-target.js";
 import { SKIPPED_FOLDERS } from "./local-walk.js";

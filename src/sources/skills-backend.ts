@@ -1,4 +1,4 @@
-import { SkillsetError } from "../core/errors.js";
+import { SkillsetError } from "../errors/skillset-error.js";
 import { pathSeparator } from "../core/text/path-separator.js";
 
 // Talking to a deepagents backend: its protocol (both generations), listing folders and reading

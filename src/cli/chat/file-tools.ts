@@ -1,6 +1,6 @@
 import { tool, ToolMessage, type ToolRuntime } from "langchain";
 import { z } from "zod";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { DEFAULT_RESOURCE_LINES, renderResourcePage } from "../../core/resources/read-resource.js";
 import { openWorkingFolder, type InsidePath, type WorkingFolder } from "./working-folder.js";
 

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { readBoundedFile } from "../../fs/bounded-read.js";
 import { isInsideFolder } from "../../fs/path-inside.js";
 

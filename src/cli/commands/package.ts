@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { printable } from "../../core/text/safe-text.js";
 import { isInsideFolder } from "../../fs/path-inside.js";
 import { packageSkill } from "../../node/package-skill.js";

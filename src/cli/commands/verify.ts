@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { printable } from "../../core/text/safe-text.js";
 import { findProjectRoot } from "../../fs/project-root.js";
 import {

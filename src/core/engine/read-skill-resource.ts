@@ -1,4 +1,4 @@
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { DEFAULT_RESOURCE_LINES, MAX_RESOURCE_BYTES, renderResourcePage } from "../resources/read-resource.js";
 import { checkResourcePath } from "../resources/resource-path.js";
 import type { SkillReply, SkillRequest } from "./skill-engine-types.js";

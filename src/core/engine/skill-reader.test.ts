@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemorySource } from "../../sources/memory-source.js";
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillRequest } from "./skill-engine-types.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createEngineContext } from "./engine-context.js";

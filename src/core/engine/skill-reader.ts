@@ -1,4 +1,4 @@
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillRequest } from "./skill-engine-types.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillSource } from "../skill-source.js";

@@ -1,5 +1,5 @@
 import { isAlias, isCollection, isNode, isPair, isScalar, parseDocument, visit, type Node } from "yaml";
-import { SkillParseError } from "../errors.js";
+import { SkillParseError } from "../../errors/skillset-error.js";
 import { parseSimpleMapping } from "./simple-yaml-mapping.js";
 
 /** How YAML frontmatter is read. */

@@ -1,6 +1,6 @@
 import { parseDocument } from "yaml";
 import type { Diagnostic } from "../diagnostic.js";
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { quoteBracketedArgumentHint } from "./bracketed-argument-hint.js";
 import { yamlBoundsProblem } from "./frontmatter-yaml.js";
 import { parseSkillDocument, type SkillDocument } from "./skill-document.js";

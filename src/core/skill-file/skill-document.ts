@@ -1,5 +1,5 @@
-import type { SkillsetErrorCode } from "../error-codes.js";
-import { SkillParseError } from "../errors.js";
+import type { SkillsetErrorCode } from "../../errors/error-codes.js";
+import { SkillParseError } from "../../errors/skillset-error.js";
 import { parseFrontmatterYaml, readSimpleFrontmatter, type YamlMode, type YamlOrigin } from "./frontmatter-yaml.js";
 import { codePointLength, pyStrip } from "../text/python-text.js";
 

@@ -1,5 +1,5 @@
 import { quoteBracketedArgumentHint } from "./bracketed-argument-hint.js";
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { parseSkillDocument } from "./skill-document.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "../tools/included-tools.js";
 import { CLAUDE_CODE_FIELDS, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";

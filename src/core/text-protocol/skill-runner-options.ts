@@ -1,6 +1,6 @@
 // The options of `createSkillRunner`, and their checks: every problem is named at once, up front,
 // instead of failing in the middle of a turn.
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillEngineOptions } from "../engine/skill-engine-types.js";
 import type { SkillsLogger } from "../skill-events.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../catalog/prompt-markdown.js";

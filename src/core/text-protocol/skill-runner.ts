@@ -1,5 +1,5 @@
 import { createCatalog, type Catalog } from "../catalog/catalog.js";
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import {
   applySkillOperations,
   createSkillEngine,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { conversationOf, loadedSkillsIn, type TextMessage } from "./text-conversation.js";
 
 const user = (content: string): TextMessage => ({ role: "user", content });

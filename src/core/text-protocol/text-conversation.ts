@@ -1,6 +1,6 @@
 // A text-protocol conversation: its messages, and what the runner reads back from them. The
 // runner keeps nothing between turns, so the loaded skills are read from the conversation itself.
-import { SkillsetError } from "../errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 
 /** One message of a text conversation, as chat APIs take them. */
 export interface TextMessage {

@@ -7,7 +7,7 @@ import {
   type ReadResourceResult,
   type Resource,
 } from "@modelcontextprotocol/sdk/types.js";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { MAX_RESOURCE_BYTES } from "../../core/resources/read-resource.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../../core/skill-source.js";

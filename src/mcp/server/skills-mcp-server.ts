@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createCatalog, type Catalog } from "../../core/catalog/catalog.js";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { createSkillEngine } from "../../core/engine/skill-engine.js";
 import type { SkillsLogger } from "../../core/skill-events.js";
 import type { SkillRanker } from "../../core/search/skill-search.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../../core/skill-source.js";
 import { listServedFiles, MAX_SKILL_BYTES } from "./served-files.js";

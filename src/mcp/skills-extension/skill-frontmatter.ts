@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { yamlBoundsProblem } from "../../core/skill-file/frontmatter-yaml.js";
 import { parseSkillDocument, splitAtBody } from "../../core/skill-file/skill-document.js";
 

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodType } from "zod";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { FileListLimits, SkillFileListing } from "../../core/skill-source.js";
 import { readDirectory, readResourceBytes } from "./remote-resources.js";
 import { SKILLS_EXTENSION } from "../skills-extension/skill-entry.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { McpServerConnection } from "./mcp-server-connection.js";
 import { listSkillEntries, nameListedSkills, type SkillNaming } from "./mcp-skill-listing.js";
 import type { SkillFolderCopies } from "./skill-folder-copy.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ZodType } from "zod";
-import type { SkillsetError } from "../../core/errors.js";
+import type { SkillsetError } from "../../errors/skillset-error.js";
 import type { McpServerConnection } from "./mcp-server-connection.js";
 import { scanMcpSkills } from "./mcp-skill-scan.js";
 import { createMcpSourceState } from "./mcp-source-state.js";

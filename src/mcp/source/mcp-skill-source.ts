@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillSource } from "../../core/skill-source.js";
 import { listHeldSkillFiles } from "./held-skill-files.js";
 import { createMcpServerConnection } from "./mcp-server-connection.js";

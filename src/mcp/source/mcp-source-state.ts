@@ -1,4 +1,4 @@
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillSourceScan } from "../../core/skill-source.js";
 import { createByteCache, type ByteCache } from "./byte-cache.js";
 import type { McpServerConnection } from "./mcp-server-connection.js";

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { FileListLimits, SkillFile, SkillFileListing } from "../../core/skill-source.js";
 import { decoded } from "./remote-skill-entry.js";
 

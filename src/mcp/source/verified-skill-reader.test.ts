@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import type { SkillsetError } from "../../core/errors.js";
+import type { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { McpServerConnection } from "./mcp-server-connection.js";
 import { nameListedSkills } from "./mcp-skill-listing.js";

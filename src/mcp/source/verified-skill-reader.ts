@@ -1,4 +1,4 @@
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES } from "../../core/skill-source.js";
 import { heldSkillAt, type McpSourceState } from "./mcp-source-state.js";

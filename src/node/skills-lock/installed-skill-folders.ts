@@ -1,6 +1,6 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { realOrResolved } from "../../fs/link-target.js";
 import { allowedLinkTarget } from "../../sources/allowed-roots.js";
 import { defaultAllowedRoots } from "../../sources/local-source-options.js";

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillVerification } from "../../core/engine/skill-engine-types.js";
 import { skillDirectory, type SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import { compareWithLock } from "./compare-with-lock.js";

@@ -1,4 +1,4 @@
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 
 // The lockfile's checks, apart from reading it: no Node import here, so the hosts that load
 // Node-only code lazily (skillset/langchain, skillset/ai) can check a lockfile when they are built.

@@ -1,4 +1,4 @@
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { FetchFunction } from "./fetch-function.js";
 import { isAllowedUrl } from "./site-url.js";
 

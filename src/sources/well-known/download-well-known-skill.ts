@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import { readArchiveFiles } from "./archive-files.js";
 import { ArchiveProblem, MAX_DOWNLOAD_BYTES, type ArchiveFiles } from "./archive-limits.js";

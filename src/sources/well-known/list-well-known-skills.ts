@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../../core/diagnostic.js";
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { inspectSkill } from "../../core/skill-file/inspect-skill.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSourceScan } from "../../core/skill-source.js";

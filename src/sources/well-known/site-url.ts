@@ -1,4 +1,4 @@
-import { SkillsetError } from "../../core/errors.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 
 /** Where the well-known index may live below a site, in the order the `skills` CLI tries them. */
 export const WELL_KNOWN_PATHS = [".well-known/agent-skills", ".well-known/skills"] as const;
