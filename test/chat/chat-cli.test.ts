@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { inOrder, type FakeProviderServer, type FakeReply } from "../helpers/fake-provider-server.js";
-import { tempTree } from "../helpers/skill-tree.js";
-import { baseEnv, CLI, ROOT, runCli, tempFolders, type CliRunOptions } from "./cli-process.js";
+import { baseEnv, CLI, ROOT, runCli, type CliRunOptions } from "../helpers/run-cli.js";
+import { tempFolders, tempTree } from "../helpers/skill-tree.js";
 
 const folders = tempFolders();
 const servers: FakeProviderServer[] = [];

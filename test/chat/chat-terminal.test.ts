@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import { inOrder, type FakeProviderServer, type FakeReply } from "../helpers/fake-provider-server.js";
-import { tempTree } from "../helpers/skill-tree.js";
+import { CLI, ROOT } from "../helpers/run-cli.js";
+import { tempFolders, tempTree } from "../helpers/skill-tree.js";
 import { isCI } from "../helpers/test-environment.js";
-import { CLI, ROOT, tempFolders } from "./cli-process.js";
 import { hasTmux, startTerminal, type TmuxTerminal } from "./tmux-terminal.js";
 
 const useTmux = hasTmux() || isCI();

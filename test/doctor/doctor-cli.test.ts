@@ -1,22 +1,17 @@
 // `skillset doctor` and `skillset package` as a user runs them: the built CLI, real folders, a
 // real chat thread database written by the agent loop, the package read back by Python.
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSkillsMiddleware } from "../../src/langchain.js";
 import { readZip } from "../helpers/read-zip.js";
+import { runCli } from "../helpers/run-cli.js";
 import { usePython3 } from "../helpers/test-environment.js";
 import { load, scriptedModel } from "../langchain/helpers.js";
 import { plantedLibrary } from "./library-fixture.js";
-
-const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-const execFileAsync = promisify(execFile);
 
 let library: ReturnType<typeof plantedLibrary>;
 let data: string;
@@ -29,16 +24,7 @@ afterAll(() => {
   rmSync(data, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, NO_COLOR: "1", XDG_DATA_HOME: data };
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args], { env, cwd: library.root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(args, { cwd: library.root, env: { XDG_DATA_HOME: data } });
 
 interface JsonReport {
   skills: number;

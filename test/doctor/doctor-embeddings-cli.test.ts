@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../chat/cli-process.js";
+import { runCli } from "../helpers/run-cli.js";
 import { useEmbeddingsCli } from "../helpers/embeddings-cli.js";
 
 const SPEC = "openai:text-embedding-3-small";

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import type { FakeProviderServer, FakeReply, FakeRequest, FakeScript } from "../helpers/fake-provider-server.js";
-import { tempTree } from "../helpers/skill-tree.js";
-import { runCli, tempFolders } from "../chat/cli-process.js";
+import { runCli } from "../helpers/run-cli.js";
+import { tempFolders, tempTree } from "../helpers/skill-tree.js";
 
 const folders = tempFolders();
 const servers: FakeProviderServer[] = [];

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../helpers/fake-anthropic-server.js";
 import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import type { FakeProviderServer } from "../helpers/fake-provider-server.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tempTree } from "../helpers/skill-tree.js";
-import { runCli } from "../chat/cli-process.js";
 import { wordMatchingModel } from "./trigger-model.js";
 
 const servers: FakeProviderServer[] = [];

@@ -7,8 +7,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
 import type { FakeProviderServer, FakeReply, FakeRequest } from "../helpers/fake-provider-server.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tempTree } from "../helpers/skill-tree.js";
-import { runCli } from "../chat/cli-process.js";
 import { wordMatchingModel } from "./trigger-model.js";
 
 const servers: FakeProviderServer[] = [];

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { tempFolders } from "../chat/cli-process.js";
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from "./fake-openai-embeddings-server.js";
-import { tempTree } from "./skill-tree.js";
+import { tempFolders, tempTree } from "./skill-tree.js";
 
 type SkillTree = ReturnType<typeof tempTree>;
 

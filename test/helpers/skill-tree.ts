@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterEach } from "vitest";
 
 /** A temporary folder for one test, removed by `cleanup()`. */
 export function tempTree(prefix = "skillset-"): {
@@ -27,4 +28,26 @@ export function tempTree(prefix = "skillset-"): {
     },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/** Temporary folders removed by `cleanup()` (call it in `afterEach`). */
+export function tempFolders() {
+  const made: string[] = [];
+  return {
+    make(prefix = "skillset-"): string {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      made.push(dir);
+      return dir;
+    },
+    cleanup(): void {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers an `afterEach` that removes them; returns a maker of new temporary folders named `prefix…`. */
+export function useTempFolders(prefix: string): () => string {
+  const folders = tempFolders();
+  afterEach(() => folders.cleanup());
+  return () => folders.make(prefix);
 }

@@ -1,20 +1,16 @@
 // The built CLI with a site's well-known URL as a source: list, info, render, search, prompt
 // and mcp read it like a folder; plain http:// to another machine is a usage error; a site that
 // is down is a warning and the folders given with it are still read.
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { callTool } from "../mcp/helpers.js";
+import { CLI, baseEnv, runCli } from "../helpers/run-cli.js";
 import { digestOf, indexJson, skillMd, startSite, tarGzOf, type WellKnownSite } from "../helpers/well-known-site.js";
+import { callTool } from "../mcp/helpers.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-const run = promisify(execFile);
 const fix = skillMd("fix-issue", "Fixes a GitHub issue by number.", "# fix-issue\n\nFix issue $ARGUMENTS.");
 const notes = skillMd("meeting-notes", "Takes meeting notes.");
 
@@ -22,20 +18,12 @@ let site: WellKnownSite;
 let root: string;
 let env: NodeJS.ProcessEnv;
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const cli = (...args: string[]) =>
+  runCli(args, { cwd: root, env: { XDG_CACHE_HOME: join(root, "cache"), HOME: root } });
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "skillset-wk-cli-"));
-  env = { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: join(root, "cache"), HOME: root };
-  delete env.FORCE_COLOR;
+  env = baseEnv({ XDG_CACHE_HOME: join(root, "cache"), HOME: root });
   const archive = await tarGzOf([
     { name: "SKILL.md", content: fix },
     { name: "scripts/check.sh", content: "echo ok\n" },

@@ -1,12 +1,15 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { MemorySaver } from "@langchain/langgraph";
 import { createCatalog } from "../../core/catalog/catalog.js";
+import type { SkillRanker } from "../../core/search/skill-search.js";
+import type { SkillSource } from "../../core/skill-source.js";
+import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import { createChatAgent } from "../chat/chat-agent.js";
-import { createChatModel, modelOptionsFrom, type ModelCliOptions } from "../chat/chat-model.js";
+import { createChatModel, modelOptionsFrom, type ChatModel, type ModelCliOptions } from "../chat/chat-model.js";
 import { describeTurnError } from "../chat/turn-error.js";
 import { CliError } from "../cli-error.js";
 import { draftCases } from "../eval/draft-cases.js";
-import { parseEvalCases, readCasesFile } from "../eval/eval-cases.js";
+import { parseEvalCases, readCasesFile, type EvalCase } from "../eval/eval-cases.js";
 import { evalJson, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
 import {
@@ -108,27 +111,59 @@ export async function evalCommand(
           snapshot.skills.map((skill) => skill.name),
         );
   const model = await createChatModel(modelOptions);
-  const rankers = options.generate ? undefined : await searchRankers(options.embeddings, terminal, "warn");
+  if (options.generate)
+    return generateCases(casesFile, snapshot.skills, model, modelOptions.timeoutMs, options, terminal);
+  const rankers = await searchRankers(options.embeddings, terminal, "warn");
+  const settings = { sources, model, timeoutMs: modelOptions.timeoutMs, rankers, repeat, concurrency, maxSteps };
+  return runCases(cases, settings, minPass, options, terminal);
+}
 
-  if (options.generate) {
-    const drafted = await draftCases(model.model, snapshot.skills, options.model).catch((error: unknown) => {
-      throw new CliError("provider", describeTurnError(error, model, modelOptions.timeoutMs).message);
-    });
-    if (casesFile === "-") terminal.out(drafted.text);
-    else writeFileSync(casesFile, drafted.text, { flag: "wx" });
-    const where = casesFile === "-" ? "" : ` into ${casesFile}`;
+// `--generate`: drafts cases from the skills' descriptions into `casesFile` (stdout for `-`).
+async function generateCases(
+  casesFile: string,
+  skills: readonly SkillMetadata[],
+  model: ChatModel,
+  timeoutMs: number,
+  options: EvalOptions,
+  terminal: Terminal,
+): Promise<number> {
+  const drafted = await draftCases(model.model, skills, options.model).catch((error: unknown) => {
+    throw new CliError("provider", describeTurnError(error, model, timeoutMs).message);
+  });
+  if (casesFile === "-") terminal.out(drafted.text);
+  else writeFileSync(casesFile, drafted.text, { flag: "wx" });
+  const where = casesFile === "-" ? "" : ` into ${casesFile}`;
+  terminal.err(
+    `Drafted ${plural(drafted.cases, "case")} from ${plural(skills.length, "skill")}${where} (${tokens(drafted.usage)}); review them, then delete \`draft: true\`.`,
+  );
+  if (drafted.placeholders.length > 0)
     terminal.err(
-      `Drafted ${plural(drafted.cases, "case")} from ${plural(snapshot.skills.length, "skill")}${where} (${tokens(drafted.usage)}); review them, then delete \`draft: true\`.`,
+      terminal.color.yellow(
+        `No usable requests came back for ${drafted.placeholders.join(", ")}: their cases say TODO.`,
+      ),
     );
-    if (drafted.placeholders.length > 0)
-      terminal.err(
-        terminal.color.yellow(
-          `No usable requests came back for ${drafted.placeholders.join(", ")}: their cases say TODO.`,
-        ),
-      );
-    return 0;
-  }
+  return 0;
+}
 
+/** How `runCases` runs the cases: through which sources and model, how often and how many at once. */
+interface CaseRunSettings {
+  sources: readonly SkillSource[];
+  model: ChatModel;
+  timeoutMs: number;
+  rankers: SkillRanker[] | undefined;
+  repeat: number;
+  concurrency: number;
+  maxSteps: number;
+}
+
+// Runs each case through the agent, prints the report and returns the exit code.
+async function runCases(
+  cases: readonly EvalCase[],
+  { sources, model, timeoutMs, rankers, repeat, concurrency, maxSteps }: CaseRunSettings,
+  minPass: number | undefined,
+  options: EvalOptions,
+  terminal: Terminal,
+): Promise<number> {
   const drafts = cases.filter((entry) => entry.draft).length;
   if (drafts > 0)
     terminal.err(
@@ -149,7 +184,7 @@ export async function evalCommand(
   const runs = await runEval(cases, {
     agent,
     model,
-    timeoutMs: modelOptions.timeoutMs,
+    timeoutMs,
     repeat,
     concurrency,
     onRun: (run, done, total) => {

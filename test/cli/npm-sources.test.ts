@@ -1,19 +1,14 @@
 // The built CLI over `npm:` sources: fixture packages packed with `npm pack` and installed from
 // the tarballs into a temp project with a real (offline) `npm install`, then read from the
 // project folder by list, info, render, search, prompt and mcp.
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npmProject, skillFile, type FixturePackage } from "./helpers/npm-project.js";
-
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const run = promisify(execFile);
+import { npmProject, skillFile, type FixturePackage } from "../helpers/npm-project.js";
+import { CLI, runCli } from "../helpers/run-cli.js";
 
 const PACKAGES: FixturePackage[] = [
   {
@@ -38,7 +33,6 @@ const PACKAGES: FixturePackage[] = [
 let fixture: ReturnType<typeof npmProject>;
 let home: string;
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
   fixture = npmProject(PACKAGES, { skills: ["npm:@acme/skills-pack", "npm:root-skill-pkg"] });
   home = mkdtempSync(join(tmpdir(), "skillset-npm-home-"));
 }, 120_000);
@@ -47,20 +41,8 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, "data"), NO_COLOR: "1" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      cwd: fixture.project,
-      env,
-      encoding: "utf8",
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const cli = (...args: string[]) =>
+  runCli(args, { cwd: fixture.project, env: { HOME: home, XDG_DATA_HOME: join(home, "data") } });
 
 describe("skillset over npm: sources", () => {
   it("list npm: lists the skills of the packages the project's skills field names", async () => {

@@ -4,48 +4,18 @@
 // followed; one skill reached twice is listed once; links anywhere else, dangling links and
 // loops are skipped, named and counted. (test/skills-installer/ makes the same layouts with the
 // real `skills` CLI.)
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { useTempFolders } from "../helpers/skill-tree.js";
+import { skillAt as skill } from "./helpers.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const run = promisify(execFile);
-
-let folders: string[] = [];
-const folder = () => {
-  const created = realpathSync(mkdtempSync(join(tmpdir(), "skillset-links-")));
-  folders.push(created);
-  return created;
-};
-afterEach(() => {
-  for (const created of folders) rmSync(created, { recursive: true, force: true });
-  folders = [];
-});
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
-});
-
-async function cli(args: string[], { cwd, home }: { cwd: string; home: string }) {
-  const env = { ...process.env, HOME: home, NO_COLOR: "1" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, env, encoding: "utf8" });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
-
-function skill(folderPath: string, name = folderPath.split("/").pop()!, description = `Use ${name}.`): string {
-  mkdirSync(folderPath, { recursive: true });
-  const file = join(folderPath, "SKILL.md");
-  writeFileSync(file, `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`);
-  return file;
-}
+// Real paths: the CLI reports them so, and the temp folder may be behind a link (macOS's /var).
+const tempFolder = useTempFolders("skillset-links-");
+const folder = () => realpathSync(tempFolder());
+const cli = (args: string[], { cwd, home }: { cwd: string; home: string }) =>
+  runCli(args, { cwd, env: { HOME: home } });
 
 function link(path: string, target: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -269,46 +239,5 @@ describe("links skillset does not follow", () => {
     );
     const missing = await cli(["list", ".claude/skills", "--allow-root", "no-such-folder"], { cwd: project, home });
     expect([missing.code, missing.stderr]).toEqual([1, "skillset: --allow-root: no such folder: no-such-folder\n"]);
-  });
-});
-
-describe("a skill below the depth limit", () => {
-  // deep6/1/2/3/4/5/6/7/SKILL.md: 7 folders below the source, one deeper than the default maxDepth.
-  function deep() {
-    const home = folder();
-    const cwd = folder();
-    skill(join(cwd, "deep6/1/2/3/4/5/6/7"), "seven");
-    const warning = `Stopped scanning ${join(cwd, "deep6")} at depth 6: the folders below ${join(cwd, "deep6/1/2/3/4/5/6")} were not searched; skills there may be missing`;
-    return { home, cwd, warning };
-  }
-
-  it("list -r says the scan was cut, in JSON and text", async () => {
-    const { home, cwd, warning } = deep();
-    const listed = await cli(["list", "-r", "deep6", "--json"], { cwd, home });
-    expect(JSON.parse(listed.stdout)).toEqual({
-      skills: [],
-      diagnostics: [
-        {
-          severity: "warning",
-          code: "depth-limit",
-          file: join(cwd, "deep6"),
-          message: warning,
-          source: `local:${join(cwd, "deep6")}`,
-        },
-      ],
-    });
-    expect(listed.stderr).toBe("");
-    expect((await cli(["list", "-r", "deep6"], { cwd, home })).stdout).toContain(
-      `\n  ${join(cwd, "deep6")}: warning: ${warning}\n`,
-    );
-  });
-
-  it("every other command that scans says so on stderr", async () => {
-    const { home, cwd, warning } = deep();
-    const line = `skillset: ${join(cwd, "deep6")}: warning: ${warning}\n`;
-    for (const args of [["info", "seven"], ["prompt"], ["search", "seven"], ["render", "seven"]]) {
-      const result = await cli([...args, "-r", "deep6"], { cwd, home });
-      expect(result.stderr.startsWith(line), `${args[0]}: ${result.stderr}`).toBe(true);
-    }
   });
 });

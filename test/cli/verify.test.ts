@@ -1,36 +1,16 @@
 // `skillset verify` (the built CLI) over a project as the `skills` CLI lays it out, and `--lock`
 // on a command that loads skills: the report on stdout, JSON for CI, and the exit code (0 only
 // when every locked skill is installed unchanged and nothing unlisted is installed).
-import { execFile } from "node:child_process";
-import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { lockedProject, LOCKED_SKILLS } from "./helpers/skills-lock-project.js";
-
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const run = promisify(execFile);
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { lockedProject, LOCKED_SKILLS } from "../helpers/skills-lock-project.js";
 
 let fixture: ReturnType<typeof lockedProject>;
 afterEach(() => fixture.cleanup());
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
-});
 
-async function cli(args: string[], cwd: string) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, HOME: fixture.base, NO_COLOR: "1" },
-      encoding: "utf8",
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd, env: { HOME: fixture.base } });
 
 describe("skillset verify", () => {
   it("finds the project's skills-lock.json from a folder below it and exits 0 when everything matches", async () => {

@@ -1,15 +1,16 @@
-// `--embeddings <provider:model>` on the built CLI (`npm run build` first): search, mcp and chat
-// rank by meaning too, through the real @langchain/openai against a local server that speaks
+// `--embeddings <provider:model>` on the built CLI (`npm run build` first): search, mcp, chat and
+// eval rank by meaning too, through the real @langchain/openai against a local server that speaks
 // OpenAI's embeddings API, with vectors cached under XDG_CACHE_HOME across runs.
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { baseEnv, CLI, runCli, tempFolders } from "./chat/cli-process.js";
-import { startFakeOpenAIServer } from "./helpers/fake-openai-server.js";
-import { inOrder } from "./helpers/fake-provider-server.js";
-import { useEmbeddingsCli } from "./helpers/embeddings-cli.js";
+import { useEmbeddingsCli } from "../helpers/embeddings-cli.js";
+import { startFakeOpenAIServer } from "../helpers/fake-openai-server.js";
+import { inOrder } from "../helpers/fake-provider-server.js";
+import { baseEnv, CLI, runCli } from "../helpers/run-cli.js";
+import { tempFolders } from "../helpers/skill-tree.js";
 
 const SPEC = "openai:text-embedding-3-small";
 const folders = tempFolders();

@@ -1,45 +1,15 @@
 // The built CLI with HOME pointing at a temporary folder: `~` in arguments no shell expanded,
 // and default locations that are partly missing (which must not warn).
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { useTempFolders } from "../helpers/skill-tree.js";
+import { skillAt } from "./helpers.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const run = promisify(execFile);
-
-let folders: string[] = [];
-const folder = () => {
-  const created = mkdtempSync(join(tmpdir(), "skillset-home-"));
-  folders.push(created);
-  return created;
-};
-afterEach(() => {
-  for (const created of folders) rmSync(created, { recursive: true, force: true });
-  folders = [];
-});
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before these tests`);
-});
-
-async function cli(args: string[], home: string, cwd: string) {
-  const env = { ...process.env, HOME: home, NO_COLOR: "1" };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, env, encoding: "utf8" });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
-
-function skill(parent: string, name: string) {
-  mkdirSync(join(parent, name), { recursive: true });
-  writeFileSync(join(parent, name, "SKILL.md"), `---\nname: ${name}\ndescription: Use ${name}.\n---\n`);
-}
+const folder = useTempFolders("skillset-home-");
+const cli = (args: string[], home: string, cwd: string) => runCli(args, { cwd, env: { HOME: home } });
+const skill = (parent: string, name: string) => skillAt(join(parent, name));
 
 describe("skillset with ~ in its arguments (HOME is a temp folder)", () => {
   it("list, validate and create read ~/ from HOME, not ./~", async () => {

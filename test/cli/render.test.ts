@@ -2,8 +2,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cli } from "./helpers/run-cli.js";
-import { skillFile, skillTree } from "./langchain/helpers.js";
+import { cli } from "../helpers/run-cli.js";
+import { skillFile, skillTree } from "../langchain/helpers.js";
 
 const trees: Array<{ cleanup(): void }> = [];
 afterEach(() => {
