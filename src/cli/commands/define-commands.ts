@@ -33,6 +33,8 @@ const ALLOW_ROOT_HELP =
 const EMBEDDINGS_HELP =
   "also rank search_skills by meaning with this embeddings model, e.g. openai:text-embedding-3-small (needs its LangChain package; vectors are cached under the user's cache folder)";
 
+const HTML_HELP = "also write the report as one self-contained web page (charts, no scripts, works offline)";
+
 // Collects a repeatable option's values.
 const repeatable = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -152,6 +154,7 @@ function defineAuthoringCommands(program: Command, { terminal, run }: CommandCon
       "also find rivals by meaning with this embeddings model, e.g. openai:text-embedding-3-small (needs its LangChain package; vectors are cached as search --embeddings caches them)",
     )
     .option("--json", "print a JSON report on stdout")
+    .option("--html <file>", HTML_HELP)
     .action((sources: string[], options) => run(() => doctorCommand(sources, options, terminal)));
 
   program
@@ -239,6 +242,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
       .argument("[sources...]", SOURCES_HELP)
       .option("--repeat <n>", "run every case n times, for variance (default 1; 3 for trigger evals)")
       .option("--json", "print a JSON report on stdout")
+      .option("--html <file>", HTML_HELP)
       .option("--min-pass <rate>", "exit 1 when fewer runs pass, e.g. 0.9 or 90%")
       .option("--max-steps <n>", "most model calls per turn of a case (default 8)")
       .option("--concurrency <n>", "runs at once (default 4)")
@@ -270,6 +274,7 @@ function defineServingCommands(program: Command, { terminal, version, run }: Com
       .option("--iterations <n>", "most descriptions to propose (default 5)")
       .option("--write", "write the best description into the skill's SKILL.md (only the description changes)")
       .option("--json", "print a JSON report on stdout")
+      .option("--html <file>", HTML_HELP)
       .option("--repeat <n>", "runs of each query (default 3)")
       .option("--max-steps <n>", "most model calls per run (default 8)")
       .option("--concurrency <n>", "runs at once (default 4)"),
