@@ -57,13 +57,13 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
           (finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn),
         ).length;
   const json = doctorJsonReport(report, recorded, meaning.status, failOn, failing);
-  if (options.html !== undefined)
-    writeHtmlReport(options.html, doctorPage(json, reportProvenance(undefined)), terminal);
   if (options.json) terminal.out(JSON.stringify(json, null, 2));
   else {
     printReport(report, recorded, meaning.status, terminal);
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
   }
+  if (options.html !== undefined)
+    writeHtmlReport(options.html, doctorPage(json, reportProvenance(undefined)), terminal);
   return failing > 0 ? 1 : 0;
 }
 

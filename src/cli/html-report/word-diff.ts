@@ -46,8 +46,12 @@ function join(parts: readonly DiffPart[]): DiffPart[] {
   let removed = "";
   let added = "";
   const flush = () => {
-    if (removed) joined.push({ kind: "removed", text: removed });
-    if (added) joined.push({ kind: "added", text: added });
+    // Space both sides end with is shared, not changed.
+    const space = removed && added ? (/\s+$/.exec(removed)?.[0] ?? "") : "";
+    const shared = added.endsWith(space) ? space : "";
+    if (removed) joined.push({ kind: "removed", text: removed.slice(0, removed.length - shared.length) });
+    if (added) joined.push({ kind: "added", text: added.slice(0, added.length - shared.length) });
+    if (shared) joined.push({ kind: "same", text: shared });
     removed = added = "";
   };
   parts.forEach((part, index) => {
