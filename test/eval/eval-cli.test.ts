@@ -143,6 +143,14 @@ describe("skillset eval", { timeout: 120_000 }, () => {
       loaded,
       pass,
     });
+    const byCase = (id: string, passed: number, precision: number, recall: number) => ({
+      id,
+      runs: 1,
+      passed,
+      pass_rate: passed,
+      precision,
+      recall,
+    });
     expect(JSON.parse(passing.stdout)).toEqual({
       cases: [
         entry("profile", "Check orders.csv", ["csv-tool"], ["csv-tool"], true),
@@ -158,6 +166,15 @@ describe("skillset eval", { timeout: 120_000 }, () => {
         entry("over", "What is in my API log?", [], ["api-review"], false),
         entry("follow-up", "I have a file.", ["csv-tool"], ["csv-tool"], true),
         entry("invoked", "/csv-tool data.csv", ["csv-tool"], ["csv-tool"], true),
+      ],
+      by_case: [
+        byCase("profile", 1, 1, 1),
+        byCase("release", 0, 0, 0),
+        byCase("chitchat", 1, 1, 1),
+        byCase("both", 1, 1, 1),
+        byCase("over", 0, 0, 1),
+        byCase("follow-up", 1, 1, 1),
+        byCase("invoked", 1, 1, 1),
       ],
       summary: { passed: 5, total: 7, precision: 0.7143, recall: 0.8333 },
     });

@@ -1,7 +1,7 @@
 // What some tests need beyond the repository, and whether they run here. A user's clone has
-// no ../shared corpus, maybe no PostgreSQL server and no python3: those tests skip there (the
-// global setup prints one line per missing thing). Under CI=true nothing skips: a missing
-// requirement makes its tests fail.
+// no ../shared corpus, maybe no PostgreSQL server, no python3 and no Chromium: those tests skip
+// there (the global setup prints one line per missing thing). Under CI=true nothing skips: a
+// missing requirement makes its tests fail.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { connect } from "node:net";
@@ -76,6 +76,20 @@ export function usePython3(): boolean {
   return isCI() || hasPython3();
 }
 
+/** The system's Chromium (Debian's package), which the HTML reports' browser tests drive. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/**
+ * Whether the browser tests run: true when Chromium is installed, false when it is not and this
+ * is not CI. Under CI a missing browser throws, so the test file fails instead of skipping.
+ */
+export function useChromium(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (isCI())
+    throw new Error(`Chromium is missing at ${CHROMIUM}; under CI=true the browser tests must run, not skip.`);
+  return false;
+}
+
 /** One line for each group of tests that will skip in this run, saying how to run it. */
 export async function skipNotices(): Promise<string[]> {
   if (isCI()) return [];
@@ -89,6 +103,10 @@ export async function skipNotices(): Promise<string[]> {
       `Skipping the PostgreSQL tests: nothing listens at ${TEST_PG_URL}; start a server there or set SKILLSET_TEST_PG_URL (CI=true requires one).`,
     );
   }
+  if (!existsSync(CHROMIUM))
+    notices.push(
+      `Skipping the HTML reports' browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium; CI=true requires it).`,
+    );
   if (!hasPython3()) notices.push("Skipping the demo's python3 run: python3 is not on the PATH (CI=true requires it).");
   return notices;
 }

@@ -9,7 +9,7 @@ import { packageCommand } from "./package.js";
 import { promptCommand } from "./prompt.js";
 import { renderCommand } from "./render.js";
 import { searchCommand } from "./search.js";
-import { ALLOW_ROOT_HELP, EMBEDDINGS_HELP, LOCK_HELP, repeatable, SOURCES_HELP } from "./shared-options.js";
+import { ALLOW_ROOT_HELP, EMBEDDINGS_HELP, HTML_HELP, LOCK_HELP, repeatable, SOURCES_HELP } from "./shared-options.js";
 import { validateCommand } from "./validate.js";
 import { verifyCommand } from "./verify.js";
 
@@ -129,6 +129,7 @@ function defineAuthoringCommands(program: Command, { terminal, run }: CommandCon
       "also find rivals by meaning with this embeddings model, e.g. openai:text-embedding-3-small (needs its LangChain package; vectors are cached as search --embeddings caches them)",
     )
     .option("--json", "print a JSON report on stdout")
+    .option("--html <file>", HTML_HELP)
     .action((sources: string[], options) => run(() => doctorCommand(sources, options, terminal)));
 
   program

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { importOptional } from "../chat/optional-package.js";
 import type { CommandContext } from "./command-context.js";
-import { ALLOW_ROOT_HELP, EMBEDDINGS_HELP, LOCK_HELP, repeatable, SOURCES_HELP } from "./shared-options.js";
+import { ALLOW_ROOT_HELP, EMBEDDINGS_HELP, HTML_HELP, LOCK_HELP, repeatable, SOURCES_HELP } from "./shared-options.js";
 
 /**
  * Adds the commands that serve the skills to a model or client (mcp, chat, eval, tune); each
@@ -71,6 +71,7 @@ function defineModelCommands(program: Command, { terminal, run }: CommandContext
       .argument("[sources...]", SOURCES_HELP)
       .option("--repeat <n>", "run every case n times, for variance (default 1; 3 for trigger evals)")
       .option("--json", "print a JSON report on stdout")
+      .option("--html <file>", HTML_HELP)
       .option("--min-pass <rate>", "exit 1 when fewer runs pass, e.g. 0.9 or 90%")
       .option("--max-steps <n>", "most model calls per turn of a case (default 8)")
       .option("--concurrency <n>", "runs at once (default 4)")
@@ -102,6 +103,7 @@ function defineModelCommands(program: Command, { terminal, run }: CommandContext
       .option("--iterations <n>", "most descriptions to propose (default 5)")
       .option("--write", "write the best description into the skill's SKILL.md (only the description changes)")
       .option("--json", "print a JSON report on stdout")
+      .option("--html <file>", HTML_HELP)
       .option("--repeat <n>", "runs of each query (default 3)")
       .option("--max-steps <n>", "most model calls per run (default 8)")
       .option("--concurrency <n>", "runs at once (default 4)"),

@@ -1,9 +1,13 @@
 import { diagnoseLibrary, type DiagnoseLibraryOptions, type DoctorReport } from "../../core/doctor/diagnose-library.js";
-import { DOCTOR_SEVERITIES, type DoctorFinding, type DoctorSeverity } from "../../core/doctor/doctor-finding.js";
+import { DOCTOR_SEVERITIES, type DoctorSeverity } from "../../core/doctor/doctor-finding.js";
 import { printable } from "../../core/text/safe-text.js";
 import { readRecordedThreads, type RecordedThreads } from "../chat/recorded-threads.js";
 import { createTextVectors } from "../../core/search/text-vectors.js";
 import { CliError } from "../cli-error.js";
+import { doctorJsonReport, severityCounts, type MeaningStatus } from "../doctor-json-report.js";
+import { doctorPage } from "../html-report/doctor-page.js";
+import { reportProvenance } from "../html-report/report-provenance.js";
+import { writeHtmlReport } from "../html-report/write-html-report.js";
 import { firstLine, openEmbeddings } from "../embeddings-option.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
@@ -21,6 +25,8 @@ export interface DoctorOptions extends SourceOptions {
   threads?: boolean;
   /** `--embeddings <provider:model>`: find rivals by meaning too. */
   embeddings?: string;
+  /** `--html <file>`: also write the report as a self-contained web page there. */
+  html?: string;
 }
 
 const FAIL_ON = [...DOCTOR_SEVERITIES, "none"] as const;
@@ -50,33 +56,14 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
       : report.findings.filter(
           (finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn),
         ).length;
-  if (options.json) {
-    const threadsJson =
-      recorded === undefined
-        ? { examined: false, reason: "--no-threads" }
-        : "threads" in recorded
-          ? { examined: true, path: recorded.path, count: recorded.threads.length }
-          : { examined: false, reason: recorded.unavailable };
-    terminal.out(
-      JSON.stringify(
-        {
-          skills: report.skills,
-          summary: counts(report.findings),
-          failOn,
-          ok: failing === 0,
-          findings: report.findings,
-          catalog: report.catalog,
-          threads: threadsJson,
-          embeddings: meaning.status,
-        },
-        null,
-        2,
-      ),
-    );
-  } else {
+  const json = doctorJsonReport(report, recorded, meaning.status, failOn, failing);
+  if (options.json) terminal.out(JSON.stringify(json, null, 2));
+  else {
     printReport(report, recorded, meaning.status, terminal);
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
   }
+  if (options.html !== undefined)
+    writeHtmlReport(options.html, doctorPage(json, reportProvenance(undefined)), terminal);
   return failing > 0 ? 1 : 0;
 }
 
@@ -104,19 +91,6 @@ async function rivalsByMeaning(
     },
   };
   return { options, status };
-}
-
-/** Whether rivals were looked for by meaning: `--json`'s `embeddings`, as `threads` says whether threads were read. */
-interface MeaningStatus {
-  examined: boolean;
-  model?: string;
-  reason?: string;
-}
-
-function counts(findings: readonly DoctorFinding[]): Record<DoctorSeverity, number> {
-  const result = { error: 0, warning: 0, info: 0 };
-  for (const finding of findings) result[finding.severity]++;
-  return result;
 }
 
 function printReport(
@@ -166,7 +140,7 @@ function printReport(
         ? `Rivals by meaning: ${printable(meaning.model)}`
         : `Rivals by meaning: not found (${printable(meaning.reason ?? "")}); by words only`,
     );
-  const summary = counts(report.findings);
+  const summary = severityCounts(report.findings);
   terminal.out(
     color.bold(
       `\n${plural(report.skills, "skill")}: ${plural(summary.error, "error")}, ${plural(summary.warning, "warning")}, ${summary.info} info`,

@@ -10,7 +10,7 @@ import { describeTurnError } from "../chat/turn-error.js";
 import { CliError } from "../cli-error.js";
 import { draftCases } from "../eval/draft-cases.js";
 import { parseEvalCases, readCasesFile, type EvalCase } from "../eval/eval-cases.js";
-import { evalJson, formatEvalReport } from "../eval/eval-report.js";
+import { evalJson, evalReport, formatEvalReport } from "../eval/eval-report.js";
 import { summarizeEval } from "../eval/eval-score.js";
 import {
   DEFAULT_TRIGGER_RUNS,
@@ -21,6 +21,9 @@ import {
 } from "../eval/trigger-eval-command.js";
 import { isTriggerEvals } from "../eval/trigger-evals.js";
 import { runEval } from "../eval/run-eval.js";
+import { reportProvenance } from "../html-report/report-provenance.js";
+import { scenarioEvalPage } from "../html-report/scenario-eval-page.js";
+import { writeHtmlReport } from "../html-report/write-html-report.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { searchRankers } from "../search-rankers.js";
@@ -40,6 +43,8 @@ export interface EvalOptions extends SourceOptions, ModelCliOptions {
   skill?: string;
   /** `--embeddings <provider:model>`: `search_skills` also ranks by meaning. */
   embeddings?: string;
+  /** `--html <file>`: also write the report as a self-contained web page there. */
+  html?: string;
 }
 
 /** Default `--max-steps`: model calls per turn of a case. */
@@ -70,6 +75,8 @@ export async function evalCommand(
       `${casesFile} already exists; --generate does not overwrite it: name a new file, or - for stdout`,
     );
   }
+  if (options.generate && options.html !== undefined)
+    throw new CliError("usage", "--html writes the report of an eval; --generate drafts cases and has none");
   const folder = !options.generate && isFolder(casesFile);
   const casesText = options.generate || folder ? undefined : readCasesFile(casesFile);
   const trigger = folder || (casesText !== undefined && isTriggerEvals(casesText));
@@ -98,6 +105,7 @@ export async function evalCommand(
     };
     return runTriggerEvals(sets, sources, settings, {
       json: options.json ?? false,
+      ...(options.html === undefined ? {} : { html: { file: options.html, model: options.model } }),
       ...(minPass === undefined ? {} : { minPass: { rate: minPass, given: options.minPass! } }),
     });
   }
@@ -200,6 +208,12 @@ async function runCases(
   });
   const summary = summarizeEval(runs);
   terminal.out(options.json ? evalJson(runs, summary) : formatEvalReport(runs, summary, terminal.color));
+  if (options.html !== undefined)
+    writeHtmlReport(
+      options.html,
+      scenarioEvalPage(evalReport(runs, summary), reportProvenance(options.model)),
+      terminal,
+    );
 
   let code = 0;
   if (summary.errors > 0) {

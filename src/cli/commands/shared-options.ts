@@ -16,5 +16,8 @@ export const ALLOW_ROOT_HELP =
 export const EMBEDDINGS_HELP =
   "also rank search_skills by meaning with this embeddings model, e.g. openai:text-embedding-3-small (needs its LangChain package; vectors are cached under the user's cache folder)";
 
+/** `--html` of doctor, eval and tune. */
+export const HTML_HELP = "also write the report as one self-contained web page (charts, no scripts, works offline)";
+
 /** Collects a repeatable option's values. */
 export const repeatable = (value: string, previous: string[] = []) => [...previous, value];

@@ -16,7 +16,10 @@ import { measureTriggers, type TriggerRunSettings } from "../eval/trigger-eval-r
 import { parseTriggerEvals, TRIGGER_EVALS_FILE } from "../eval/trigger-evals.js";
 import { splitTriggerQueries } from "../eval/trigger-split.js";
 import { tuneDescription, type TuneOutcome } from "../eval/tune-loop.js";
-import { rejectedLine, stepRow, tuneHeader, tuneJson, tuneSummary } from "../eval/tune-report.js";
+import { rejectedLine, stepRow, tuneHeader, tuneJson, tuneReport, tuneSummary } from "../eval/tune-report.js";
+import { reportProvenance } from "../html-report/report-provenance.js";
+import { tunePage } from "../html-report/tune-page.js";
+import { writeHtmlReport } from "../html-report/write-html-report.js";
 import { replaceDescription } from "../eval/write-description.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
@@ -35,6 +38,8 @@ export interface TuneOptions extends SourceOptions, ModelCliOptions {
   allowScripts?: boolean;
   files?: boolean;
   json?: boolean;
+  /** `--html <file>`: also write the report as a self-contained web page there. */
+  html?: string;
 }
 
 /** Default `--iterations`: agentskills.io finds five usually enough. */
@@ -119,7 +124,10 @@ export async function tuneCommand(
     );
   }
   const { code, written } = finish(outcome, skill.path, options.write ?? false, terminal);
-  if (json) terminal.out(tuneJson(skill.name, file, split, outcome, written));
+  const report = tuneReport(skill.name, file, split, outcome, written);
+  if (json) terminal.out(tuneJson(report));
+  if (options.html !== undefined)
+    writeHtmlReport(options.html, tunePage(report, reportProvenance(options.model)), terminal);
   return code;
 }
 

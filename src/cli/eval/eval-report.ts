@@ -1,26 +1,50 @@
 import type { Colors } from "../terminal.js";
-import type { EvalRun, EvalSummary } from "./eval-score.js";
+import { summarizeEval, type EvalRun, type EvalSummary } from "./eval-score.js";
+
+/** The `--json` report of `skillset eval` on cases, the object `--html` draws too. */
+export interface EvalJsonReport {
+  cases: Array<{ id: string; request: string; expected: string[]; loaded: string[]; pass: boolean }>;
+  /** Each case over its runs, in the cases' order: with `--repeat`, how many passed. */
+  by_case: Array<{ id: string; runs: number; passed: number; pass_rate: number; precision: number; recall: number }>;
+  summary: { passed: number; total: number; precision: number; recall: number };
+}
 
 /**
  * The `--json` report, exactly
- * `{"cases":[{"id","request","expected","loaded","pass"}],"summary":{"passed","total","precision","recall"}}`,
- * one entry per run (a case run `--repeat` times appears that many times, in order).
+ * `{"cases":[{"id","request","expected","loaded","pass"}],"by_case":[{"id","runs","passed","pass_rate","precision","recall"}],
+ * "summary":{"passed","total","precision","recall"}}`, one `cases` entry per run (a case run
+ * `--repeat` times appears that many times, in order), one `by_case` entry per case, scored as
+ * the summary is (runs that ended in an error left out of precision and recall).
  */
+export function evalReport(runs: readonly EvalRun[], summary: EvalSummary): EvalJsonReport {
+  const byCase = new Map<string, EvalRun[]>();
+  for (const run of runs) byCase.set(run.case.id, [...(byCase.get(run.case.id) ?? []), run]);
+  return {
+    cases: runs.map((run) => ({
+      id: run.case.id,
+      request: run.case.request,
+      expected: run.case.expected,
+      loaded: run.loaded,
+      pass: run.pass,
+    })),
+    by_case: [...byCase].map(([id, caseRuns]) => {
+      const scored = summarizeEval(caseRuns);
+      return {
+        id,
+        runs: scored.total,
+        passed: scored.passed,
+        pass_rate: Math.round((scored.passed / scored.total) * 10_000) / 10_000,
+        precision: scored.precision,
+        recall: scored.recall,
+      };
+    }),
+    summary: { passed: summary.passed, total: summary.total, precision: summary.precision, recall: summary.recall },
+  };
+}
+
+/** {@link evalReport} as the text `--json` prints. */
 export function evalJson(runs: readonly EvalRun[], summary: EvalSummary): string {
-  return JSON.stringify(
-    {
-      cases: runs.map((run) => ({
-        id: run.case.id,
-        request: run.case.request,
-        expected: run.case.expected,
-        loaded: run.loaded,
-        pass: run.pass,
-      })),
-      summary: { passed: summary.passed, total: summary.total, precision: summary.precision, recall: summary.recall },
-    },
-    null,
-    2,
-  );
+  return JSON.stringify(evalReport(runs, summary), null, 2);
 }
 
 /**

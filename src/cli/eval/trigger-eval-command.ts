@@ -6,7 +6,10 @@ import { readCasesFile } from "./eval-cases.js";
 import { skillOfTriggerEvals, triggerEvalsInFolder } from "./find-trigger-evals.js";
 import { measureTriggers, type TriggerRunSettings } from "./trigger-eval-run.js";
 import { parseTriggerEvals, type TriggerQuery } from "./trigger-evals.js";
-import { formatTriggerReport, triggerJson } from "./trigger-report.js";
+import { reportProvenance } from "../html-report/report-provenance.js";
+import { triggerEvalPage } from "../html-report/trigger-eval-page.js";
+import { writeHtmlReport } from "../html-report/write-html-report.js";
+import { formatTriggerReport, triggerReport } from "./trigger-report.js";
 import { passCount, type SkillTriggerReport } from "./trigger-score.js";
 
 /** Runs of each trigger query unless `--repeat` says otherwise: agentskills.io's starting point. */
@@ -61,6 +64,8 @@ export function unselectableWarnings(sets: readonly TriggerEvalSet[], skills: re
 /** What `eval` prints and exits with for trigger evals. */
 export interface TriggerEvalOutput {
   json: boolean;
+  /** `--html <file>`, with the model for the page's header. */
+  html?: { file: string; model: string };
   /** `--min-pass` as a rate, and as given (for the message). */
   minPass?: { rate: number; given: string };
 }
@@ -79,7 +84,10 @@ export async function runTriggerEvals(
   const reports: SkillTriggerReport[] = [];
   for (const set of sets) reports.push(await measureTriggers(set.skill, set.file, set.queries, sources, settings));
   const summary = passCount(reports.flatMap((report) => report.results));
-  terminal.out(output.json ? triggerJson(reports, summary) : formatTriggerReport(reports, summary, terminal.color));
+  const report = triggerReport(reports, summary);
+  terminal.out(output.json ? JSON.stringify(report, null, 2) : formatTriggerReport(reports, summary, terminal.color));
+  if (output.html)
+    writeHtmlReport(output.html.file, triggerEvalPage(report, reportProvenance(output.html.model)), terminal);
 
   let code = 0;
   const errors = reports.flatMap((report) => report.results).reduce((sum, result) => sum + result.errors, 0);

@@ -2,35 +2,66 @@ import { printable } from "../../core/text/safe-text.js";
 import type { Colors } from "../terminal.js";
 import type { PassCount, SkillTriggerReport, TriggerResult } from "./trigger-score.js";
 
+/** A count of passed queries as `--json` gives it. */
+export interface PassCountJson {
+  passed: number;
+  total: number;
+  pass_rate: number;
+}
+
+/** The `--json` report of trigger evals, the object `skillset eval --html` draws too. */
+export interface TriggerJsonReport {
+  skills: Array<{
+    skill: string;
+    file: string;
+    queries: Array<{
+      query: string;
+      should_trigger: boolean;
+      triggers: number;
+      runs: number;
+      trigger_rate: number | null;
+      pass: boolean;
+    }>;
+    should_trigger: PassCountJson;
+    near_miss: PassCountJson;
+  }>;
+  summary: PassCountJson;
+}
+
 /**
  * The `--json` report of trigger evals, exactly
  * `{"skills":[{"skill","file","queries":[{"query","should_trigger","triggers","runs","trigger_rate","pass"}],
  * "should_trigger":{"passed","total","pass_rate"},"near_miss":{…}}],"summary":{"passed","total","pass_rate"}}`;
  * a query's fields are those of agentskills.io's eval script, plus `pass`.
  */
-export function triggerJson(reports: readonly SkillTriggerReport[], summary: PassCount): string {
-  const count = (value: PassCount) => ({ passed: value.passed, total: value.total, pass_rate: value.passRate });
-  return JSON.stringify(
-    {
-      skills: reports.map((report) => ({
-        skill: report.skill,
-        file: report.file,
-        queries: report.results.map((result) => ({
-          query: result.query,
-          should_trigger: result.shouldTrigger,
-          triggers: result.triggers,
-          runs: result.runs,
-          trigger_rate: result.triggerRate,
-          pass: result.pass,
-        })),
-        should_trigger: count(report.shouldTrigger),
-        near_miss: count(report.nearMiss),
+export function triggerReport(reports: readonly SkillTriggerReport[], summary: PassCount): TriggerJsonReport {
+  return {
+    skills: reports.map((report) => ({
+      skill: report.skill,
+      file: report.file,
+      queries: report.results.map((result) => ({
+        query: result.query,
+        should_trigger: result.shouldTrigger,
+        triggers: result.triggers,
+        runs: result.runs,
+        trigger_rate: result.triggerRate,
+        pass: result.pass,
       })),
-      summary: count(summary),
-    },
-    null,
-    2,
-  );
+      should_trigger: passCountJson(report.shouldTrigger),
+      near_miss: passCountJson(report.nearMiss),
+    })),
+    summary: passCountJson(summary),
+  };
+}
+
+/** {@link triggerReport} as the text `--json` prints. */
+export function triggerJson(reports: readonly SkillTriggerReport[], summary: PassCount): string {
+  return JSON.stringify(triggerReport(reports, summary), null, 2);
+}
+
+/** A pass count in the JSON reports' form. */
+export function passCountJson(value: PassCount): PassCountJson {
+  return { passed: value.passed, total: value.total, pass_rate: value.passRate };
 }
 
 /**

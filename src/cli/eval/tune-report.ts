@@ -1,7 +1,7 @@
 import { printable } from "../../core/text/safe-text.js";
 import { plural } from "../plural.js";
 import type { TriggerSplit } from "./trigger-split.js";
-import { passLine } from "./trigger-report.js";
+import { passCountJson, passLine, type PassCountJson } from "./trigger-report.js";
 import type { PassCount } from "./trigger-score.js";
 import type { RejectedProposal, TuneOutcome, TuneStep } from "./tune-loop.js";
 
@@ -59,40 +59,57 @@ export function tuneSummary(outcome: TuneOutcome): string {
   return lines.join("\n");
 }
 
+/** The `--json` report of `skillset tune`, the object `--html` draws too. */
+export interface TuneJsonReport {
+  skill: string;
+  file: string;
+  split: { train: TriggerQueryJson[]; validation: TriggerQueryJson[] };
+  iterations: Array<{ iteration: number; description: string; train: PassCountJson; validation: PassCountJson }>;
+  rejected: RejectedProposal[];
+  best: { iteration: number; description: string };
+  written: boolean;
+}
+
+/** A trigger query in the eval file's form. */
+export interface TriggerQueryJson {
+  query: string;
+  should_trigger: boolean;
+}
+
 /**
  * The `--json` report, exactly `{"skill","file","split":{"train":[…],"validation":[…]},
  * "iterations":[{"iteration","description","train":{"passed","total","pass_rate"},"validation":{…}}],
  * "rejected":[{"iteration","description","problems"}],"best":{"iteration","description"},"written"}`;
  * the split lists each part's queries as in the eval file.
  */
-export function tuneJson(
+export function tuneReport(
   skill: string,
   file: string,
   split: TriggerSplit,
   outcome: TuneOutcome,
   written: boolean,
-): string {
-  const count = (value: PassCount) => ({ passed: value.passed, total: value.total, pass_rate: value.passRate });
+): TuneJsonReport {
   const queries = (part: TriggerSplit["train"]) =>
     part.map((entry) => ({ query: entry.query, should_trigger: entry.shouldTrigger }));
-  return JSON.stringify(
-    {
-      skill,
-      file,
-      split: { train: queries(split.train), validation: queries(split.validation) },
-      iterations: outcome.steps.map((step) => ({
-        iteration: step.iteration,
-        description: step.description,
-        train: count(step.trainPass),
-        validation: count(step.validationPass),
-      })),
-      rejected: outcome.rejected,
-      best: { iteration: outcome.best.iteration, description: outcome.best.description },
-      written,
-    },
-    null,
-    2,
-  );
+  return {
+    skill,
+    file,
+    split: { train: queries(split.train), validation: queries(split.validation) },
+    iterations: outcome.steps.map((step) => ({
+      iteration: step.iteration,
+      description: step.description,
+      train: passCountJson(step.trainPass),
+      validation: passCountJson(step.validationPass),
+    })),
+    rejected: outcome.rejected,
+    best: { iteration: outcome.best.iteration, description: outcome.best.description },
+    written,
+  };
+}
+
+/** {@link tuneReport} as the text `--json` prints. */
+export function tuneJson(report: TuneJsonReport): string {
+  return JSON.stringify(report, null, 2);
 }
 
 function row(iteration: string, train: string, validation: string): string {
