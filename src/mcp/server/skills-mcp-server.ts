@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createCatalog, type Catalog } from "../../core/catalog/catalog.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
-import { createSkillEngine } from "../../core/engine/skill-engine.js";
+import { createSkillEngine, type SkillEngine } from "../../core/engine/skill-engine.js";
 import type { SkillsLogger } from "../../core/skill-events.js";
 import type { SkillRanker } from "../../core/search/skill-search.js";
 import type { SkillSource } from "../../core/skill-source.js";
@@ -115,22 +115,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
   const sessions = new Set<Session>();
   const listeners = new Set<SkillsMcpHttpListener>();
 
-  // The catalog as the engine renders it for the model (within its budget), for the server's
-  // instructions and load_skill's description; `changed` when its content is not the last one's.
-  let shown: { version: string; catalog: ToolCatalog } | undefined;
-  async function currentCatalog(): Promise<{ changed: boolean; catalog: ToolCatalog }> {
-    const { skills, version } = (await engine.refresh(catalog, { loaded: [] }))!;
-    if (shown?.version === version) return { changed: false, catalog: shown.catalog };
-    const request = {
-      state: { skills, catalogVersion: version, loaded: [], resources: {} },
-      sources: async () => catalog.sources,
-    };
-    shown = {
-      version,
-      catalog: { text: (await engine.catalog(request)).text, search: await engine.offersSearch(request) },
-    };
-    return { changed: true, catalog: shown.catalog };
-  }
+  const currentCatalog = catalogTracker(engine, catalog);
 
   async function connectSession(transport: Transport, id: string): Promise<void> {
     const shownCatalog = (await currentCatalog()).catalog;
@@ -156,37 +141,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
     await server.connect(transport);
   }
 
-  // Sessions hear of changed skills by notification; an unchanged re-scan costs next to nothing.
-  let checking = false;
-  const interval = options.watchIntervalMs ?? 1000;
-  const timer =
-    interval > 0
-      ? setInterval(() => {
-          if (checking || sessions.size === 0) return;
-          checking = true;
-          void notifyChanges().finally(() => (checking = false));
-        }, interval)
-      : undefined;
-  timer?.unref();
-
-  async function notifyChanges(): Promise<void> {
-    try {
-      const { changed, catalog: shownCatalog } = await currentCatalog();
-      if (!changed) return;
-      for (const { server, tools } of sessions) {
-        if (!server.isConnected()) continue;
-        tools.showCatalog(shownCatalog);
-        server.sendPromptListChanged();
-        server.sendResourceListChanged();
-      }
-    } catch (error) {
-      options.logger?.({
-        level: "error",
-        event: "skill_diagnostic",
-        message: `Checking the skills for changes failed: ${error instanceof Error ? error.message : String(error)}`,
-      });
-    }
-  }
+  const timer = watchForChanges(sessions, currentCatalog, options.watchIntervalMs ?? 1000, options.logger);
 
   return {
     catalog,
@@ -198,17 +153,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
       return listener;
     },
 
-    async unservedSkills() {
-      const unserved: UnservedSkill[] = [];
-      for (const skill of (await context.snapshot()).skills) {
-        const source = sourceOf(context, skill);
-        const files = source
-          ? await listServedFiles(source, skill)
-          : { ok: false as const, reason: "its source is gone" };
-        if (!files.ok) unserved.push({ name: skill.name, path: skill.path, reason: files.reason });
-      }
-      return unserved;
-    },
+    unservedSkills: () => unservedSkills(context),
 
     async close() {
       if (timer) clearInterval(timer);
@@ -217,4 +162,71 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
       catalog.close();
     },
   };
+}
+
+// The catalog as the engine renders it for the model (within its budget), for the server's
+// instructions and load_skill's description; `changed` when its content is not the last one's.
+function catalogTracker(
+  engine: SkillEngine,
+  catalog: Catalog,
+): () => Promise<{ changed: boolean; catalog: ToolCatalog }> {
+  let shown: { version: string; catalog: ToolCatalog } | undefined;
+  return async () => {
+    const { skills, version } = (await engine.refresh(catalog, { loaded: [] }))!;
+    if (shown?.version === version) return { changed: false, catalog: shown.catalog };
+    const request = {
+      state: { skills, catalogVersion: version, loaded: [], resources: {} },
+      sources: async () => catalog.sources,
+    };
+    const text = (await engine.catalog(request)).text;
+    shown = { version, catalog: { text, search: await engine.offersSearch(request) } };
+    return { changed: true, catalog: shown.catalog };
+  };
+}
+
+// The skills a client could list but not fetch whole, and why.
+async function unservedSkills(context: McpServerContext): Promise<UnservedSkill[]> {
+  const unserved: UnservedSkill[] = [];
+  for (const skill of (await context.snapshot()).skills) {
+    const source = sourceOf(context, skill);
+    const files = source ? await listServedFiles(source, skill) : { ok: false as const, reason: "its source is gone" };
+    if (!files.ok) unserved.push({ name: skill.name, path: skill.path, reason: files.reason });
+  }
+  return unserved;
+}
+
+// Sessions hear of changed skills by notification; an unchanged re-scan costs next to nothing.
+function watchForChanges(
+  sessions: ReadonlySet<Session>,
+  currentCatalog: () => Promise<{ changed: boolean; catalog: ToolCatalog }>,
+  interval: number,
+  logger: SkillsLogger | undefined,
+): ReturnType<typeof setInterval> | undefined {
+  if (interval <= 0) return undefined;
+  let checking = false;
+  const notifyChanges = async (): Promise<void> => {
+    try {
+      const { changed, catalog: shownCatalog } = await currentCatalog();
+      if (!changed) return;
+      for (const { server, tools } of sessions) {
+        if (!server.isConnected()) continue;
+        tools.showCatalog(shownCatalog);
+        server.sendPromptListChanged();
+        server.sendResourceListChanged();
+      }
+    } catch (error) {
+      logger?.({
+        level: "error",
+        event: "skill_diagnostic",
+        message: `Checking the skills for changes failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  };
+  const timer = setInterval(() => {
+    if (checking || sessions.size === 0) return;
+    checking = true;
+    void notifyChanges().finally(() => (checking = false));
+  }, interval);
+  timer.unref();
+  return timer;
 }
