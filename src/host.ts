@@ -39,8 +39,17 @@ export {
   undisclosedToolMessage,
 } from "./core/tools/included-tools.js";
 
-// The model-facing tools (load_skill, unload_skill, search_skills, read_skill_resource,
-// run_skill_script), one data definition each in core/tools/: their exports go here.
+// The model-facing tools, one data definition each: a host builds its framework's tools from these.
+export {
+  LOAD_SKILL,
+  UNLOAD_SKILL,
+  SEARCH_SKILLS,
+  READ_SKILL_RESOURCE,
+  RUN_SKILL_SCRIPT,
+  SKILL_TOOL_DEFINITIONS,
+  type SkillToolName,
+} from "./core/tools/skill-tool-definitions.js";
+export type { SkillToolDefinition, TextProtocolInstruction } from "./core/tools/skill-tool-definition.js";
 
 // The text protocol's parts, for a host with its own loop (`createSkillRunner` assembles them).
 export {

@@ -4,6 +4,7 @@ import { createSkillEngine } from "../core/engine/skill-engine.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
+import { READ_SKILL_RESOURCE, RUN_SKILL_SCRIPT } from "../core/tools/skill-tool-definitions.js";
 import { parseSkillsOptions, type SkillsOptions } from "./skills-options.js";
 import { createSkillsThread, type CatalogNow, type SkillsHost, type SkillsThread } from "./skills-thread.js";
 
@@ -43,8 +44,8 @@ export interface Skills extends SkillsThread {
  */
 export function createSkills(options: SkillsOptions): Skills {
   const settings = parseSkillsOptions(options);
-  const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? "read_skill_resource" : "read_file");
-  const runTool = settings.scriptRunTool ?? (settings.runScripts ? "run_skill_script" : undefined);
+  const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? READ_SKILL_RESOURCE.name : "read_file");
+  const runTool = settings.scriptRunTool ?? (settings.runScripts ? RUN_SKILL_SCRIPT.name : undefined);
   const engine = createSkillEngine({
     maxLoadedSkills: settings.maxLoadedSkills,
     maxDescriptionLength: settings.maxDescriptionLength,

@@ -1,8 +1,7 @@
 import type { Tool, ToolSet } from "ai";
-import { z } from "zod";
+import type { z } from "zod";
 import { SkillsetError } from "../errors/skillset-error.js";
 import type { SkillCall } from "../core/loaded/plan-skill-calls.js";
-import { DEFAULT_RESOURCE_LINES } from "../core/resources/read-resource.js";
 import {
   applySkillOperations,
   type SkillEngine,
@@ -13,12 +12,12 @@ import {
 import type { SkillOperation } from "../core/loaded/skill-operations.js";
 import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/tools/included-tools.js";
 import {
-  LOAD_SKILL_DESCRIPTION,
-  READ_RESOURCE_DESCRIPTION,
-  RUN_SCRIPT_DESCRIPTION,
-  SEARCH_SKILLS_DESCRIPTION,
-  UNLOAD_SKILL_DESCRIPTION,
-} from "../core/tools/skill-tool-messages.js";
+  LOAD_SKILL,
+  READ_SKILL_RESOURCE,
+  RUN_SKILL_SCRIPT,
+  SEARCH_SKILLS,
+  UNLOAD_SKILL,
+} from "../core/tools/skill-tool-definitions.js";
 
 /**
  * One model step of one thread, as the tools see it. The AI SDK hands every tool call of a step
@@ -56,94 +55,69 @@ interface CallOptions {
   messages: readonly unknown[];
 }
 
-const loadInput = z.object({
-  skill_name: z.string().describe("Name of the skill to load, from the skills list."),
-  arguments: z
-    .string()
-    .optional()
-    .describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
-});
-const unloadInput = z.object({ skill_name: z.string().describe("Name of the loaded skill to unload.") });
-const readInput = z.object({
-  skill_name: z.string().describe("A loaded skill."),
-  path: z.string().describe("Path relative to the skill's folder, e.g. references/guide.md."),
-  offset: z.number().int().min(0).optional().describe("First line to read, 0-based. Default 0."),
-  limit: z.number().int().min(1).max(2000).optional().describe(`Lines to read. Default ${DEFAULT_RESOURCE_LINES}.`),
-});
-const searchInput = z.object({
-  query: z.string().describe("What you need a skill for, in a few words (the task, the file type, the tool)."),
-  limit: z.number().int().min(1).max(25).optional().describe("How many skills to return. Default 5."),
-});
-const runInput = z.object({
-  skill_name: z.string().describe("A loaded skill."),
-  command: z.string().describe("The command, e.g. `python3 scripts/profile_csv.py data.csv`."),
-});
+// A definition as an AI SDK tool: its description and input schema, with this host's `execute`.
+function aiTool<Input extends z.ZodObject>(
+  definition: { description: string; input: Input },
+  execute: (input: z.output<Input>, options: CallOptions) => Promise<string>,
+): Tool<z.output<Input>, string> {
+  return { description: definition.description, inputSchema: definition.input, execute };
+}
 
 /**
- * The skill tools for the AI SDK, with the argument names of the LangChain tools. A refusal is
- * thrown, so the AI SDK hands it to the model as a tool error (`error-text`) and the loop goes on;
- * the thread's state only ever changes through successful results.
+ * The skill tools for the AI SDK, built from their definitions (`core/tools/skill-tool-definitions.ts`).
+ * A refusal is thrown, so the AI SDK hands it to the model as a tool error (`error-text`) and the
+ * loop goes on; the thread's state only ever changes through successful results.
  */
 export function createSkillTools(host: SkillToolsHost, include: SkillToolsIncluded): ToolSet {
-  const { engine } = host;
-
-  const loadSkill: Tool<z.infer<typeof loadInput>, string> = {
-    description: LOAD_SKILL_DESCRIPTION,
-    inputSchema: loadInput,
-    execute: async ({ skill_name: skill, arguments: args }, options: CallOptions) => {
-      const step = skillCall(host, options, "load", skill);
-      const call = { skill, id: options.toolCallId, ...(args !== undefined ? { arguments: args } : {}) };
-      const request = await step.request;
-      const result = await engine.load(request, call, [...step.calls]);
-      return settle(
-        result.ok ? { ...result, text: await withToolsNote(result.text, request, result.operations) } : result,
-        step,
-      );
-    },
-  };
-
-  const unloadSkill: Tool<z.infer<typeof unloadInput>, string> = {
-    description: UNLOAD_SKILL_DESCRIPTION,
-    inputSchema: unloadInput,
-    execute: async ({ skill_name: skill }, options: CallOptions) => {
+  // The AI SDK sends tools in the order of this object: the skill tools last, so that offering
+  // them changes only the end of the tools list.
+  return {
+    [LOAD_SKILL.name]: loadSkillTool(host, include),
+    [UNLOAD_SKILL.name]: aiTool(UNLOAD_SKILL, async (input, options) => {
+      const { skill } = UNLOAD_SKILL.engineInput(input);
       const step = skillCall(host, options, "unload", skill);
-      return settle(engine.unload(await step.request, { skill, id: options.toolCallId }, [...step.calls]), step);
-    },
+      return settle(host.engine.unload(await step.request, { skill, id: options.toolCallId }, [...step.calls]), step);
+    }),
+    ...(include.search !== false
+      ? {
+          [SEARCH_SKILLS.name]: aiTool(SEARCH_SKILLS, async (input, options) =>
+            reply(
+              await host.engine.search(await host.step(options.messages).request, SEARCH_SKILLS.engineInput(input)),
+            ),
+          ),
+        }
+      : {}),
+    ...(include.readResource
+      ? {
+          [READ_SKILL_RESOURCE.name]: aiTool(READ_SKILL_RESOURCE, async (input, options) =>
+            reply(
+              await host.engine.readResource(
+                await host.step(options.messages).request,
+                READ_SKILL_RESOURCE.engineInput(input),
+              ),
+            ),
+          ),
+        }
+      : {}),
+    ...(include.runScript
+      ? {
+          [RUN_SKILL_SCRIPT.name]: aiTool(RUN_SKILL_SCRIPT, async (input, options) =>
+            reply(
+              await host.engine.runScript(
+                await host.step(options.messages).request,
+                RUN_SKILL_SCRIPT.engineInput(input),
+              ),
+            ),
+          ),
+        }
+      : {}),
+    ...gatedSkillTools(host, include.skillTools),
   };
+}
 
-  const readResource: Tool<z.infer<typeof readInput>, string> = {
-    description: READ_RESOURCE_DESCRIPTION,
-    inputSchema: readInput,
-    execute: async ({ skill_name: skill, path, offset, limit }, options: CallOptions) => {
-      const input = {
-        skill,
-        path,
-        ...(offset !== undefined ? { offset } : {}),
-        ...(limit !== undefined ? { limit } : {}),
-      };
-      return reply(await engine.readResource(await host.step(options.messages).request, input));
-    },
-  };
-
-  const runScript: Tool<z.infer<typeof runInput>, string> = {
-    description: RUN_SCRIPT_DESCRIPTION,
-    inputSchema: runInput,
-    execute: async ({ skill_name: skill, command }, options: CallOptions) =>
-      reply(await engine.runScript(await host.step(options.messages).request, { skill, command })),
-  };
-
-  const searchSkills: Tool<z.infer<typeof searchInput>, string> = {
-    description: SEARCH_SKILLS_DESCRIPTION,
-    inputSchema: searchInput,
-    execute: async ({ query, limit }, options: CallOptions) =>
-      reply(
-        await engine.search(await host.step(options.messages).request, {
-          query,
-          ...(limit !== undefined ? { limit } : {}),
-        }),
-      ),
-  };
-
+// `load_skill`, planned with the step's earlier skill calls; its result says which tools the skill brings.
+function loadSkillTool(host: SkillToolsHost, include: SkillToolsIncluded): Tool {
+  const { engine } = host;
   // What a load says about the tools its skill brings: offered from the next step, or missing.
   async function withToolsNote(
     text: string,
@@ -159,32 +133,34 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
     return note === undefined ? text : `${text}\n\n${note}`;
   }
 
-  // Registered up front so the AI SDK knows them; `prepareStep` leaves them out of `activeTools`
-  // until a loaded skill names them, and a call before that is refused as for an unknown tool.
-  const gated = Object.fromEntries(
-    Object.entries(include.skillTools).map(([name, tool]) => [
+  return aiTool(LOAD_SKILL, async (input, options) => {
+    const call = { ...LOAD_SKILL.engineInput(input), id: options.toolCallId };
+    const step = skillCall(host, options, "load", call.skill);
+    const request = await step.request;
+    const result = await engine.load(request, call, [...step.calls]);
+    return settle(
+      result.ok ? { ...result, text: await withToolsNote(result.text, request, result.operations) } : result,
+      step,
+    );
+  });
+}
+
+// Registered up front so the AI SDK knows them; `prepareStep` leaves them out of `activeTools`
+// until a loaded skill names them, and a call before that is refused as for an unknown tool.
+function gatedSkillTools(host: SkillToolsHost, skillTools: ToolSet): ToolSet {
+  return Object.fromEntries(
+    Object.entries(skillTools).map(([name, tool]) => [
       name,
       {
         ...tool,
         execute: async (input: unknown, options: CallOptions) => {
-          const disclosed = disclosedTools(await engine.loadedSkills(await host.step(options.messages).request));
+          const disclosed = disclosedTools(await host.engine.loadedSkills(await host.step(options.messages).request));
           if (!disclosed.includes(name)) throw new SkillToolRefusal(undisclosedToolMessage(name));
           return (tool.execute as (input: unknown, options: CallOptions) => unknown)(input, options);
         },
       } as Tool,
     ]),
   );
-
-  // The AI SDK sends tools in the order of this object: the skill tools last, so that offering
-  // them changes only the end of the tools list.
-  return {
-    load_skill: loadSkill,
-    unload_skill: unloadSkill,
-    ...(include.search !== false ? { search_skills: searchSkills } : {}),
-    ...(include.readResource ? { read_skill_resource: readResource } : {}),
-    ...(include.runScript ? { run_skill_script: runScript } : {}),
-    ...gated,
-  };
 }
 
 /**

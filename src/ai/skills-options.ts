@@ -8,6 +8,7 @@ import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
+import { SKILL_TOOL_DEFINITIONS } from "../core/tools/skill-tool-definitions.js";
 import type { SkillStateStore } from "./skill-state-store.js";
 
 const executor = z.custom<ScriptExecutor>(
@@ -113,7 +114,7 @@ const optionsSchema = z.object({
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
 
-const OWN_TOOLS = ["load_skill", "unload_skill", "search_skills", "read_skill_resource", "run_skill_script"];
+const OWN_TOOLS: readonly string[] = SKILL_TOOL_DEFINITIONS.map((definition) => definition.name);
 
 /** Options of `createSkills` (from `skillset/ai`). */
 export type SkillsOptions = z.input<typeof optionsSchema>;

@@ -1,14 +1,13 @@
 import type { ModelMessage, PrepareStepFunction, SystemModelMessage, ToolSet } from "ai";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { disclosedTools } from "../core/tools/included-tools.js";
+import { SEARCH_SKILLS } from "../core/tools/skill-tool-definitions.js";
 import { applySkillOperations, type SkillEngine, type SkillRequest } from "../core/engine/skill-engine.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import type { SkillStateStore, StoredSkillState } from "./skill-state-store.js";
 import { createSkillTools, type SkillsStep, type SkillToolsIncluded } from "./skill-tools.js";
 import { firstText, skillsInTranscript, visibleTexts, type LoadedSkillsState } from "./transcript-skills.js";
-
-const SEARCH_TOOL = "search_skills";
 
 /** A system prompt as the AI SDK takes it (`system`, or `instructions` in AI SDK 7 and agents). */
 export type SkillsInstructions = string | SystemModelMessage | SystemModelMessage[];
@@ -70,6 +69,30 @@ export interface SkillsHost {
 
 /** A thread of {@link SkillsHost}: `id` names it in the store and becomes `${CLAUDE_SESSION_ID}`. */
 export function createSkillsThread(host: SkillsHost, id: string | undefined): SkillsThread {
+  const state = threadState(host, id);
+  return {
+    tools: createSkillTools({ engine: host.engine, step: state.stepOf }, host.include),
+    prepareStep<TOOLS extends ToolSet = ToolSet>(options?: PrepareStepOptions<TOOLS>): PrepareStepFunction<TOOLS> {
+      return stepPreparer(host, state, options);
+    },
+    prepareMessages: (messages) => invokeCommands(host, state, messages),
+    async loadedSkills(messages = []) {
+      return [...(await state.requestFor(messages)).state.loaded];
+    },
+  };
+}
+
+/** How one thread reads and keeps its loaded skills. */
+interface ThreadState {
+  /** The engine's request for the thread as of these messages (or the store). */
+  requestFor(messages: readonly unknown[]): Promise<SkillRequest>;
+  /** The step these messages start, shared by its `prepareStep` and tool calls. */
+  stepOf(messages: readonly unknown[]): SkillsStep;
+  /** Writes the state to the store. */
+  save(state: LoadedSkillsState): Promise<LoadedSkillsState>;
+}
+
+function threadState(host: SkillsHost, id: string | undefined): ThreadState {
   const { engine, store } = host;
   // Keyed by the messages array the AI SDK hands a step's prepareStep and tool calls.
   const steps = new WeakMap<object, SkillsStep>();
@@ -128,66 +151,73 @@ export function createSkillsThread(host: SkillsHost, id: string | undefined): Sk
     return step;
   }
 
-  // The tools on offer in a step, in order: the call's own tools (without `search_skills` while
-  // the catalog fits its budget), then the tools skills bring, as the loaded skills disclose them,
-  // so a load or unload changes only the end of the list. `undefined`: every tool.
-  async function activeTools(request: SkillRequest, tools: ToolSet): Promise<string[] | undefined> {
-    const brought = host.include.skillTools;
-    const withheld = host.include.search === "auto" && !(await engine.offersSearch(request)) ? [SEARCH_TOOL] : [];
-    if (withheld.length === 0 && Object.keys(brought).length === 0) return undefined;
-    const own = Object.keys(tools).filter((name) => !withheld.includes(name) && !(name in brought));
-    const disclosed = disclosedTools(await engine.loadedSkills(request)).filter(
-      (name) => name in brought && name in tools,
-    );
-    return [...own, ...disclosed];
-  }
+  return { requestFor, stepOf, save };
+}
 
-  return {
-    tools: createSkillTools({ engine, step: stepOf }, host.include),
-
-    prepareStep<TOOLS extends ToolSet = ToolSet>(options?: PrepareStepOptions<TOOLS>): PrepareStepFunction<TOOLS> {
-      const ownInstructions = options !== undefined && "instructions" in options;
-      const prepare = async (step: { messages: ModelMessage[]; initialInstructions?: SkillsInstructions }) => {
-        const base = ownInstructions
-          ? options.instructions
-          : "initialInstructions" in step
-            ? step.initialInstructions
-            : missingInstructions();
-        const request = await stepOf(step.messages).request;
-        // Derived from the messages, a loaded skill's instructions are in them by definition; a
-        // store can outlive them (pruned, summarized), and then the engine re-attaches them.
-        const section = await engine.systemPrompt(request, store ? () => visibleTexts(step.messages) : undefined);
-        const instructions = withSection(base, section);
-        // AI SDK 6 reads `system`, 7 reads `instructions`.
-        const result: Record<string, unknown> = { system: instructions, instructions };
-        const active = options?.tools ? await activeTools(request, options.tools) : undefined;
-        if (active) result.activeTools = active;
-        return result;
-      };
-      return prepare as unknown as PrepareStepFunction<TOOLS>;
-    },
-
-    async prepareMessages(messages) {
-      let first = messages.length;
-      while (first > 0 && messages[first - 1]!.role === "user") first--;
-      if (first === messages.length) return messages;
-      const request = await requestFor(messages);
-      const texts = messages.slice(first).map((message) => firstText(message.content));
-      const { state, operations, invocations } = await engine.invokeCommands(request, texts);
-      const prepared = [...messages];
-      for (const { at, text } of invocations)
-        prepared[first + at] = {
-          ...messages[first + at]!,
-          content: withFirstText(messages[first + at]!.content, text),
-        } as ModelMessage;
-      if (store && operations.length > 0) await save(state);
-      return prepared;
-    },
-
-    async loadedSkills(messages = []) {
-      return [...(await requestFor(messages)).state.loaded];
-    },
+// Each step: the skills section after the system prompt, and the tools on offer.
+function stepPreparer<TOOLS extends ToolSet>(
+  host: SkillsHost,
+  thread: ThreadState,
+  options: PrepareStepOptions<TOOLS> | undefined,
+): PrepareStepFunction<TOOLS> {
+  const { engine, store } = host;
+  const ownInstructions = options !== undefined && "instructions" in options;
+  const prepare = async (step: { messages: ModelMessage[]; initialInstructions?: SkillsInstructions }) => {
+    const base = ownInstructions
+      ? options.instructions
+      : "initialInstructions" in step
+        ? step.initialInstructions
+        : missingInstructions();
+    const request = await thread.stepOf(step.messages).request;
+    // Derived from the messages, a loaded skill's instructions are in them by definition; a
+    // store can outlive them (pruned, summarized), and then the engine re-attaches them.
+    const section = await engine.systemPrompt(request, store ? () => visibleTexts(step.messages) : undefined);
+    const instructions = withSection(base, section);
+    // AI SDK 6 reads `system`, 7 reads `instructions`.
+    const result: Record<string, unknown> = { system: instructions, instructions };
+    const active = options?.tools ? await activeTools(host, request, options.tools) : undefined;
+    if (active) result.activeTools = active;
+    return result;
   };
+  return prepare as unknown as PrepareStepFunction<TOOLS>;
+}
+
+// The tools on offer in a step, in order: the call's own tools (without `search_skills` while
+// the catalog fits its budget), then the tools skills bring, as the loaded skills disclose them,
+// so a load or unload changes only the end of the list. `undefined`: every tool.
+async function activeTools(host: SkillsHost, request: SkillRequest, tools: ToolSet): Promise<string[] | undefined> {
+  const { engine } = host;
+  const brought = host.include.skillTools;
+  const withheld: string[] =
+    host.include.search === "auto" && !(await engine.offersSearch(request)) ? [SEARCH_SKILLS.name] : [];
+  if (withheld.length === 0 && Object.keys(brought).length === 0) return undefined;
+  const own = Object.keys(tools).filter((name) => !withheld.includes(name) && !(name in brought));
+  const disclosed = disclosedTools(await engine.loadedSkills(request)).filter(
+    (name) => name in brought && name in tools,
+  );
+  return [...own, ...disclosed];
+}
+
+// A user's `/name args` in the latest user messages, rendered in their place.
+async function invokeCommands(
+  host: SkillsHost,
+  thread: ThreadState,
+  messages: ModelMessage[],
+): Promise<ModelMessage[]> {
+  let first = messages.length;
+  while (first > 0 && messages[first - 1]!.role === "user") first--;
+  if (first === messages.length) return messages;
+  const request = await thread.requestFor(messages);
+  const texts = messages.slice(first).map((message) => firstText(message.content));
+  const { state, operations, invocations } = await host.engine.invokeCommands(request, texts);
+  const prepared = [...messages];
+  for (const { at, text } of invocations)
+    prepared[first + at] = {
+      ...messages[first + at]!,
+      content: withFirstText(messages[first + at]!.content, text),
+    } as ModelMessage;
+  if (host.store && operations.length > 0) await thread.save(state);
+  return prepared;
 }
 
 /** The system prompt with the skills section after it; system messages stay as they are, for prompt caching. */

@@ -4,6 +4,7 @@ import { isUserInvocable } from "../core/instructions/skill-command.js";
 import { skillDirectory, type SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillOperation } from "../core/loaded/skill-operations.js";
 import type { ResourceType, SkillResource } from "../core/resources/skill-resources.js";
+import { LOAD_SKILL, UNLOAD_SKILL } from "../core/tools/skill-tool-definitions.js";
 
 /** The loaded skills of a thread, as the engine reads them. */
 export type LoadedSkillsState = Pick<SkillThreadState, "loaded" | "resources">;
@@ -47,12 +48,12 @@ export function skillsInTranscript(messages: readonly unknown[], context: Transc
     }
     if (!Array.isArray(content)) continue;
     for (const part of content as Array<Record<string, unknown>>) {
-      if (role === "assistant" && part.type === "tool-call" && part.toolName === "unload_skill")
+      if (role === "assistant" && part.type === "tool-call" && part.toolName === UNLOAD_SKILL.name)
         unloadInputs.set(String(part.toolCallId), part.input);
       if (role !== "tool" || part.type !== "tool-result") continue;
       const text = successText(part.output);
       if (text === undefined) continue;
-      if (part.toolName === "load_skill") {
+      if (part.toolName === LOAD_SKILL.name) {
         const skill = skillOfText(text, context);
         if (
           skill &&
@@ -61,7 +62,7 @@ export function skillsInTranscript(messages: readonly unknown[], context: Transc
           state.loaded.length < context.maxLoaded
         )
           apply([loadOperation(skill, text)]);
-      } else if (part.toolName === "unload_skill") {
+      } else if (part.toolName === UNLOAD_SKILL.name) {
         const name = (unloadInputs.get(String(part.toolCallId)) as { skill_name?: unknown } | undefined)?.skill_name;
         if (typeof name === "string" && state.loaded.includes(name)) apply([{ kind: "unload", skill: name }]);
       }

@@ -1,5 +1,5 @@
 import type { SkillFileTools } from "../core/engine/skill-engine.js";
-import { READ_SKILL_RESOURCE_TOOL } from "../core/tools/skill-tool-messages.js";
+import { READ_SKILL_RESOURCE } from "../core/tools/skill-tool-definitions.js";
 import { namesFolder } from "../sources/string-source-kind.js";
 import type { ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";
 
@@ -22,10 +22,10 @@ export function agentFileTools(options: FileToolOptions, agentTools: ReadonlySet
   const read =
     options.resourceReadTool ??
     (options.readResourceTool === true
-      ? READ_SKILL_RESOURCE_TOOL
+      ? READ_SKILL_RESOURCE.name
       : options.readResourceTool === false || sharesFiles("read_file")
         ? "read_file"
-        : READ_SKILL_RESOURCE_TOOL);
+        : READ_SKILL_RESOURCE.name);
   const run = options.scriptRunTool ?? (options.runScripts ? "run_skill_script" : undefined);
   const folders = options.sources.filter(
     (source): source is string => typeof source === "string" && namesFolder(source),

@@ -1,10 +1,8 @@
 import { tool, ToolMessage, type ToolRuntime } from "langchain";
-import { z } from "zod";
-import { LOAD_SKILL_DESCRIPTION } from "../core/tools/skill-tool-messages.js";
+import { LOAD_SKILL } from "../core/tools/skill-tool-definitions.js";
 import { errorMessage, siblingSkillCalls, toolResult } from "./engine-translation.js";
 import { withSkillTools } from "./loaded-skill-tools.js";
 import type { MiddlewareContext } from "./middleware-context.js";
-import { LOAD_SKILL_TOOL } from "./middleware-tool-names.js";
 import { runForkedSkill } from "./run-forked-skill.js";
 import type { SkillsStateView } from "./skills-state.js";
 
@@ -15,17 +13,14 @@ import type { SkillsStateView } from "./skills-state.js";
  */
 export function createLoadSkillTool(context: MiddlewareContext) {
   return tool(
-    async (
-      { skill_name: skill, arguments: args }: { skill_name: string; arguments?: string | undefined },
-      runtime: ToolRuntime,
-    ) => {
+    async (input, runtime: ToolRuntime) => {
       const state = runtime.state as SkillsStateView;
       const id = runtime.toolCallId;
       const request = context.requestFor(state, runtime);
       const parent = context.forkParents.take(id);
       const step = await context.engine.load(
         request,
-        { skill, id, ...(args !== undefined ? { arguments: args } : {}) },
+        { ...LOAD_SKILL.engineInput(input), id },
         siblingSkillCalls(state.messages ?? [], id),
       );
       if (step.ok && step.fork) {
@@ -39,21 +34,11 @@ export function createLoadSkillTool(context: MiddlewareContext) {
           parent,
         });
         return outcome.ok
-          ? new ToolMessage({ content: outcome.text, tool_call_id: id, name: LOAD_SKILL_TOOL })
-          : errorMessage(outcome.text, id, LOAD_SKILL_TOOL);
+          ? new ToolMessage({ content: outcome.text, tool_call_id: id, name: LOAD_SKILL.name })
+          : errorMessage(outcome.text, id, LOAD_SKILL.name);
       }
-      return toolResult(await withSkillTools(context, step, request, runtime), id, LOAD_SKILL_TOOL);
+      return toolResult(await withSkillTools(context, step, request, runtime), id, LOAD_SKILL.name);
     },
-    {
-      name: LOAD_SKILL_TOOL,
-      description: LOAD_SKILL_DESCRIPTION,
-      schema: z.object({
-        skill_name: z.string().describe("Name of the skill to load, from the skills list."),
-        arguments: z
-          .string()
-          .optional()
-          .describe("Arguments for the skill, as a user would type them after /name (see the skill's argument hint)."),
-      }),
-    },
+    { name: LOAD_SKILL.name, description: LOAD_SKILL.description, schema: LOAD_SKILL.input },
   );
 }

@@ -1,16 +1,23 @@
+import {
+  LOAD_SKILL,
+  READ_SKILL_RESOURCE,
+  RUN_SKILL_SCRIPT,
+  SEARCH_SKILLS,
+  UNLOAD_SKILL,
+} from "../core/tools/skill-tool-definitions.js";
 import type { ParsedSkillsMiddlewareOptions } from "./skills-middleware-options.js";
 
-export const LOAD_SKILL_TOOL = "load_skill" as const;
-export const UNLOAD_SKILL_TOOL = "unload_skill" as const;
-export const SEARCH_SKILLS_TOOL = "search_skills" as const;
+export const LOAD_SKILL_TOOL = LOAD_SKILL.name;
+export const UNLOAD_SKILL_TOOL = UNLOAD_SKILL.name;
+export const SEARCH_SKILLS_TOOL = SEARCH_SKILLS.name;
 
 /** A tool the skills middleware brings itself. */
 export type MiddlewareToolName =
-  | typeof LOAD_SKILL_TOOL
-  | typeof UNLOAD_SKILL_TOOL
-  | typeof SEARCH_SKILLS_TOOL
-  | "read_skill_resource"
-  | "run_skill_script";
+  | typeof LOAD_SKILL.name
+  | typeof UNLOAD_SKILL.name
+  | typeof SEARCH_SKILLS.name
+  | typeof READ_SKILL_RESOURCE.name
+  | typeof RUN_SKILL_SCRIPT.name;
 
 /**
  * The middleware's own tools under these options, in the order the agent gets them. Known before
@@ -20,10 +27,10 @@ export function middlewareToolNames(
   options: Pick<ParsedSkillsMiddlewareOptions, "searchSkills" | "readResourceTool" | "runScripts">,
 ): MiddlewareToolName[] {
   return [
-    LOAD_SKILL_TOOL,
-    UNLOAD_SKILL_TOOL,
-    ...(options.searchSkills !== false ? [SEARCH_SKILLS_TOOL] : []),
-    ...(options.readResourceTool !== false ? ["read_skill_resource" as const] : []),
-    ...(options.runScripts ? ["run_skill_script" as const] : []),
+    LOAD_SKILL.name,
+    UNLOAD_SKILL.name,
+    ...(options.searchSkills !== false ? [SEARCH_SKILLS.name] : []),
+    ...(options.readResourceTool !== false ? [READ_SKILL_RESOURCE.name] : []),
+    ...(options.runScripts ? [RUN_SKILL_SCRIPT.name] : []),
   ];
 }

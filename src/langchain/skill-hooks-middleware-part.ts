@@ -33,108 +33,120 @@ interface ToolCallRequest {
  * mixes threads; of the parallel calls of one step, the first that matches runs such a handler.
  */
 export function createSkillHookParts(parts: SkillHookParts) {
-  const runFor = (request: SkillRequest, ran: Set<string>): SkillHookRun => ({
-    executor: parts.executor,
-    defaultAllowedCommands: parts.defaultAllowedCommands,
-    logger: parts.logger,
-    ...(request.emit ? { emit: request.emit } : {}),
-    ran,
-  });
-  const base = (request: SkillRequest) => (request.sessionId === undefined ? {} : { session_id: request.sessionId });
-
   return {
     /** Wraps the middleware's own `wrapToolCall` (or the plain handler) with the tool hooks. */
     wrapToolCall<W>(inner: W): W {
-      type Handler = (request: ToolCallRequest) => Promise<unknown>;
-      const wrapped = async (request: ToolCallRequest, handler: Handler): Promise<unknown> => {
-        const next: Handler = inner ? (value) => (inner as typeof wrapped)(value, handler) : handler;
-        const { name, args, id = "" } = request.toolCall;
-        const state = request.state as SkillsStateView;
-        const skills = parts.requestFor(state, request.runtime as object);
-        const loaded = await parts.engine.loadedSkills(skills);
-        const pre = matchingHooks(loaded, "PreToolUse", name);
-        const post = matchingHooks(loaded, "PostToolUse", name);
-        if (pre.length === 0 && post.length === 0) return next(request);
-        const input = { ...base(skills), tool_name: name, tool_input: args, tool_use_id: id };
-        // `once` handlers an earlier call of the same step runs count as run here.
-        const before = new Set([
-          ...(state._skillHooksRan ?? []),
-          ...onceHooksOfEarlierCalls(loaded, state.messages ?? [], id),
-        ]);
-        const ran = new Set(before);
-        const withRan = (response: unknown) =>
-          recordRan(
-            response,
-            [...ran].filter((key) => !before.has(key)),
-          );
-        if (pre.length > 0) {
-          const outcome = await runSkillHooks(pre, loaded, input, runFor(skills, ran));
-          if (outcome.action === "block")
-            return withRan(
-              new ToolMessage({
-                content: `Error: A PreToolUse hook of skill '${outcome.skill}' blocked this call: ${outcome.reason}`,
-                tool_call_id: id,
-                name,
-                status: "error",
-              }),
-            );
-        }
-        const response = await next(request);
-        if (post.length === 0 || !ToolMessage.isInstance(response)) return withRan(response);
-        const outcome = await runSkillHooks(
-          post,
-          loaded,
-          { ...input, tool_response: response.content },
-          runFor(skills, ran),
-        );
-        const notes =
-          outcome.action === "block"
-            ? [`[PostToolUse hook of skill '${outcome.skill}': ${outcome.reason}]`]
-            : outcome.notes.map((note) => `[PostToolUse hook: ${note}]`);
-        if (notes.length === 0) return withRan(response);
-        return withRan(
-          new ToolMessage({
-            ...response,
-            content: `${response.text}\n\n${notes.join("\n")}`,
-            tool_call_id: response.tool_call_id,
-          }),
-        );
-      };
+      const wrapped = async (request: ToolCallRequest, handler: ToolCallHandler): Promise<unknown> =>
+        withToolHooks(parts, request, inner ? (value) => (inner as typeof wrapped)(value, handler) : handler);
       return wrapped as W;
     },
 
     /** `Stop` hooks when the model answers without tool calls; a block sends the agent back to the model with the reason. */
     afterModel: {
       canJumpTo: ["model" as const],
-      hook: async (state: SkillsStateView, runtime: object) => {
-        const messages = (state.messages ?? []) as BaseMessage[];
-        const last = messages.at(-1) as (BaseMessage & { tool_calls?: unknown[] }) | undefined;
-        if (!last || last.type !== "ai" || (last.tool_calls?.length ?? 0) > 0) return undefined;
-        const skills = parts.requestFor(state, runtime);
-        const loaded = await parts.engine.loadedSkills(skills);
-        const hooks = matchingHooks(loaded, "Stop");
-        if (hooks.length === 0) return undefined;
-        const blocks = recentStopBlocks(messages);
-        if (blocks >= MAX_STOP_BLOCKS) return undefined;
-        const ranBefore = state._skillHooksRan ?? [];
-        const ran = new Set(ranBefore);
-        const outcome = await runSkillHooks(
-          hooks,
-          loaded,
-          { ...base(skills), stop_hook_active: blocks > 0, last_assistant_message: last.text },
-          runFor(skills, ran),
-        );
-        const added = [...ran].filter((key) => !ranBefore.includes(key));
-        const recorded = added.length > 0 ? { _skillHooksRan: added } : {};
-        if (outcome.action !== "block") return added.length > 0 ? recorded : undefined;
-        const message = new HumanMessage({
-          content: `[skillset: a Stop hook of skill '${outcome.skill}' asks you to go on before finishing: ${outcome.reason}]`,
-          additional_kwargs: { [STOP_MARK]: outcome.skill },
-        });
-        return { messages: [message], jumpTo: "model" as const, ...recorded };
-      },
+      hook: (state: SkillsStateView, runtime: object) => stopHooks(parts, state, runtime),
     },
   };
+}
+
+type ToolCallHandler = (request: ToolCallRequest) => Promise<unknown>;
+
+function hookRun(parts: SkillHookParts, request: SkillRequest, ran: Set<string>): SkillHookRun {
+  return {
+    executor: parts.executor,
+    defaultAllowedCommands: parts.defaultAllowedCommands,
+    logger: parts.logger,
+    ...(request.emit ? { emit: request.emit } : {}),
+    ran,
+  };
+}
+
+function hookInputBase(request: SkillRequest) {
+  return request.sessionId === undefined ? {} : { session_id: request.sessionId };
+}
+
+// `PreToolUse` before the call (a block answers it), `PostToolUse` after (its notes follow the result).
+async function withToolHooks(parts: SkillHookParts, request: ToolCallRequest, next: ToolCallHandler): Promise<unknown> {
+  const { name, args, id = "" } = request.toolCall;
+  const state = request.state as SkillsStateView;
+  const skills = parts.requestFor(state, request.runtime as object);
+  const loaded = await parts.engine.loadedSkills(skills);
+  const pre = matchingHooks(loaded, "PreToolUse", name);
+  const post = matchingHooks(loaded, "PostToolUse", name);
+  if (pre.length === 0 && post.length === 0) return next(request);
+  const input = { ...hookInputBase(skills), tool_name: name, tool_input: args, tool_use_id: id };
+  // `once` handlers an earlier call of the same step runs count as run here.
+  const before = new Set([
+    ...(state._skillHooksRan ?? []),
+    ...onceHooksOfEarlierCalls(loaded, state.messages ?? [], id),
+  ]);
+  const ran = new Set(before);
+  const withRan = (response: unknown) =>
+    recordRan(
+      response,
+      [...ran].filter((key) => !before.has(key)),
+    );
+  if (pre.length > 0) {
+    const outcome = await runSkillHooks(pre, loaded, input, hookRun(parts, skills, ran));
+    if (outcome.action === "block")
+      return withRan(
+        new ToolMessage({
+          content: `Error: A PreToolUse hook of skill '${outcome.skill}' blocked this call: ${outcome.reason}`,
+          tool_call_id: id,
+          name,
+          status: "error",
+        }),
+      );
+  }
+  const response = await next(request);
+  if (post.length === 0 || !ToolMessage.isInstance(response)) return withRan(response);
+  const outcome = await runSkillHooks(
+    post,
+    loaded,
+    { ...input, tool_response: response.content },
+    hookRun(parts, skills, ran),
+  );
+  const notes =
+    outcome.action === "block"
+      ? [`[PostToolUse hook of skill '${outcome.skill}': ${outcome.reason}]`]
+      : outcome.notes.map((note) => `[PostToolUse hook: ${note}]`);
+  if (notes.length === 0) return withRan(response);
+  return withRan(
+    new ToolMessage({
+      ...response,
+      content: `${response.text}\n\n${notes.join("\n")}`,
+      tool_call_id: response.tool_call_id,
+    }),
+  );
+}
+
+// The loaded skills' `Stop` hooks, when the model's last message answers without tool calls.
+async function stopHooks(parts: SkillHookParts, state: SkillsStateView, runtime: object) {
+  const messages = (state.messages ?? []) as BaseMessage[];
+  const last = messages.at(-1) as (BaseMessage & { tool_calls?: unknown[] }) | undefined;
+  if (!last || last.type !== "ai" || (last.tool_calls?.length ?? 0) > 0) return undefined;
+  const skills = parts.requestFor(state, runtime);
+  const loaded = await parts.engine.loadedSkills(skills);
+  const hooks = matchingHooks(loaded, "Stop");
+  if (hooks.length === 0) return undefined;
+  const blocks = recentStopBlocks(messages);
+  if (blocks >= MAX_STOP_BLOCKS) return undefined;
+  const ranBefore = state._skillHooksRan ?? [];
+  const ran = new Set(ranBefore);
+  const outcome = await runSkillHooks(
+    hooks,
+    loaded,
+    { ...hookInputBase(skills), stop_hook_active: blocks > 0, last_assistant_message: last.text },
+    hookRun(parts, skills, ran),
+  );
+  const added = [...ran].filter((key) => !ranBefore.includes(key));
+  const recorded = added.length > 0 ? { _skillHooksRan: added } : {};
+  if (outcome.action !== "block") return added.length > 0 ? recorded : undefined;
+  const message = new HumanMessage({
+    content: `[skillset: a Stop hook of skill '${outcome.skill}' asks you to go on before finishing: ${outcome.reason}]`,
+    additional_kwargs: { [STOP_MARK]: outcome.skill },
+  });
+  return { messages: [message], jumpTo: "model" as const, ...recorded };
 }
 
 // The `once` handlers that tool calls before `callId` in its AI message match: all calls of a

@@ -4,7 +4,7 @@ import type { BaseMessage, WrapModelCallHook } from "langchain";
 import { SkillsetError } from "../errors/skillset-error.js";
 import type { SkillFileTools } from "../core/engine/skill-engine.js";
 import { emitSkillsEvent } from "../core/skill-events.js";
-import { READ_SKILL_RESOURCE_TOOL } from "../core/tools/skill-tool-messages.js";
+import { READ_SKILL_RESOURCE } from "../core/tools/skill-tool-definitions.js";
 import { agentFileTools } from "./agent-file-tools.js";
 import { messagesAfterSummarization } from "./graph-context.js";
 import { disclosedSkillTools } from "./loaded-skill-tools.js";
@@ -25,7 +25,7 @@ import type { SkillsStateView } from "./skills-state.js";
 export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCallHook<SkillsStateSchema> {
   const { engine, skillTools, options } = context;
   const checkFileTools = fileToolsCheck(context);
-  const offersReader = context.toolNames.includes(READ_SKILL_RESOURCE_TOOL);
+  const offersReader = context.toolNames.includes(READ_SKILL_RESOURCE.name);
   return async (request, handler) => {
     const fileTools = checkFileTools(request.tools.map(toolName));
     const skills = { ...context.requestFor(request.state as SkillsStateView, request.runtime), fileTools };
@@ -61,7 +61,7 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
     // read_skill_resource only when the prompt names it rather than the agent's own reader.
     const hidden = new Set<string>();
     if (options.searchSkills === "auto" && !(await engine.offersSearch(skills))) hidden.add(SEARCH_SKILLS_TOOL);
-    if (fileTools.read !== READ_SKILL_RESOURCE_TOOL && offersReader) hidden.add(READ_SKILL_RESOURCE_TOOL);
+    if (fileTools.read !== READ_SKILL_RESOURCE.name && offersReader) hidden.add(READ_SKILL_RESOURCE.name);
     if (hidden.size === 0 && !skillTools) return finish(await handler({ ...request, systemMessage }));
     let offered = request.tools.filter((entry) => !hidden.has(toolName(entry)));
     if (skillTools) {

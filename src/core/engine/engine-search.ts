@@ -4,11 +4,10 @@ import { fuseRankings, type RankedSkill } from "../search/skill-search.js";
 import { searchableSkills, type Rendering } from "./catalog-cache.js";
 import { catalogSection, overBudget } from "./catalog-section.js";
 import type { EngineContext } from "./engine-context.js";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "../tools/skill-tool-definition.js";
 
 // How many candidates each ranker gives when several are fused.
 const FUSION_DEPTH = 50;
-const DEFAULT_SEARCH_LIMIT = 5;
-const MAX_SEARCH_LIMIT = 25;
 
 /** The model's `search_skills`: the skills it may load that best match the query, as text and as data. */
 export async function searchReply(

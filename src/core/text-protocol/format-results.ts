@@ -1,4 +1,5 @@
 import { quoteForPrompt } from "../text/safe-text.js";
+import { SKILL_TOOL_DEFINITIONS } from "../tools/skill-tool-definitions.js";
 import { neutralizeTags, type InstructionTag, type ResultTag } from "./protocol-tags.js";
 
 /**
@@ -46,14 +47,10 @@ export function errorTagOf(tag: InstructionTag): ResultTag {
   return tag === "read_resource" ? "resource_error" : tag === "execute_script" ? "script_error" : "skill_error";
 }
 
-/** How to write each instruction, for the errors about malformed ones. */
-export const INSTRUCTION_FORMS: Record<InstructionTag, string> = {
-  use_skill: "<use_skill>skill-name</use_skill>",
-  unload_skill: "<unload_skill>skill-name</unload_skill>",
-  read_resource: '<read_resource skill="skill-name">path/in/the/skill</read_resource>',
-  execute_script: '<execute_script skill="skill-name">scripts/example.py --option value</execute_script>',
-  search_skills: "<search_skills>words about the task</search_skills>",
-};
+/** How to write each instruction, for the errors about malformed ones (as the prompt shows it). */
+export const INSTRUCTION_FORMS = Object.fromEntries(
+  SKILL_TOOL_DEFINITIONS.map(({ textProtocol }) => [textProtocol.tag, textProtocol.form]),
+) as Record<InstructionTag, string>;
 
 /** What {@link resultsMessage} says besides the results. */
 export interface ResultsNotes {

@@ -1,12 +1,20 @@
+import {
+  LOAD_SKILL,
+  READ_SKILL_RESOURCE,
+  RUN_SKILL_SCRIPT,
+  SEARCH_SKILLS,
+  UNLOAD_SKILL,
+} from "../tools/skill-tool-definitions.js";
+
 // The tags of the text protocol, and the one rule that keeps results from posing as instructions.
 
-/** The instructions a model writes in its reply. */
+/** The instructions a model writes in its reply: the skill tools' own, from their definitions. */
 export const INSTRUCTION_TAGS = [
-  "use_skill",
-  "unload_skill",
-  "read_resource",
-  "execute_script",
-  "search_skills",
+  LOAD_SKILL.textProtocol.tag,
+  UNLOAD_SKILL.textProtocol.tag,
+  READ_SKILL_RESOURCE.textProtocol.tag,
+  RUN_SKILL_SCRIPT.textProtocol.tag,
+  SEARCH_SKILLS.textProtocol.tag,
 ] as const;
 
 /** An instruction's tag name. */

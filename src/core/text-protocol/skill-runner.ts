@@ -12,7 +12,8 @@ import type { SkillOperation } from "../loaded/skill-operations.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../../exec/command-allow-list.js";
 import { resultTag } from "./format-results.js";
 import { parseSkillInstructions } from "./parse-instructions.js";
-import { runSkillInstructions, type InstructionOutcome } from "./run-instructions.js";
+import { runSkillInstructions } from "./run-instructions.js";
+import type { SkillRunResult, SkillRunStep, SkillRunTrace } from "./skill-run-result.js";
 import {
   validateSkillRunnerOptions,
   type SkillRunnerOptions,
@@ -23,6 +24,7 @@ import { renderTextProtocolPrompt, TEXT_PROTOCOL_READ_HINT, type TextProtocolPro
 
 export type { SkillRunnerOptions } from "./skill-runner-options.js";
 export type { RunSignal, TextCompletion, TextMessage } from "./text-conversation.js";
+export type { SkillRunResult, SkillRunStep, SkillRunTrace } from "./skill-run-result.js";
 
 /** Options of one {@link SkillRunner.run}. */
 export interface SkillRunOptions {
@@ -30,45 +32,6 @@ export interface SkillRunOptions {
   sessionId?: string;
   /** Stops the turn: passed to `complete`, checked between steps. */
   signal?: RunSignal;
-}
-
-/** One model call of a turn and what the runner did with its reply. */
-export interface SkillRunStep {
-  /** The model's reply, as written. */
-  reply: string;
-  modelMs: number;
-  /** The instructions that ran (or were answered with an error), in order, with their results. */
-  outcomes: InstructionOutcome[];
-  /** The user message that answered the reply, when it held instructions that ran. */
-  results?: string;
-  /** Instructions beyond `maxInstructionsPerReply`, not run. */
-  skipped: number;
-  /** Instructions only talked about (inside inline code in prose), not run. */
-  mentioned: number;
-  /** Where a result tag the model wrote itself began; the rest of the reply was not read. */
-  fabricatedResultAt?: number;
-}
-
-/** What a turn produced. */
-export interface SkillRunResult {
-  /** The final answer; when `maxIterations` ran out, a sentence that says so. */
-  text: string;
-  /** The conversation: the input, then every reply and results message; pass it back, with the next user message, for the next turn. */
-  messages: TextMessage[];
-  trace: SkillRunTrace;
-}
-
-/** A structured record of a turn. */
-export interface SkillRunTrace {
-  /** The system message sent on every call: the input's own system message, if any, then the skills prompt. */
-  systemPrompt: string;
-  /** A user's `/name args` at the end of the input, and whether the skill could be invoked. */
-  invoked?: { skill: string; arguments: string; ok: boolean };
-  steps: SkillRunStep[];
-  /** `"answer"`: the last reply held no instruction; `"max-iterations"`: it did, and no call was left. */
-  stopReason: "answer" | "max-iterations";
-  /** The skills loaded at the end of the turn. */
-  loaded: string[];
 }
 
 /** Runs turns of the text protocol: see {@link createSkillRunner}. */
@@ -101,108 +64,159 @@ export interface SkillRunner {
  */
 export function createSkillRunner(options: SkillRunnerOptions): SkillRunner {
   const settings = validateSkillRunnerOptions(options);
-  const engine = engineFor(options, settings);
   const catalog = createCatalog(options.sources);
-  const promptFor = promptCache(catalog, options, settings);
-
+  const runner: Runner = {
+    settings,
+    engine: engineFor(options, settings),
+    catalog,
+    promptFor: promptCache(catalog, options, settings),
+  };
   return {
-    async run(input, runOptions = {}) {
-      const messages = conversationOf(input);
-      const { signal } = runOptions;
-      signal?.throwIfAborted();
-      const loaded = loadedSkillsIn(messages, settings.maxLoadedSkills);
-      // A thread without a catalog version always gets one, with unloads of skills that left it.
-      const refreshed = (await engine.refresh(catalog, { loaded }))!;
-      let state: SkillThreadState = applySkillOperations(
-        { skills: refreshed.skills, catalogVersion: refreshed.version, loaded, resources: {} },
-        refreshed.operations,
-      );
-      const request = (): SkillRequest => ({
-        state,
-        sources: async () => catalog.sources,
-        ...(runOptions.sessionId !== undefined ? { sessionId: runOptions.sessionId } : {}),
-      });
-      const apply = (operations: readonly SkillOperation[]) => {
-        state = applySkillOperations(state, operations);
-      };
-
-      const trace: SkillRunTrace = { systemPrompt: "", steps: [], stopReason: "answer", loaded: [] };
-      const invoked = settings.userInvocation ? await invokeUserCommand(messages) : undefined;
-      if (invoked) trace.invoked = invoked;
-      const [system, history] =
-        messages[0]?.role === "system" ? [`${messages[0].content}\n\n`, messages.slice(1)] : ["", messages];
-      const prompt = await promptFor(refreshed);
-      trace.systemPrompt = system + prompt.text;
-      const sent: TextMessage[] = [{ role: "system", content: trace.systemPrompt }, ...history];
-
-      let text = "";
-      for (let iteration = 1; ; iteration++) {
-        signal?.throwIfAborted();
-        const started = performance.now();
-        const reply = await settings.complete([...sent], signal ? { signal } : {});
-        if (typeof reply !== "string")
-          throw new SkillsetError(
-            "invalid-reply",
-            `createSkillRunner: complete() must resolve to a string, got ${reply === null ? "null" : typeof reply}`,
-          );
-        const step: SkillRunStep = {
-          reply,
-          modelMs: performance.now() - started,
-          outcomes: [],
-          skipped: 0,
-          mentioned: 0,
-        };
-        trace.steps.push(step);
-        messages.push({ role: "assistant", content: reply });
-        sent.push({ role: "assistant", content: reply });
-        const parsed = parseSkillInstructions(reply);
-        step.mentioned = parsed.mentioned;
-        if (parsed.fabricatedResultAt !== undefined) step.fabricatedResultAt = parsed.fabricatedResultAt;
-        if (parsed.instructions.length === 0) {
-          text = reply;
-          break;
-        }
-        if (iteration >= settings.maxIterations) {
-          trace.stopReason = "max-iterations";
-          text = maxIterationsText(settings.maxIterations);
-          break;
-        }
-        signal?.throwIfAborted();
-        const round = await runSkillInstructions(engine, request(), parsed, {
-          maxInstructions: settings.maxInstructionsPerReply,
-          lastRound: iteration === settings.maxIterations - 1,
-          id: `${iteration}`,
-          search: prompt.offersSearch,
-        });
-        apply(round.operations);
-        Object.assign(step, { outcomes: round.outcomes, results: round.message, skipped: round.skipped });
-        messages.push({ role: "user", content: round.message });
-        sent.push({ role: "user", content: round.message });
-      }
-      trace.loaded = [...state.loaded];
-      return { text, messages, trace };
-
-      // A user's `/name args` as the last message: the model gets the rendered skill instead.
-      async function invokeUserCommand(conversation: TextMessage[]): Promise<SkillRunTrace["invoked"]> {
-        const last = conversation[conversation.length - 1]!;
-        if (last.role !== "user") return undefined;
-        const { operations, invocations } = await engine.invokeCommands(request(), [last.content]);
-        const [invoked] = invocations;
-        if (!invoked) return undefined;
-        const name = invoked.command.skill.name;
-        apply(operations);
-        conversation[conversation.length - 1] = {
-          role: "user",
-          content: invoked.ok ? resultTag("skill_content", { name }, invoked.text) : invoked.text,
-        };
-        return { skill: name, arguments: invoked.command.arguments, ok: invoked.ok };
-      }
-    },
-
+    run: (input, runOptions = {}) => runTurn(runner, input, runOptions),
     close() {
       catalog.close();
     },
   };
+}
+
+/** What every turn of one runner shares. */
+interface Runner {
+  settings: SkillRunnerSettings;
+  engine: SkillEngine;
+  catalog: Catalog;
+  promptFor(snapshot: { skills: readonly SkillMetadata[]; version: string }): Promise<TextProtocolPrompt>;
+}
+
+/** The loaded skills during one turn, as instructions change them. */
+interface TurnState {
+  request(): SkillRequest;
+  apply(operations: readonly SkillOperation[]): void;
+  loaded(): string[];
+}
+
+/** One conversation as the turn goes: every message, and what the model is sent (the system prompt first). */
+interface TurnConversation {
+  messages: TextMessage[];
+  sent: TextMessage[];
+  trace: SkillRunTrace;
+  prompt: TextProtocolPrompt;
+  signal: RunSignal | undefined;
+}
+
+async function runTurn(
+  runner: Runner,
+  input: string | readonly TextMessage[],
+  runOptions: SkillRunOptions,
+): Promise<SkillRunResult> {
+  const messages = conversationOf(input);
+  const { signal } = runOptions;
+  signal?.throwIfAborted();
+  const loaded = loadedSkillsIn(messages, runner.settings.maxLoadedSkills);
+  // A thread without a catalog version always gets one, with unloads of skills that left it.
+  const refreshed = (await runner.engine.refresh(runner.catalog, { loaded }))!;
+  const turn = turnState(
+    runner.catalog,
+    applySkillOperations(
+      { skills: refreshed.skills, catalogVersion: refreshed.version, loaded, resources: {} },
+      refreshed.operations,
+    ),
+    runOptions.sessionId,
+  );
+
+  const trace: SkillRunTrace = { systemPrompt: "", steps: [], stopReason: "answer", loaded: [] };
+  const invoked = runner.settings.userInvocation ? await invokeUserCommand(runner.engine, turn, messages) : undefined;
+  if (invoked) trace.invoked = invoked;
+  const [system, history] =
+    messages[0]?.role === "system" ? [`${messages[0].content}\n\n`, messages.slice(1)] : ["", messages];
+  const prompt = await runner.promptFor(refreshed);
+  trace.systemPrompt = system + prompt.text;
+  const sent: TextMessage[] = [{ role: "system", content: trace.systemPrompt }, ...history];
+  const text = await converse(runner, turn, { messages, sent, trace, prompt, signal });
+  trace.loaded = turn.loaded();
+  return { text, messages, trace };
+}
+
+function turnState(catalog: Catalog, initial: SkillThreadState, sessionId: string | undefined): TurnState {
+  let state = initial;
+  return {
+    request: () => ({
+      state,
+      sources: async () => catalog.sources,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+    }),
+    apply(operations) {
+      state = applySkillOperations(state, operations);
+    },
+    loaded: () => [...state.loaded],
+  };
+}
+
+// Model calls until a reply holds no instruction, each reply's instructions answered by their results.
+async function converse(runner: Runner, turn: TurnState, conversation: TurnConversation): Promise<string> {
+  const { settings, engine } = runner;
+  const { messages, sent, trace, prompt, signal } = conversation;
+  for (let iteration = 1; ; iteration++) {
+    signal?.throwIfAborted();
+    const step = await modelStep(settings, sent, signal);
+    trace.steps.push(step);
+    messages.push({ role: "assistant", content: step.reply });
+    sent.push({ role: "assistant", content: step.reply });
+    const parsed = parseSkillInstructions(step.reply);
+    step.mentioned = parsed.mentioned;
+    if (parsed.fabricatedResultAt !== undefined) step.fabricatedResultAt = parsed.fabricatedResultAt;
+    if (parsed.instructions.length === 0) return step.reply;
+    if (iteration >= settings.maxIterations) {
+      trace.stopReason = "max-iterations";
+      return maxIterationsText(settings.maxIterations);
+    }
+    signal?.throwIfAborted();
+    const round = await runSkillInstructions(engine, turn.request(), parsed, {
+      maxInstructions: settings.maxInstructionsPerReply,
+      lastRound: iteration === settings.maxIterations - 1,
+      id: `${iteration}`,
+      search: prompt.offersSearch,
+    });
+    turn.apply(round.operations);
+    Object.assign(step, { outcomes: round.outcomes, results: round.message, skipped: round.skipped });
+    messages.push({ role: "user", content: round.message });
+    sent.push({ role: "user", content: round.message });
+  }
+}
+
+// One model call: its reply, timed.
+async function modelStep(
+  settings: SkillRunnerSettings,
+  sent: readonly TextMessage[],
+  signal: RunSignal | undefined,
+): Promise<SkillRunStep> {
+  const started = performance.now();
+  const reply = await settings.complete([...sent], signal ? { signal } : {});
+  if (typeof reply !== "string")
+    throw new SkillsetError(
+      "invalid-reply",
+      `createSkillRunner: complete() must resolve to a string, got ${reply === null ? "null" : typeof reply}`,
+    );
+  return { reply, modelMs: performance.now() - started, outcomes: [], skipped: 0, mentioned: 0 };
+}
+
+// A user's `/name args` as the last message: the model gets the rendered skill instead.
+async function invokeUserCommand(
+  engine: SkillEngine,
+  turn: TurnState,
+  conversation: TextMessage[],
+): Promise<SkillRunTrace["invoked"]> {
+  const last = conversation[conversation.length - 1]!;
+  if (last.role !== "user") return undefined;
+  const { operations, invocations } = await engine.invokeCommands(turn.request(), [last.content]);
+  const [invoked] = invocations;
+  if (!invoked) return undefined;
+  const name = invoked.command.skill.name;
+  turn.apply(operations);
+  conversation[conversation.length - 1] = {
+    role: "user",
+    content: invoked.ok ? resultTag("skill_content", { name }, invoked.text) : invoked.text,
+  };
+  return { skill: name, arguments: invoked.command.arguments, ok: invoked.ok };
 }
 
 /** The final text of a turn that used up its model calls. */
@@ -238,7 +252,7 @@ function promptCache(
   catalog: Catalog,
   options: SkillRunnerOptions,
   settings: SkillRunnerSettings,
-): (snapshot: { skills: readonly SkillMetadata[]; version: string }) => Promise<TextProtocolPrompt> {
+): Runner["promptFor"] {
   let cached: { version: string; prompt: Promise<TextProtocolPrompt> } | undefined;
   return ({ skills, version }) => {
     if (cached?.version !== version) {

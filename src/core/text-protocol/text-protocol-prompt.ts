@@ -1,6 +1,14 @@
 import { DEFAULT_MAX_DESCRIPTION_LENGTH, shortenText } from "../catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET, renderCatalog, type RenderedCatalog } from "../catalog/render-catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { DEFAULT_SEARCH_LIMIT, type TextProtocolInstruction } from "../tools/skill-tool-definition.js";
+import {
+  LOAD_SKILL,
+  READ_SKILL_RESOURCE,
+  RUN_SKILL_SCRIPT,
+  SEARCH_SKILLS,
+  UNLOAD_SKILL,
+} from "../tools/skill-tool-definitions.js";
 
 /** Options of {@link renderTextProtocolPrompt}. */
 export interface TextProtocolPromptOptions {
@@ -66,7 +74,7 @@ export async function renderTextProtocolPrompt(
       ...(options.catalogPriority ? { pinned: options.catalogPriority } : {}),
       ...(options.sourceOrder ? { sourceOrder: options.sourceOrder } : {}),
       // By name, without brackets: the XML catalog would escape them to `&lt;search_skills&gt;`.
-      ...(searchSkills !== false ? { searchTool: "search_skills" } : {}),
+      ...(searchSkills !== false ? { searchTool: SEARCH_SKILLS.textProtocol.tag } : {}),
     },
   );
   const overBudget = catalog.short.length + catalog.named.length + catalog.hidden.length > 0;
@@ -94,28 +102,19 @@ export function textProtocolInstructions(
     "",
     "Each skill in <available_skills> is a set of instructions, with scripts and reference files, for one kind of task. When a task matches a skill's description, load the skill before you start and follow its instructions. You work with skills by writing these instructions in your reply, each on its own line, as plain text:",
     "",
-    "<use_skill>skill-name</use_skill>",
-    `  Loads a skill's instructions and lists its files.${options.arguments ? ' For a skill that takes arguments (see its description), add them: <use_skill arguments="…">skill-name</use_skill>.' : ""}`,
+    ...explained(
+      LOAD_SKILL,
+      options.arguments
+        ? ' For a skill that takes arguments (see its description), add them: <use_skill arguments="…">skill-name</use_skill>.'
+        : "",
+    ),
     ...(options.search
-      ? [
-          "<search_skills>words about the task</search_skills>",
-          '  Searches every skill, also those <available_skills> does not show in full, and lists the best matches with their descriptions; load one with <use_skill>. Add limit="N" for N results (5 by default).',
-        ]
+      ? explained(SEARCH_SKILLS, ` Add limit="N" for N results (${DEFAULT_SEARCH_LIMIT} by default).`)
       : []),
-    '<read_resource skill="skill-name">path/in/the/skill</read_resource>',
-    '  Reads a file of a loaded skill, by its path relative to the skill\'s folder. Add offset="N" to go on from line N of a long file.',
+    ...explained(READ_SKILL_RESOURCE, ' Add offset="N" to go on from line N of a long file.'),
   ];
-  if (options.scripts ?? true) {
-    lines.push(
-      '<execute_script skill="skill-name">scripts/example.py --option value</execute_script>',
-      "  Runs one program with its arguments in a loaded skill's folder, without a shell: no pipes, redirections, `;`, `&&` or `$`.",
-    );
-  }
-  lines.push(
-    "<unload_skill>skill-name</unload_skill>",
-    `  Unloads a skill you no longer need: at most ${maxLoaded} can be loaded at once.`,
-    "",
-  );
+  if (options.scripts ?? true) lines.push(...explained(RUN_SKILL_SCRIPT));
+  lines.push(...explained(UNLOAD_SKILL, `: at most ${maxLoaded} can be loaded at once.`), "");
   if (!(options.scripts ?? true))
     lines.push(
       "Scripts cannot be run here: when a skill's instructions say to run one, give the user the command instead.",
@@ -125,6 +124,11 @@ export function textProtocolInstructions(
     `After your instructions, stop and wait. The system runs every instruction of your reply, in order, and sends the results in the next message: <skill_content>, <resource_content>, <script_result>, <skill_unloaded>,${options.search ? " <search_results>," : ""} or <skill_error>, <resource_error>, <script_error> with the reason. Never write these result tags yourself. When you need no more skills, answer the user without any instruction.`,
   );
   return lines.join("\n");
+}
+
+// An instruction as the prompt explains it: how to write it, then what it does, from its tool's definition.
+function explained(definition: { textProtocol: TextProtocolInstruction }, more = ""): string[] {
+  return [definition.textProtocol.form, `  ${definition.textProtocol.summary}${more}`];
 }
 
 function catalogDescription(skill: SkillMetadata, limit: number): string {

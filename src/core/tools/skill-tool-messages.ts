@@ -4,16 +4,11 @@ import { quoteForPrompt } from "../text/safe-text.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { ResourceDiscovery } from "../resources/skill-resources.js";
 import type { AllowedToolsPolicy } from "./tool-policy.js";
+import { LOAD_SKILL, READ_SKILL_RESOURCE, UNLOAD_SKILL } from "./skill-tool-definitions.js";
 
-// Model-facing text of load_skill / unload_skill: every refusal says what to do next.
-
-/** Description of the `load_skill` tool. */
-export const LOAD_SKILL_DESCRIPTION =
-  "Load a skill's full instructions and list its resources. Use it when a task matches a skill in the skills list, before doing the task, instead of reading SKILL.md yourself.";
-
-/** Description of the `unload_skill` tool. */
-export const UNLOAD_SKILL_DESCRIPTION =
-  "Unload a loaded skill to free a loading slot, when you no longer need it or must load another skill and no slot is left.";
+// What the model reads after a load_skill / unload_skill call, for every host: every refusal says
+// what to do next. The tools themselves (names, arguments, descriptions) are in
+// skill-tool-definitions.ts.
 
 /** Largest `load_skill` result; deepagents moves results over ~80,000 characters to a file. */
 export const MAX_LOAD_RESULT_CHARS = 60_000;
@@ -50,7 +45,7 @@ export function refusalMessage(
     }
     case "already-loaded":
       return decision.inThisStep
-        ? `Skill '${skill}' is already being loaded by another load_skill call in this step.`
+        ? `Skill '${skill}' is already being loaded by another ${LOAD_SKILL.name} call in this step.`
         : `Skill '${skill}' is already loaded. Its instructions are already active.`;
     case "busy":
       return `Error: Skill '${skill}' is being ${decision.otherAction === "load" ? "loaded" : "unloaded"} by another call in this step; try again in a later step if you still need to.`;
@@ -62,7 +57,7 @@ export function refusalMessage(
       return (
         `Error: Cannot load skill '${skill}'. Maximum number of simultaneously loaded skills reached (${context.maxLoaded}). ` +
         `Currently loaded: ${listNames(decision.loaded)}.${taken} ` +
-        'Use `unload_skill("skill-name")` to unload a skill you no longer need, then retry loading.'
+        `Use \`${UNLOAD_SKILL.name}("skill-name")\` to unload a skill you no longer need, then retry loading.`
       );
     }
     case "not-loaded":
@@ -115,7 +110,7 @@ export function loadResultText(
     const lines = shown.split("\n").length - 1;
     // read_skill_resource takes a path in the skill's folder; other readers take the file's own path.
     const file =
-      readTool === READ_SKILL_RESOURCE_TOOL ? `\`SKILL.md\` of skill '${skill.name}'` : quoteForPrompt(skill.path);
+      readTool === READ_SKILL_RESOURCE.name ? `\`SKILL.md\` of skill '${skill.name}'` : quoteForPrompt(skill.path);
     body = `${shown}[… SKILL.md continues after line ${lines}: read ${file} with \`${readTool}\` from line offset ${lines}.]`;
   }
   return `${opening}${body}\n${closing}`;
@@ -159,21 +154,6 @@ export function unloadResultText(skill: string, stillLoaded: readonly string[], 
   return (
     `Skill '${skill}' has been unloaded. Currently loaded: ${stillLoaded.length}/${maxLoaded} ` +
     `(${maxLoaded - stillLoaded.length} slot(s) available)${stillLoaded.length > 0 ? `: ${stillLoaded.join(", ")}` : ""}. ` +
-    "Its instructions from the earlier load_skill call are still in the conversation history, but no longer apply."
+    `Its instructions from the earlier ${LOAD_SKILL.name} call are still in the conversation history, but no longer apply.`
   );
 }
-
-/** The description of `search_skills`, for every host. */
-export const SEARCH_SKILLS_DESCRIPTION =
-  "Search all available skills, including those the skills list does not show, by what you need to do. Returns the best matches with their descriptions; load one with load_skill.";
-
-/** The name of the tool that reads a loaded skill's files, in every host that offers one. */
-export const READ_SKILL_RESOURCE_TOOL = "read_skill_resource";
-
-/** The description of `read_skill_resource`, for every host. */
-export const READ_RESOURCE_DESCRIPTION =
-  "Read a file of a loaded skill (a script, reference or asset), by its path relative to the skill's folder. Text comes in pages of lines; use offset for the next page.";
-
-/** The description of `run_skill_script`, for every host. */
-export const RUN_SCRIPT_DESCRIPTION =
-  "Run one of a loaded skill's scripts (or a command its allowed-tools permit) in the skill's folder. One program with arguments, no shell: no pipes, redirections, ';', '&&' or '$'.";

@@ -9,7 +9,7 @@ import { getOwn } from "../../core/text/safe-text.js";
 import { isUserInvocable } from "../../core/instructions/skill-command.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { McpSkillSession } from "./mcp-session.js";
-import { MAX_SKILL_ARGUMENTS_CHARS } from "./mcp-tools.js";
+import { MAX_SKILL_ARGUMENTS_CHARS } from "../../core/tools/skill-tool-definition.js";
 import { pageAfter, protocolError, type McpServerContext } from "./server-context.js";
 
 /** The prompt argument of a skill that names no arguments of its own: everything typed after `/name`. */
