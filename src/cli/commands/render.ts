@@ -4,7 +4,7 @@ import { createSkillEngine } from "../../core/engine/skill-engine.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { lockfileVerifier } from "../../node/skills-lock/lockfile-verifier.js";
 import { CliError } from "../cli-error.js";
-import { lockfileOption } from "../lock-option.js";
+import { lockfileOption, refuseUnlocked } from "../lock-option.js";
 import { scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { requireSkill } from "../require-skill.js";
@@ -36,12 +36,15 @@ export async function renderCommand(
   const { lockfile } = lockfileOption(options.lock);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   const found = requireSkill(snapshot, name);
+  const verifySkill = lockfile ? lockfileVerifier(lockfile) : undefined;
+  // Refused here in the terminal's words; the engine's own check stays, worded for a model.
+  if (verifySkill) refuseUnlocked(verifySkill(found), found.name, options.lock!);
   // The winning skill's own source as the only one, so reads go through the engine as in an agent.
   const catalog = createCatalog([await skillOwnSource(found, sources, options)]);
   try {
     const engine = createSkillEngine({
       ...(options.dynamic ? { dynamicContext: { executor: createLocalExecutor() } } : {}),
-      ...(lockfile ? { verifySkill: lockfileVerifier(lockfile) } : {}),
+      ...(verifySkill ? { verifySkill } : {}),
     });
     const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
     const request = {
