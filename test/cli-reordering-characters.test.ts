@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const run = promisify(execFile);
-const RAW = /[\u202a-\u202e\u2066-\u2069\u2028\u2029\x80-\x9f]/; // eslint-disable-line no-control-regex
+const RAW = /[\u202a-\u202e\u2066-\u2069\u2028\u2029\x80-\x9f]/;
 
 let root: string;
 let skills: string;
