@@ -4,7 +4,8 @@ import type { EvalRun, EvalSummary } from "./eval-score.js";
 /**
  * The `--json` report, exactly
  * `{"cases":[{"id","request","expected","loaded","pass"}],"summary":{"passed","total","precision","recall"}}`,
- * one entry per run (a case run `--repeat` times appears that many times, in order).
+ * one entry per run (a case run `--repeat` times appears that many times, in order); precision and
+ * recall are null when every run ended in an error.
  */
 export function evalJson(runs: readonly EvalRun[], summary: EvalSummary): string {
   return JSON.stringify(
@@ -64,8 +65,8 @@ export function formatEvalReport(runs: readonly EvalRun[], summary: EvalSummary,
   lines.push("");
   lines.push(
     `${summary.passed}/${summary.total} ${summary.total === 1 ? "run" : "runs"} passed (${formatPercent(percent)})` +
-      ` · precision ${summary.precision.toFixed(3)} (${summary.truePositives}/${summary.truePositives + summary.falsePositives} loads expected)` +
-      ` · recall ${summary.recall.toFixed(3)} (${summary.truePositives}/${summary.truePositives + summary.falseNegatives} expected skills loaded)`,
+      ` · precision ${share(summary.precision)} (${summary.truePositives}/${summary.truePositives + summary.falsePositives} loads expected)` +
+      ` · recall ${share(summary.recall)} (${summary.truePositives}/${summary.truePositives + summary.falseNegatives} expected skills loaded)`,
   );
   if (summary.confusions.length > 0) {
     lines.push("Confusions (expected → loaded instead):");
@@ -94,6 +95,11 @@ function loadedColumn(runs: readonly EvalRun[]): string {
 
 function names(list: readonly string[]): string {
   return list.length === 0 ? "none" : list.join(", ");
+}
+
+// A precision or recall, `n/a` when no run finished to measure it.
+function share(value: number | null): string {
+  return value === null ? "n/a" : value.toFixed(3);
 }
 
 function formatPercent(value: number): string {
