@@ -9,6 +9,7 @@ import {
   UNLOAD_SKILL_DESCRIPTION,
 } from "../../core/tools/skill-tool-messages.js";
 import type { McpSkillSession } from "./mcp-session.js";
+import { withServedFileNames } from "./served-file-names.js";
 
 /** Longest `arguments` string `load_skill` and prompts accept; longer is a usage error, not a skill. */
 export const MAX_SKILL_ARGUMENTS_CHARS = 10_000;
@@ -39,6 +40,7 @@ export interface SkillTools {
  * arguments: `load_skill`, `unload_skill`, `read_skill_resource`, `search_skills` (while the
  * engine offers search) and, only with `scripts`, `run_skill_script`. Every call goes to the engine
  * with the session's state; a refusal is a result with `isError: true` and the engine's wording.
+ * A loaded skill's files are named by `skill://` URIs, not the server's paths.
  */
 export function registerSkillTools(
   server: McpServer,
@@ -50,7 +52,8 @@ export function registerSkillTools(
   const callId = () => `${session.id}#${++calls}`;
   const reply = async (action: Parameters<McpSkillSession["run"]>[0]): Promise<CallToolResult> => {
     const outcome = await session.run(action);
-    return { content: [{ type: "text", text: outcome.text }], ...(outcome.ok ? {} : { isError: true }) };
+    const text = withServedFileNames(outcome.text);
+    return { content: [{ type: "text", text }], ...(outcome.ok ? {} : { isError: true }) };
   };
 
   const load = server.registerTool(
