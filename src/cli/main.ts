@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { printable } from "../core/text/safe-text.js";
 import { CliError, type CliErrorCode } from "./cli-error.js";
 import { defineCommands } from "./commands/define-commands.js";
 import { processTerminal, type Terminal } from "./terminal.js";
@@ -58,7 +59,8 @@ export async function main(argv: string[] = process.argv): Promise<number> {
       failure = { code: "internal", message: error instanceof Error ? error.message : String(error), exitCode: 1 };
     }
   }
-  if (failure.code !== "internal") terminal.err(`skillset: ${failure.message}`);
+  // Messages name skills and paths from skill folders: their control characters are shown escaped.
+  if (failure.code !== "internal") terminal.err(`skillset: ${failure.message.split("\n").map(printable).join("\n")}`);
   // With --json a failure is JSON on stdout too, one shape for every command: scripts read
   // stdout and the exit code; people read stderr.
   if (jsonRequested(argv))

@@ -10,6 +10,7 @@ import { sourceFromString } from "../sources/source-from-string.js";
 import { isSiteUrl, parseSiteUrl } from "../sources/well-known/site-url.js";
 import { CliError } from "./cli-error.js";
 import { homePath } from "./home-path.js";
+import { mergeIdenticalCopies } from "./identical-copies.js";
 import { plural } from "./plural.js";
 import { withProgress, type Terminal } from "./terminal.js";
 
@@ -36,11 +37,14 @@ export function allowedRoots(options: SourceOptions): string[] {
   return roots;
 }
 
-/** Diagnostics that say a limit (depth, folder count) cut a scan: skills below may be missing. */
+// Diagnostics about a whole source that change what a command sees: a limit (depth, folder count)
+// cut a scan, so skills below may be missing; a site could not be reached, so its skills are the
+// cached verified copies, or none.
+const SOURCE_WARNINGS = new Set(["depth-limit", "scan-limit", "served-from-cache", "site-unavailable"]);
+
+/** Diagnostics that say a scan is incomplete or served from a cache (a limit cut it, a site was down). */
 export function scanLimitDiagnostics(snapshot: CatalogSnapshot): Diagnostic[] {
-  return snapshot.diagnostics.filter(
-    (diagnostic) => diagnostic.code === "depth-limit" || diagnostic.code === "scan-limit",
-  );
+  return snapshot.diagnostics.filter((diagnostic) => SOURCE_WARNINGS.has(diagnostic.code));
 }
 
 /**
@@ -57,8 +61,9 @@ export async function scanSources(
 
 /**
  * {@link scanSources}, with the sources read, for the engine (their order decides catalog
- * priority). A limit that cut the scan is a warning on stderr, unless `limitsShown` (the
- * command shows every diagnostic itself).
+ * priority), identical copies of one skill taken as that skill. A limit that cut the scan, or a
+ * site served from the cache, is a warning on stderr, unless `limitsShown` (the command shows
+ * every diagnostic itself).
  */
 export async function scanCatalog(
   paths: string[],
@@ -69,8 +74,8 @@ export async function scanCatalog(
   const locations = sourceLocations(paths);
   const catalog = createCatalog(locations.map((path) => cliSource(path, options)));
   try {
-    const snapshot = await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () =>
-      catalog.refresh(),
+    const snapshot = mergeIdenticalCopies(
+      await withProgress(terminal, `Scanning ${plural(locations.length, "skills folder")}`, () => catalog.refresh()),
     );
     if (!limitsShown)
       for (const diagnostic of scanLimitDiagnostics(snapshot))

@@ -1,9 +1,10 @@
 import { homedir } from "node:os";
 import { basename, dirname, relative, sep } from "node:path";
 import type { CatalogSnapshot } from "../core/catalog/catalog.js";
-import type { Diagnostic } from "../core/diagnostic.js";
+import { formatDiagnostic, type Diagnostic } from "../core/diagnostic.js";
 import { printable } from "../core/text/safe-text.js";
 import { isInsideFolder } from "../fs/path-inside.js";
+import { wellKnownSiteOf } from "../sources/well-known/well-known-source.js";
 
 /** How `list` reports a skill: loaded cleanly, loaded with warnings, hidden by another, or skipped. */
 export type SkillStatus = "ok" | "warning" | "shadowed" | "skipped";
@@ -93,6 +94,19 @@ export function displayFolder(file: string, cwd = process.cwd(), home = homedir(
   const fromHome = home ? inside(home) : undefined;
   if (fromHome !== undefined) return fromHome === "" ? "~" : `~${sep}${fromHome}`;
   return folder;
+}
+
+/** Where a row's skill comes from, as `list` shows it: a site's URL (not its cache), else {@link displayFolder}. */
+export function displayLocation(row: Pick<SkillRow, "path" | "source">): string {
+  return wellKnownSiteOf(row.source) ?? displayFolder(row.path);
+}
+
+/** A diagnostic on one line, a site's skill named by the site's URL rather than its cache path. */
+export function displayDiagnostic(diagnostic: Diagnostic): string {
+  const site = diagnostic.source === undefined ? undefined : wellKnownSiteOf(diagnostic.source);
+  return formatDiagnostic(
+    site === undefined || /^https?:/.test(diagnostic.file) ? diagnostic : { ...diagnostic, file: site },
+  );
 }
 
 /** Diagnostics that belong to no listed file (a source folder that cannot be read, a scan limit). */

@@ -1,3 +1,5 @@
+import { withoutReordering } from "../core/text/safe-text.js";
+
 /** Where a command writes: stdout for results, stderr for diagnostics and progress. */
 export interface Terminal {
   /** Writes a result line (a newline is added when missing). */
@@ -58,8 +60,9 @@ export function processTerminal(): Terminal {
   const writeOut = pipeWriter(process.stdout);
   const writeErr = pipeWriter(process.stderr);
   return {
-    out: (text) => writeOut(text.endsWith("\n") ? text : `${text}\n`),
-    err: (text) => writeErr(text.endsWith("\n") ? text : `${text}\n`),
+    // Whatever a command prints from skills, bidi overrides cannot reorder it on the screen.
+    out: (text) => writeOut(withoutReordering(text.endsWith("\n") ? text : `${text}\n`)),
+    err: (text) => writeErr(withoutReordering(text.endsWith("\n") ? text : `${text}\n`)),
     status: writeErr,
     interactive: Boolean(process.stderr.isTTY),
     progressDelayMs: progressDelay(process.env.SKILLSET_PROGRESS_DELAY_MS),

@@ -69,6 +69,8 @@ export async function listSkillFiles(
     }
     const skillFile = entries.find((entry) => entry.path === `${folder.path}SKILL.md`);
     if (skillFile) found.push(skillFile);
+    // A folder that lists as empty may still serve its SKILL.md (deepagents' read() test backend).
+    else if (entries.length === 0) found.push({ path: `${folder.path}SKILL.md`, [PROBE]: true } as BackendFileInfo);
   }
   return found;
 }

@@ -76,9 +76,9 @@ const cases: Array<{ name: string; failure: FakeReply; timeoutMs?: number; line:
     failure: { raw: "<html><body>Bad gateway</body></html>", contentType: "text/html" },
     line: {
       openai:
-        "skillset: The provider's answer could not be read (Received empty response from chat model call): is {url} a server for this provider's API?\n",
+        "skillset: {url} answered with a web page (text/html), not the provider's API: is it the API's address? (an OpenAI-compatible server's usually ends in /v1; give it with --base-url)\n",
       anthropic:
-        "skillset: The provider's answer could not be read (Received empty response from chat model call): is {url} a server for this provider's API?\n",
+        "skillset: {url} answered with a web page (text/html), not the provider's API: is it the API's address? (an OpenAI-compatible server's usually ends in /v1; give it with --base-url)\n",
     },
   },
 ];

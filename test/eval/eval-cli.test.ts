@@ -245,6 +245,24 @@ describe("skillset eval", { timeout: 120_000 }, () => {
     );
   });
 
+  it("a server answering web pages: every run fails with the hint that it is not the API, and nothing is scored", async () => {
+    const { skills, cases } = project(
+      "- id: ok\n  request: Hello\n  expected: none\n- id: csv\n  request: Check orders.csv\n  expected: csv-tool\n",
+    );
+    const fake = await server("openai", () => ({ raw: "<html><body>Welcome</body></html>", contentType: "text/html" }));
+    const result = await evaluate([cases, skills, "--base-url", fake.url, "--concurrency", "1"]);
+    expect(result.code).toBe(1);
+    const hint = `${fake.url} answered with a web page (text/html), not the provider's API: is it the API's address? (an OpenAI-compatible server's usually ends in /v1; give it with --base-url)`;
+    expect(result.stderr).toBe(
+      `Case ok: ${hint}\nCase csv: ${hint}\nskillset: 2 runs ended in an error, so the numbers are incomplete.\n`,
+    );
+    expect(result.stdout).toContain(
+      "\n0/2 runs passed (0%) · precision n/a (0/0 loads expected) · recall n/a (0/0 expected skills loaded)\n",
+    );
+    const json = await evaluate([cases, skills, "--base-url", fake.url, "--json"]);
+    expect(JSON.parse(json.stdout).summary).toEqual({ passed: 0, total: 2, precision: null, recall: null });
+  });
+
   it("a refused API key stops the eval at once with one line", async () => {
     const { skills, cases } = project(CASES);
     const fake = await server("openai", () => ({ status: 401, message: "Incorrect API key provided" }));

@@ -1,7 +1,11 @@
 // Scoring skill-selection runs: pass, precision and recall over (run, skill) pairs, confusions, tokens.
 import { describe, expect, it } from "vitest";
 import type { EvalCase } from "../../src/cli/eval/eval-cases.js";
+import { formatEvalReport } from "../../src/cli/eval/eval-report.js";
 import { runPasses, summarizeEval, type EvalRun } from "../../src/cli/eval/eval-score.js";
+
+const same = (text: string) => text;
+const plain = { bold: same, dim: same, red: same, green: same, yellow: same };
 
 function run(expected: string[], loaded: string[], extra: Partial<EvalRun> = {}): EvalRun {
   const entry: EvalCase = {
@@ -86,5 +90,14 @@ describe("summarizeEval", () => {
       errors: 1,
       usage: { input: 20, output: 4 },
     });
+  });
+
+  it("has no precision or recall when every run ended in an error: nothing was measured", () => {
+    const failed = { error: "The provider's answer could not be read." };
+    const summary = summarizeEval([run(["a"], [], failed), run([], [], failed)]);
+    expect(summary).toMatchObject({ passed: 0, total: 2, precision: null, recall: null, errors: 2 });
+    expect(formatEvalReport([], summary, plain).split("\n")[2]).toBe(
+      "0/2 runs passed (0%) · precision n/a (0/0 loads expected) · recall n/a (0/0 expected skills loaded)",
+    );
   });
 });

@@ -191,6 +191,11 @@ describe("skillset eval with trigger evals", { timeout: 120_000 }, () => {
     expect((await evaluate([cases, skills, "--skill", "csv-tool"], fake.url)).stderr).toBe(
       "skillset: --skill names the skill a trigger-eval file (query, should_trigger) measures; it applies to such a file only\n",
     );
+    // A trigger-eval file that does not parse is not "a cases file": its parse error is the answer.
+    const broken = write("broken.json", '[{ "query": "Check the csv files", "should_trigger": true },');
+    const parsed = await evaluate([broken, skills, "--skill", "csv-tool"], fake.url);
+    expect(parsed.stderr).toBe(`skillset: ${broken}: Flow sequence must end with a ] at line 1, column 61\n`);
+    expect(parsed.code).toBe(1);
     const notes = path.join(skills, "release-notes");
     expect((await evaluate([notes, skills], fake.url)).stderr).toBe(
       `skillset: No skill in ${notes} has trigger evals (evals/eval_queries.json in its folder); skills there: release-notes\n`,

@@ -28,10 +28,22 @@ describe("replaceDescription", () => {
       "---\nname: a\ndescription: |-\n  two\n  lines\n\nlicense: MIT\n---\n",
     ],
     [
-      "a quoted value with a comment",
+      "a single-quoted value with a comment, in its quotes",
       "---\ndescription: 'old'  # keep me\nname: a\n---\n",
-      "new",
-      "---\ndescription: new  # keep me\nname: a\n---\n",
+      "it's new",
+      "---\ndescription: 'it''s new'  # keep me\nname: a\n---\n",
+    ],
+    [
+      "a double-quoted value, in its quotes",
+      '---\nname: a\ndescription: "Old words. Use when asked."\n---\n',
+      "New words. Use when asked.",
+      '---\nname: a\ndescription: "New words. Use when asked."\n---\n',
+    ],
+    [
+      "a double-quoted value, with several lines in its quotes",
+      '---\ndescription: "old"\nname: a\n---\n',
+      "two\nlines",
+      '---\ndescription: "two\\nlines"\nname: a\n---\n',
     ],
     [
       "a value on the next line",

@@ -121,6 +121,52 @@ describe("drop-in for deepagents' skills middleware", () => {
     expect(systemPromptOf(model, 0)).not.toContain("notes");
   });
 
+  it("a backend whose skill folder lists as empty and which serves SKILL.md through read() only: the skill loads", async () => {
+    // The backend of deepagents' "should use backend.read() fallback when downloadFiles is not
+    // available" (libs/deepagents/src/middleware/skills.test.ts): ls lists the source's folders and
+    // every other folder as empty, read() answers { content } or { error }, no downloadFiles.
+    const backend: SkillsBackend = {
+      async ls(path: string) {
+        return path === "/skills/user/" ? { files: [{ path: "web-research/", is_dir: true }] } : { files: [] };
+      },
+      async read(path: string) {
+        return path === "/skills/user/web-research/SKILL.md"
+          ? { content: WEB_RESEARCH }
+          : { error: "Error: file not found" };
+      },
+    };
+    const model = scriptedModel([[load("web-research")]]);
+    const { result } = await runAgent({
+      middleware: [createSkillsMiddleware({ backend, sources: ["/skills/user/"] })],
+      model,
+    });
+    expect(systemPromptOf(model, 0)).toContain(
+      "- web-research: Structured approach to conducting thorough web research",
+    );
+    expect(toolResults(result.messages).get("load-web-research")!.content).toContain("# Web Research Skill");
+    expect(result.skillsLoaded).toEqual(["web-research"]);
+  });
+
+  it("an empty folder the backend lists, with no SKILL.md to read, is no skill and no error", async () => {
+    const backend: SkillsBackend = {
+      async ls(path: string) {
+        return path === "/skills/user/" ? { files: [{ path: "empty/", is_dir: true }] } : { files: [] };
+      },
+      async read() {
+        return { error: "Error: file not found" };
+      },
+    };
+    const events: Array<{ event: string }> = [];
+    const model = scriptedModel([]);
+    await runAgent({
+      middleware: [
+        createSkillsMiddleware({ backend, sources: ["/skills/user/"], logger: (entry) => events.push(entry) }),
+      ],
+      model,
+    });
+    expect(events.filter((entry) => entry.event === "skill_diagnostic")).toEqual([]);
+  });
+
   it("Windows-style backend paths (C:\\skills\\user, no trailing backslash): the skill is found and loads", async () => {
     const backend = deepagentsMockBackend({
       files: { "C:\\skills\\user\\web-research\\SKILL.md": WEB_RESEARCH },

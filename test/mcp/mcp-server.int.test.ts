@@ -75,7 +75,11 @@ describe("skillset mcp over stdio", () => {
     const { client } = connected;
     const loaded = await callTool(client, "load_skill", { skill_name: "greet", arguments: "Ada" });
     expect(loaded.isError).toBe(false);
-    expect(loaded.text).toContain(`<skill name="greet" path="${join(lib.skills, "greet/SKILL.md")}">`);
+    // Files by the URIs this server serves them under: a client learns nothing of the server's disk.
+    expect(loaded.text).toContain('<skill name="greet" path="skill://greet/SKILL.md">');
+    expect(loaded.text).toContain('<skill_resources base="skill://greet/">');
+    expect(loaded.text).toContain("Paths above are relative to skill://greet/; read them with `read_skill_resource`");
+    expect(loaded.text).not.toContain(lib.root);
     expect(loaded.text).toContain("Say: Hello, Ada!");
     expect(loaded.text).toContain("- [reference] references/guide.md");
     expect(loaded.text).toContain("read them with `read_skill_resource`");
@@ -175,6 +179,8 @@ describe("skillset mcp over stdio", () => {
     const text = (deploy.messages[0]!.content as { text: string }).text;
     expect(text).toContain("Deploying 1.2 beta to prod.");
     expect(text).toContain("The user invoked this skill: /deploy prod '1.2 beta'");
+    expect(text.startsWith('<skill name="deploy" path="skill://deploy/SKILL.md">\n')).toBe(true);
+    expect(text).not.toContain(lib.root);
     // The invocation loaded the skill in this session.
     expect(await callTool(client, "read_skill_resource", { skill_name: "deploy", path: "SKILL.md" })).toMatchObject({
       isError: false,

@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { initChatModel } from "langchain";
 import { MODEL_PROVIDER_CONFIG } from "langchain/chat_models/universal";
 import { CliError } from "../cli-error.js";
+import { watchHtmlAnswers } from "./html-answers.js";
 import { importOptional } from "./optional-package.js";
 
 /** How `skillset chat` and `skillset eval` reach a model. */
@@ -26,6 +27,8 @@ export interface ChatModel {
   endpoint: string;
   /** The environment variable the API key comes from, when skillset knows it. */
   keyVariable?: string;
+  /** Whether the server answered with a web page (for the providers skillset configures). */
+  answeredHtml?: () => boolean;
 }
 
 // Providers skillset configures itself (key, base URL, timeout); any other provider that
@@ -71,7 +74,8 @@ export async function createChatModel(options: ChatModelOptions): Promise<ChatMo
       `${known.keyVariable} is not set: export your ${provider} API key to use --model ${options.model}`,
     );
   }
-  const params = providerParams(provider, options, key);
+  const html = watchHtmlAnswers();
+  const params = providerParams(provider, options, key, html.fetch);
   let model: BaseChatModel;
   try {
     model = (await initChatModel(name, { modelProvider: provider, ...params })) as unknown as BaseChatModel;
@@ -82,11 +86,16 @@ export async function createChatModel(options: ChatModelOptions): Promise<ChatMo
     model,
     provider,
     endpoint: options.baseUrl ?? known?.endpoint ?? provider,
-    ...(known ? { keyVariable: known.keyVariable } : {}),
+    ...(known ? { keyVariable: known.keyVariable, answeredHtml: html.seen } : {}),
   };
 }
 
-function providerParams(provider: string, options: ChatModelOptions, key: string | undefined): Record<string, unknown> {
+function providerParams(
+  provider: string,
+  options: ChatModelOptions,
+  key: string | undefined,
+  fetch: typeof globalThis.fetch,
+): Record<string, unknown> {
   const common = { maxRetries: options.maxRetries };
   switch (provider) {
     case "openai":
@@ -94,13 +103,13 @@ function providerParams(provider: string, options: ChatModelOptions, key: string
         ...common,
         apiKey: key ?? NO_KEY,
         timeout: options.timeoutMs,
-        ...(options.baseUrl ? { configuration: { baseURL: options.baseUrl } } : {}),
+        configuration: { fetch, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}) },
       };
     case "anthropic":
       return {
         ...common,
         apiKey: key ?? NO_KEY,
-        clientOptions: { timeout: options.timeoutMs },
+        clientOptions: { timeout: options.timeoutMs, fetch },
         ...(options.baseUrl ? { anthropicApiUrl: options.baseUrl } : {}),
       };
     default:

@@ -27,7 +27,7 @@ export interface TurnErrorReport {
  */
 export function describeTurnError(
   thrown: unknown,
-  model: Pick<ChatModel, "endpoint" | "keyVariable">,
+  model: Pick<ChatModel, "endpoint" | "keyVariable" | "answeredHtml">,
   timeoutMs: number,
 ): TurnErrorReport {
   const error = unwrap(thrown);
@@ -73,6 +73,12 @@ export function describeTurnError(
     };
   // How the provider packages fail on a body that is not their API's (an HTML page, a proxy's JSON).
   if (/empty response|Unexpected (?:token|end of JSON)|not valid JSON/i.test(text)) {
+    if (model.answeredHtml?.())
+      return {
+        kind: "bad-response",
+        message: `${model.endpoint} answered with a web page (text/html), not the provider's API: is it the API's address? (an OpenAI-compatible server's usually ends in /v1; give it with --base-url)`,
+        fatal: false,
+      };
     return {
       kind: "bad-response",
       message: `The provider's answer could not be read (${firstLine(text).replace(/\.$/, "")}): is ${model.endpoint} a server for this provider's API?`,

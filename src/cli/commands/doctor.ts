@@ -13,6 +13,7 @@ import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js
 import { plural } from "../plural.js";
 import { displayFolder } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
+import { verifySiteSkills } from "../verify-site-skills.js";
 
 /** Options of `skillset doctor`. */
 export interface DoctorOptions extends SourceOptions {
@@ -43,7 +44,9 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
     throw new CliError("usage", `--fail-on must be one of ${FAIL_ON.join(", ")}; got '${options.failOn}'`);
   const budget = parseBudget(options.budget);
   const meaning = await rivalsByMeaning(options.embeddings, terminal);
-  const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
+  const scan = await scanCatalog(paths, options, terminal, true);
+  const { sources } = scan;
+  const snapshot = await verifySiteSkills(scan.snapshot, sources);
   const recorded: RecordedThreads | undefined = options.threads === false ? undefined : await readRecordedThreads();
   const threads = recorded && "threads" in recorded ? recorded.threads : undefined;
   const report = await diagnoseLibrary(

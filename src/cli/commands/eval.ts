@@ -19,7 +19,7 @@ import {
   triggerEvalSets,
   unselectableWarnings,
 } from "../eval/trigger-eval-command.js";
-import { isTriggerEvals } from "../eval/trigger-evals.js";
+import { isTriggerEvals, refuseSkillOption } from "../eval/trigger-evals.js";
 import { runEval } from "../eval/run-eval.js";
 import { reportProvenance } from "../html-report/report-provenance.js";
 import { scenarioEvalPage } from "../html-report/scenario-eval-page.js";
@@ -80,11 +80,7 @@ export async function evalCommand(
   const folder = !options.generate && isFolder(casesFile);
   const casesText = options.generate || folder ? undefined : readCasesFile(casesFile);
   const trigger = folder || (casesText !== undefined && isTriggerEvals(casesText));
-  if (options.skill !== undefined && (!trigger || folder))
-    throw new CliError(
-      "usage",
-      "--skill names the skill a trigger-eval file (query, should_trigger) measures; it applies to such a file only",
-    );
+  if (options.skill !== undefined && (!trigger || folder)) refuseSkillOption(casesText, casesFile);
   const repeat = wholeNumber(options.repeat, "--repeat", trigger ? DEFAULT_TRIGGER_RUNS : 1);
 
   const sources = sourceLocations(paths).map((path) => cliSource(path, options));

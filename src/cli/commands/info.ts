@@ -1,10 +1,10 @@
 import { formatDiagnostic } from "../../core/diagnostic.js";
 import { printable } from "../../core/text/safe-text.js";
 import { discoverResources, type ResourceType } from "../../core/resources/skill-resources.js";
-import { createLocalSource } from "../../sources/local-source.js";
 import { skillDirectory } from "../../core/skill-file/skill-metadata.js";
-import { allowedRoots, scanCatalog, type SourceOptions } from "../open-catalog.js";
+import { scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { requireSkill } from "../require-skill.js";
+import { skillOwnSource } from "../skill-own-source.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset info`. */
@@ -28,12 +28,7 @@ export async function infoCommand(
 ): Promise<number> {
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   const skill = requireSkill(snapshot, name);
-  // A site's skill is listed from its source (which downloads and verifies it); a folder's from the folder.
-  const remote = skill.source.startsWith("local:") ? undefined : sources.find((source) => source.id === skill.source);
-  const discovery = await discoverResources(
-    remote ?? createLocalSource({ path: skillDirectory(skill), watch: false, allowedRoots: allowedRoots(options) }),
-    skill,
-  );
+  const discovery = await discoverResources(await skillOwnSource(skill, sources, options), skill);
   const diagnostics = snapshot.diagnostics.filter(
     (diagnostic) => diagnostic.skill === name || diagnostic.file === skill.path,
   );

@@ -1,11 +1,11 @@
-import { formatDiagnostic } from "../../core/diagnostic.js";
 import { catalogPlaces } from "../../core/doctor/catalog-cost.js";
 import { createSkillEngine } from "../../core/engine/skill-engine.js";
 import { budgetSummary } from "../budget-summary.js";
 import { parseBudget, scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import {
-  displayFolder,
+  displayDiagnostic,
+  displayLocation,
   rowName,
   shorten,
   shortenStart,
@@ -14,6 +14,7 @@ import {
   type SkillStatus,
 } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
+import { verifySiteSkills } from "../verify-site-skills.js";
 
 /** Options of `skillset list`. */
 export interface ListOptions extends SourceOptions {
@@ -25,7 +26,9 @@ export interface ListOptions extends SourceOptions {
 /** `skillset list [sources...]`: every skill with its status, then the diagnostics. Exit code 0. */
 export async function listCommand(paths: string[], options: ListOptions, terminal: Terminal): Promise<number> {
   const budget = parseBudget(options.budget);
-  const { snapshot, sources } = await scanCatalog(paths, options, terminal, true);
+  const scan = await scanCatalog(paths, options, terminal, true);
+  const { sources } = scan;
+  const snapshot = await verifySiteSkills(scan.snapshot, sources);
   const catalog = await createSkillEngine({ catalogBudget: budget }).catalog({
     state: { skills: snapshot.skills, loaded: [], resources: {} },
     sources: async () => sources,
@@ -71,7 +74,7 @@ export async function listCommand(paths: string[], options: ListOptions, termina
     skipped: color.red,
   };
   // The path column tells apart rows of the same name (a shadowed skill and its winner).
-  const table = rows.map((row) => ({ row, name: rowName(row), folder: displayFolder(row.path) }));
+  const table = rows.map((row) => ({ row, name: rowName(row), folder: displayLocation(row) }));
   const nameWidth = Math.min(40, Math.max(4, ...table.map((entry) => entry.name.length)));
   const pathWidth = Math.min(50, Math.max(4, ...table.map((entry) => entry.folder.length)));
   // Over the budget, a column says where the model's catalog shows each skill.
@@ -92,10 +95,13 @@ export async function listCommand(paths: string[], options: ListOptions, termina
     `\n${plural(snapshot.skills.length, "skill")} available (${counts("warning")} with warnings); ${counts("shadowed")} shadowed, ${counts("skipped")} skipped`,
   );
   if (over) terminal.out(budgetSummary(catalog, budget as number));
-  const diagnostics = [...rows.flatMap((row) => row.diagnostics), ...general];
+  // Other paths to a listed skill (an installer's links and copies) are one skill: --json names them.
+  const diagnostics = [...rows.flatMap((row) => row.diagnostics), ...general].filter(
+    (diagnostic) => diagnostic.code !== "same-skill",
+  );
   if (diagnostics.length > 0) {
     terminal.out(color.bold("\nDiagnostics:"));
-    for (const diagnostic of diagnostics) terminal.out(`  ${formatDiagnostic(diagnostic)}`);
+    for (const diagnostic of diagnostics) terminal.out(`  ${displayDiagnostic(diagnostic)}`);
   }
   return 0;
 }

@@ -1,16 +1,15 @@
 import { createCatalog } from "../../core/catalog/catalog.js";
 import { DYNAMIC_CONTEXT_OFF } from "../../core/instructions/dynamic-context.js";
 import { createSkillEngine } from "../../core/engine/skill-engine.js";
-import { skillDirectory } from "../../core/skill-file/skill-metadata.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
-import { createLocalSource } from "../../sources/local-source.js";
 import { lockfileVerifier } from "../../node/skills-lock/lockfile-verifier.js";
 import { CliError } from "../cli-error.js";
-import { lockfileOption } from "../lock-option.js";
-import { allowedRoots, scanSources, type SourceOptions } from "../open-catalog.js";
+import { lockfileOption, refuseUnlocked } from "../lock-option.js";
+import { scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { requireSkill } from "../require-skill.js";
 import { shellCommand } from "../shell-command.js";
+import { skillOwnSource } from "../skill-own-source.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset render`. */
@@ -35,16 +34,17 @@ export async function renderCommand(
   terminal: Terminal,
 ): Promise<number> {
   const { lockfile } = lockfileOption(options.lock);
-  const snapshot = await scanSources(paths, options, terminal);
+  const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   const found = requireSkill(snapshot, name);
-  // The winning skill's own folder as the only source, so reads go through the engine as in an agent.
-  const catalog = createCatalog([
-    createLocalSource({ path: skillDirectory(found), watch: false, allowedRoots: allowedRoots(options) }),
-  ]);
+  const verifySkill = lockfile ? lockfileVerifier(lockfile) : undefined;
+  // Refused here in the terminal's words; the engine's own check stays, worded for a model.
+  if (verifySkill) refuseUnlocked(verifySkill(found), found.name, options.lock!);
+  // The winning skill's own source as the only one, so reads go through the engine as in an agent.
+  const catalog = createCatalog([await skillOwnSource(found, sources, options)]);
   try {
     const engine = createSkillEngine({
       ...(options.dynamic ? { dynamicContext: { executor: createLocalExecutor() } } : {}),
-      ...(lockfile ? { verifySkill: lockfileVerifier(lockfile) } : {}),
+      ...(verifySkill ? { verifySkill } : {}),
     });
     const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
     const request = {

@@ -5,8 +5,15 @@ import { summarizeEval, type EvalRun, type EvalSummary } from "./eval-score.js";
 export interface EvalJsonReport {
   cases: Array<{ id: string; request: string; expected: string[]; loaded: string[]; pass: boolean }>;
   /** Each case over its runs, in the cases' order: with `--repeat`, how many passed. */
-  by_case: Array<{ id: string; runs: number; passed: number; pass_rate: number; precision: number; recall: number }>;
-  summary: { passed: number; total: number; precision: number; recall: number };
+  by_case: Array<{
+    id: string;
+    runs: number;
+    passed: number;
+    pass_rate: number;
+    precision: number | null;
+    recall: number | null;
+  }>;
+  summary: { passed: number; total: number; precision: number | null; recall: number | null };
 }
 
 /**
@@ -14,7 +21,8 @@ export interface EvalJsonReport {
  * `{"cases":[{"id","request","expected","loaded","pass"}],"by_case":[{"id","runs","passed","pass_rate","precision","recall"}],
  * "summary":{"passed","total","precision","recall"}}`, one `cases` entry per run (a case run
  * `--repeat` times appears that many times, in order), one `by_case` entry per case, scored as
- * the summary is (runs that ended in an error left out of precision and recall).
+ * the summary is (runs that ended in an error left out of precision and recall; null when every
+ * run ended in an error).
  */
 export function evalReport(runs: readonly EvalRun[], summary: EvalSummary): EvalJsonReport {
   const byCase = new Map<string, EvalRun[]>();
@@ -88,8 +96,8 @@ export function formatEvalReport(runs: readonly EvalRun[], summary: EvalSummary,
   lines.push("");
   lines.push(
     `${summary.passed}/${summary.total} ${summary.total === 1 ? "run" : "runs"} passed (${formatPercent(percent)})` +
-      ` · precision ${summary.precision.toFixed(3)} (${summary.truePositives}/${summary.truePositives + summary.falsePositives} loads expected)` +
-      ` · recall ${summary.recall.toFixed(3)} (${summary.truePositives}/${summary.truePositives + summary.falseNegatives} expected skills loaded)`,
+      ` · precision ${share(summary.precision)} (${summary.truePositives}/${summary.truePositives + summary.falsePositives} loads expected)` +
+      ` · recall ${share(summary.recall)} (${summary.truePositives}/${summary.truePositives + summary.falseNegatives} expected skills loaded)`,
   );
   if (summary.confusions.length > 0) {
     lines.push("Confusions (expected → loaded instead):");
@@ -118,6 +126,11 @@ function loadedColumn(runs: readonly EvalRun[]): string {
 
 function names(list: readonly string[]): string {
   return list.length === 0 ? "none" : list.join(", ");
+}
+
+// A precision or recall, `n/a` when no run finished to measure it.
+function share(value: number | null): string {
+  return value === null ? "n/a" : value.toFixed(3);
 }
 
 function formatPercent(value: number): string {

@@ -27,10 +27,10 @@ export interface Confusion {
 export interface EvalSummary {
   passed: number;
   total: number;
-  /** Correct loads over all loads; 1 when nothing was loaded. */
-  precision: number;
-  /** Expected skills loaded over all expected skills; 1 when none was expected. */
-  recall: number;
+  /** Correct loads over all loads; 1 when nothing was loaded; null when every run ended in an error. */
+  precision: number | null;
+  /** Expected skills loaded over all expected skills; 1 when none was expected; null when every run ended in an error. */
+  recall: number | null;
   truePositives: number;
   falsePositives: number;
   falseNegatives: number;
@@ -87,11 +87,14 @@ export function summarizeEval(runs: readonly EvalRun[]): EvalSummary {
       confusions.set(key, entry);
     }
   }
+  const errors = runs.filter((run) => run.error !== undefined).length;
+  // With no run that finished, nothing was measured: not a perfect score.
+  const measured = errors < runs.length;
   return {
     passed: runs.filter((run) => run.pass).length,
     total: runs.length,
-    precision: ratio(truePositives, truePositives + falsePositives),
-    recall: ratio(truePositives, truePositives + falseNegatives),
+    precision: measured ? ratio(truePositives, truePositives + falsePositives) : null,
+    recall: measured ? ratio(truePositives, truePositives + falseNegatives) : null,
     truePositives,
     falsePositives,
     falseNegatives,
@@ -100,7 +103,7 @@ export function summarizeEval(runs: readonly EvalRun[]): EvalSummary {
     ),
     usage,
     modelCalls,
-    errors: runs.filter((run) => run.error !== undefined).length,
+    errors,
   };
 }
 

@@ -1,4 +1,5 @@
 import { parseDocument } from "yaml";
+import { CliError } from "../cli-error.js";
 import { invalidCases, parseCasesDocument } from "./cases-document.js";
 
 /** One query of a trigger eval (agentskills.io's format): a user request, and whether the skill should load for it. */
@@ -69,6 +70,19 @@ export function parseTriggerEvals(text: string, file: string): TriggerQuery[] {
   });
   if (problems.length > 0) throw invalidCases(file, problems);
   return queries;
+}
+
+/**
+ * Throws why `--skill` cannot be used with `casesText` (undefined for a folder), a file that is
+ * not in the trigger-eval format: the file's parse error when it does not parse at all (a
+ * trigger-eval file with a typo), else a usage error saying what `--skill` is for.
+ */
+export function refuseSkillOption(casesText: string | undefined, file: string): never {
+  if (casesText !== undefined) parseCasesDocument(casesText, file);
+  throw new CliError(
+    "usage",
+    "--skill names the skill a trigger-eval file (query, should_trigger) measures; it applies to such a file only",
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -6,7 +6,7 @@ import { CliError } from "../cli-error.js";
  * `SKILL.md`'s text with the frontmatter's `description` set to `description`, and every other
  * byte as it was: only the text from the colon after the `description` key to the end of its
  * value (one line, several, a quoted or block scalar, a comment on the way) is rewritten, as
- * `yaml` writes the new value. The result is read back: the description must come out exactly
+ * `yaml` writes the new value, in the old value's quotes when it had them. The result is read back: the description must come out exactly
  * and every other field unchanged, else a `cannot-create` error naming `file` (nothing is written).
  */
 export function replaceDescription(text: string, description: string, file: string): string {
@@ -25,9 +25,14 @@ export function replaceDescription(text: string, description: string, file: stri
   const colon = yamlText.indexOf(":", pair.key.range[1]);
   let valueEnd = pair.value.range[1];
   const newline = text.includes("\r\n") ? "\r\n" : "\n";
-  // The value as yaml writes it under the key: plain, quoted, or a block scalar (`|-`) for several lines.
+  // The value as yaml writes it under the key: plain, quoted, or a block scalar (`|-`) for several
+  // lines; a quoted description stays in its quotes (yaml still picks double quotes where single cannot say it).
   const indent = yamlText.slice(yamlText.lastIndexOf("\n", pair.key.range[0]) + 1, pair.key.range[0]);
-  const written = stringify({ description }, { lineWidth: 0 })
+  const quotes = pair.value.type === "QUOTE_DOUBLE" || pair.value.type === "QUOTE_SINGLE" ? pair.value.type : undefined;
+  const written = stringify(
+    { description },
+    { lineWidth: 0, ...(quotes ? { defaultStringType: quotes, defaultKeyType: "PLAIN" as const } : {}) },
+  )
     .slice("description:".length)
     .replace(/\n$/, "")
     .replace(/\n/g, `${newline}${indent}`);

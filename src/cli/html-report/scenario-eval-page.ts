@@ -21,8 +21,8 @@ export function scenarioEvalPage(report: EvalJsonReport, provenance: ReportProve
     lede: `${plural(report.by_case.length, "case")}, ${plural(summary.total, "run")}: a run passes when the model loads exactly the skills its case expects.`,
     stats: [
       { value: percent(rate), label: "of runs pass", tone: summary.passed === summary.total ? "good" : "bad" },
-      { value: summary.precision.toFixed(3), label: "precision: loads that were expected" },
-      { value: summary.recall.toFixed(3), label: "recall: expected skills loaded" },
+      { value: rateText(summary.precision), label: "precision: loads that were expected" },
+      { value: rateText(summary.recall), label: "recall: expected skills loaded" },
     ],
     body: casesSection(report),
     provenance,
@@ -63,8 +63,8 @@ function caseRow(score: CaseScore, runs: readonly RunEntry[]): string {
     `<td>${loadedOutcomes(runs)}</td>`,
     `<td class="num">${score.passed}/${score.runs}</td>`,
     `<td class="chart">${amountBar(score.pass_rate, 1, all ? "pass" : "fail")}</td>`,
-    `<td class="num">${score.precision.toFixed(3)}</td>`,
-    `<td class="num">${score.recall.toFixed(3)}</td>`,
+    `<td class="num">${rateText(score.precision)}</td>`,
+    `<td class="num">${rateText(score.recall)}</td>`,
     "</tr>",
   ].join("");
 }
@@ -80,4 +80,9 @@ function loadedOutcomes(runs: readonly RunEntry[]): string {
 // Skill names, escaped, each kept on one line.
 function names(list: readonly string[]): string {
   return list.length === 0 ? "none" : list.map((name) => `<span class="name">${html(name)}</span>`).join(", ");
+}
+
+// A score, or n/a when every run it counts ended in an error (nothing was measured).
+function rateText(rate: number | null): string {
+  return rate === null ? "n/a" : rate.toFixed(3);
 }

@@ -43,6 +43,11 @@ describe("lintSkill", () => {
     ).toEqual([]);
   });
 
+  it("leaves the author's evals/ folder out: the model is not meant to read the test answers", () => {
+    const files = ["evals/eval_queries.json", "evals/files/input.pdf", "scripts/evals/check.py"];
+    expect(codes("Use when asked.", "Steps.", files)).toEqual(["unmentioned-resource /s/demo/scripts/evals/check.py"]);
+  });
+
   it("measures the body without the frontmatter: 500 lines pass, 501 do not", () => {
     const body = (lines: number) => Array.from({ length: lines }, (_, index) => `line ${index}`).join("\n");
     expect(codes("Use when asked.", body(500))).toEqual([]);

@@ -20,11 +20,15 @@ const WHEN_WORDS =
 // Files in a skill folder that a body need not name: licences go with the `license` field.
 const UNNAMED_OK = /^(LICEN[CS]E|NOTICE|COPYING)(\.[a-z]+)?$/i;
 
+// The skill's own evals (`evals/eval_queries.json` of `skillset eval`) are for its author, not
+// the model: `load_skill` lists no resources there and `skillset package` leaves the folder out.
+const AUTHOR_ONLY_FOLDER = "evals/";
+
 /**
  * The lint findings of one skill from its `SKILL.md` text and the files of its folder:
  * placeholders left by `skillset create`, a body over the recommended lengths, a description
  * that does not say when to use the skill, and files the body never names (the model finds a
- * resource only through the body).
+ * resource only through the body) but those of the author's `evals/` folder.
  */
 export function lintSkill(
   skill: SkillMetadata,
@@ -89,7 +93,7 @@ export function lintSkill(
     );
   }
   for (const file of files) {
-    if (isNamed(body, file.relativePath)) continue;
+    if (file.relativePath.startsWith(AUTHOR_ONLY_FOLDER) || isNamed(body, file.relativePath)) continue;
     at(
       "unmentioned-resource",
       "warning",

@@ -13,12 +13,28 @@ export function quoteForPrompt(text: string): string {
   return escaped.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** One line for a log or a terminal: control characters (line breaks and ESC included) become visible escapes. */
+// Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which reorder
+// what a terminal shows ("Trojan Source"), and the Unicode line and paragraph separators.
+const REORDERING = "\u202a-\u202e\u2066-\u2069\u2028\u2029";
+const UNPRINTABLE = new RegExp(`[\\0-\\x1f\\x7f-\\x9f${REORDERING}]`, "g");
+const REORDERING_OR_C1 = new RegExp(`[\\x80-\\x9f${REORDERING}]`, "g");
+const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * One line for a log or a terminal: control characters (line breaks and ESC included) and the
+ * characters that reorder or break a line (bidi overrides, U+2028) become visible escapes.
+ */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\0-\x1f\x7f-\x9f]/g, (char) =>
-    char === "\n" ? "\\n" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(UNPRINTABLE, (char) => (char === "\n" ? "\\n" : escapeChar(char)));
+}
+
+/**
+ * What may go to a terminal as is but never raw: bidi overrides and isolates, U+2028/U+2029 and
+ * C1 controls become `\uXXXX`. Line breaks, tabs and ESC (the CLI's own colours) are kept, and
+ * inside a JSON string the escape reads back as the same character, so output stays valid JSON.
+ */
+export function withoutReordering(text: string): string {
+  return text.replace(REORDERING_OR_C1, escapeChar);
 }
 
 /** Sets an own property, even for keys such as `__proto__` that plain assignment would treat specially. */

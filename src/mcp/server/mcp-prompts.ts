@@ -10,6 +10,7 @@ import { isUserInvocable } from "../../core/instructions/skill-command.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { McpSkillSession } from "./mcp-session.js";
 import { MAX_SKILL_ARGUMENTS_CHARS } from "../../core/tools/skill-tool-definition.js";
+import { withServedFileNames } from "./served-file-names.js";
 import { pageAfter, protocolError, type McpServerContext } from "./server-context.js";
 
 /** The prompt argument of a skill that names no arguments of its own: everything typed after `/name`. */
@@ -18,7 +19,8 @@ const ARGUMENTS_PROMPT_ARGUMENT = "arguments";
 /**
  * One prompt per skill a user may invoke, named by the skill, so a client's slash menu is the
  * skill list. `prompts/get` is the user's `/name args` in an agent: the engine renders the
- * skill with the arguments, and the skill counts as loaded in the session.
+ * skill with the arguments (its files named by `skill://` URIs), and the skill counts as loaded
+ * in the session.
  */
 export function handleSkillPrompts(server: Server, context: McpServerContext, session: McpSkillSession): void {
   server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
@@ -51,7 +53,7 @@ export function handleSkillPrompts(server: Server, context: McpServerContext, se
     if (!step.ok) throw protocolError(ErrorCode.InternalError, step.text);
     return {
       description: skill.description,
-      messages: [{ role: "user" as const, content: { type: "text" as const, text: step.text } }],
+      messages: [{ role: "user" as const, content: { type: "text" as const, text: withServedFileNames(step.text) } }],
     };
   });
 }

@@ -10,6 +10,7 @@ import {
   UNLOAD_SKILL,
 } from "../../core/tools/skill-tool-definitions.js";
 import type { McpSkillSession } from "./mcp-session.js";
+import { withServedFileNames } from "./served-file-names.js";
 
 /** The catalog as the tools show it: its text, and whether the engine offers `search_skills` for it. */
 export interface ToolCatalog {
@@ -30,7 +31,8 @@ type SessionAction = Parameters<McpSkillSession["run"]>[0];
  * (`core/tools/skill-tool-definitions.ts`): `load_skill`, `unload_skill`, `read_skill_resource`,
  * `search_skills` (while the engine offers search) and, only with `scripts`, `run_skill_script`.
  * Every call goes to the engine with the session's state; a refusal is a result with
- * `isError: true` and the engine's wording.
+ * `isError: true` and the engine's wording. A loaded skill's files are named by `skill://` URIs,
+ * not the server's paths.
  */
 export function registerSkillTools(
   server: McpServer,
@@ -42,7 +44,8 @@ export function registerSkillTools(
   const callId = () => `${session.id}#${++calls}`;
   const reply = async (action: SessionAction): Promise<CallToolResult> => {
     const outcome = await session.run(action);
-    return { content: [{ type: "text", text: outcome.text }], ...(outcome.ok ? {} : { isError: true }) };
+    const text = withServedFileNames(outcome.text);
+    return { content: [{ type: "text", text }], ...(outcome.ok ? {} : { isError: true }) };
   };
   // A definition as an MCP tool: the SDK takes the input schema as a zod raw shape.
   const register = <Input extends z.ZodObject>(

@@ -34,6 +34,18 @@ export interface WellKnownSourceOptions {
   runScripts?: boolean;
 }
 
+const ID_PREFIX = "well-known:";
+
+/** Whether a source id is that of a {@link createWellKnownSource} source (`well-known:<site>`). */
+export function isWellKnownSourceId(id: string): boolean {
+  return id.startsWith(ID_PREFIX);
+}
+
+/** The site a well-known source's id names, as its URL; undefined for any other source's id. */
+export function wellKnownSiteOf(id: string): string | undefined {
+  return isWellKnownSourceId(id) ? id.slice(ID_PREFIX.length) : undefined;
+}
+
 /**
  * The skills a site publishes at its well-known URL (agent-skills discovery 0.2.0, as
  * `npx skills add <url>` reads it), as a {@link SkillSource}.
@@ -55,7 +67,7 @@ export function createWellKnownSource(options: WellKnownSourceOptions): SkillSou
   const site = parseSiteUrl(options.url);
   const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const state: WellKnownState = {
-    id: `well-known:${site.href.replace(/\/$/, "")}`,
+    id: `${ID_PREFIX}${site.href.replace(/\/$/, "")}`,
     site,
     siteFolder: siteCacheFolder(options.cacheDir ?? cacheFolder(), site),
     fetch: fetchFn,
