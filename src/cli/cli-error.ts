@@ -12,6 +12,8 @@ export type CliErrorCode =
   | "cannot-create"
   | "cannot-read"
   | "missing-package"
+  | "package-not-found"
+  | "cannot-listen"
   | "missing-key"
   | "model-setup"
   | "provider"
