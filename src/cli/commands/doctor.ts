@@ -44,6 +44,8 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
     { snapshot, sources },
     { budget, ...meaning.options, ...(threads ? { threads } : {}) },
   );
+  // A library without skills has nothing to check: a CI job pointed at the wrong folder must not pass.
+  const empty = snapshot.skills.length === 0 && snapshot.shadowed.length === 0;
   const failing =
     failOn === "none"
       ? 0
@@ -63,7 +65,7 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
           skills: report.skills,
           summary: counts(report.findings),
           failOn,
-          ok: failing === 0,
+          ok: failing === 0 && !empty,
           findings: report.findings,
           catalog: report.catalog,
           threads: threadsJson,
@@ -76,8 +78,12 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
   } else {
     printReport(report, recorded, meaning.status, terminal);
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
+    if (empty)
+      terminal.out(
+        `\nNo skills found in ${sources.map((source) => source.id.replace(/^local:/, "")).join(", ")}: exit code 1`,
+      );
   }
-  return failing > 0 ? 1 : 0;
+  return failing > 0 || empty ? 1 : 0;
 }
 
 // The descriptions' vectors go through the cache `search --embeddings` fills (same model, same
