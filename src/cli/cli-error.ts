@@ -5,6 +5,7 @@ import type { SkillsetErrorCode } from "../errors/error-codes.js";
 const LIBRARY_CODES = [
   "not-found",
   "cannot-read",
+  "cannot-listen",
   "invalid-skill",
   "invalid-lockfile",
 ] as const satisfies readonly SkillsetErrorCode[];
@@ -18,6 +19,7 @@ const COMMAND_LINE_CODES = [
   "already-exists",
   "cannot-create",
   "missing-package",
+  "package-not-found",
   "missing-key",
   "model-setup",
   "provider",

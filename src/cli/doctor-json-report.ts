@@ -27,13 +27,17 @@ export interface DoctorJsonReport {
   embeddings: MeaningStatus;
 }
 
-/** The report as `--json` prints it: the findings, their counts, the catalog, and what was examined. */
+/**
+ * The report as `--json` prints it: the findings, their counts, the catalog, and what was examined.
+ * `ok` is false when a finding is at `--fail-on` or above, or when no skills were found (`empty`).
+ */
 export function doctorJsonReport(
   report: DoctorReport,
   recorded: RecordedThreads | undefined,
   meaning: MeaningStatus,
   failOn: FailOn,
   failing: number,
+  empty = false,
 ): DoctorJsonReport {
   const threads: DoctorJsonReport["threads"] =
     recorded === undefined
@@ -45,7 +49,7 @@ export function doctorJsonReport(
     skills: report.skills,
     summary: severityCounts(report.findings),
     failOn,
-    ok: failing === 0,
+    ok: failing === 0 && !empty,
     findings: report.findings,
     catalog: report.catalog,
     threads,

@@ -9,6 +9,7 @@ import { namesFolder } from "../sources/string-source-kind.js";
 import { sourceFromString } from "../sources/source-from-string.js";
 import { isSiteUrl, parseSiteUrl } from "../sources/well-known/site-url.js";
 import { CliError } from "./cli-error.js";
+import { checkNpmArguments } from "./npm-arguments.js";
 import { homePath } from "./home-path.js";
 import { mergeIdenticalCopies } from "./identical-copies.js";
 import { plural } from "./plural.js";
@@ -126,6 +127,7 @@ export function sourceLocations(paths: string[]): string[] {
     if (missing.length > 0) throw new CliError("no-such-folder", `No such folder: ${missing.join(", ")}`);
     const files = folders.filter((path) => !statSync(path).isDirectory());
     if (files.length > 0) throw new CliError("not-a-folder", `Not a folder: ${files.join(", ")}`);
+    checkNpmArguments(locations);
   }
   // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.
   const same = (a: string, b: string) => (isSiteUrl(a) || isSiteUrl(b) ? a === b : resolve(a) === resolve(b));

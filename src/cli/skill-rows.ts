@@ -19,6 +19,9 @@ export interface SkillRow {
   diagnostics: Diagnostic[];
 }
 
+// Problems with a package an `npm:` source names, not with a skill file: listed, but never a row.
+const PACKAGE_PROBLEMS = new Set(["package-not-installed", "invalid-package-name"]);
+
 /**
  * Every `SKILL.md` the sources saw, with its status and its own diagnostics, sorted by name then
  * path. A file or folder with an error is `skipped`: a `SKILL.md` that cannot be used, and a
@@ -27,6 +30,7 @@ export interface SkillRow {
 export function skillRows(snapshot: CatalogSnapshot): SkillRow[] {
   const byFile = new Map<string, Diagnostic[]>();
   for (const diagnostic of snapshot.diagnostics) {
+    if (PACKAGE_PROBLEMS.has(diagnostic.code)) continue;
     const list = byFile.get(diagnostic.file) ?? [];
     list.push(diagnostic);
     byFile.set(diagnostic.file, list);

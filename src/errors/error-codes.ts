@@ -49,6 +49,8 @@ export const SKILLSET_ERROR_CODES = {
   "archive-refused": "a skill archive that is not a usable, safe zip or tar.gz (the message says why)",
   "mcp-unavailable": "an MCP server that cannot be reached or whose connection is closed",
   "mcp-error": "an MCP server that answered a request with an error",
+  "cannot-listen":
+    "the MCP server cannot listen over HTTP: the port is in use, or the host is not this machine's or does not resolve",
 
   // The skills CLI's lockfile.
   "invalid-lockfile": "a `skills-lock.json` that is missing or malformed (the message names the problem)",

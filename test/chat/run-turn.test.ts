@@ -2,6 +2,7 @@
 // pieces in order, tokens, the step limit, and a stop (Ctrl-C) that ends the answer but leaves a
 // thread the providers still accept.
 import { MemorySaver } from "@langchain/langgraph";
+import { ChatOpenAI } from "@langchain/openai";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -138,6 +139,34 @@ describe.each(["openai", "anthropic"] as const)("a turn, %s", (provider) => {
     expect(loaded).toEqual(["a"]);
     expect(server.requests).toHaveLength(1);
   });
+});
+
+it("a model that does not stream: its whole answer is shown once, after the message it writes, and the turn goes on", async () => {
+  const server = await fakeServer("openai", [
+    { text: "Let me look.", toolCalls: [{ name: "load_skill", args: { skill_name: "notes" } }] },
+    { text: "Notes use a heading." },
+  ]);
+  const model = new ChatOpenAI({
+    model: "test-model",
+    apiKey: "k",
+    configuration: { baseURL: server.url },
+    maxRetries: 0,
+    disableStreaming: true,
+  });
+  const agent = createChatAgent({
+    model,
+    sources: [createLocalSource({ path: skills(), watch: false })],
+    allowScripts: false,
+    checkpointer: new MemorySaver(),
+  });
+  const pieces: string[] = [];
+  const result = await runTurn(agent, "t-whole", "how are notes written?", {
+    text: (piece) => pieces.push(piece),
+    textEnd: () => pieces.push("<end>"),
+  });
+  expect(result).toMatchObject({ status: "answered", modelCalls: 2 });
+  expect(server.requests.map((request) => request.stream)).toEqual([false, false]);
+  expect(pieces).toEqual(["Let me look.", "<end>", "Notes use a heading.", "<end>"]);
 });
 
 it("a stop while a tool runs: the call gets a result saying it did not run, so the provider accepts the thread", async () => {

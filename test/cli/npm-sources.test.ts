@@ -1,7 +1,7 @@
 // The built CLI over `npm:` sources: fixture packages packed with `npm pack` and installed from
 // the tarballs into a temp project with a real (offline) `npm install`, then read from the
 // project folder by list, info, render, search, prompt and mcp.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -99,13 +99,36 @@ describe("skillset over npm: sources", () => {
     for (const name of ["deploy-checklist", "release-notes", "root-skill-pkg"]) expect(prompt.stdout).toContain(name);
   });
 
-  it("a package that is not installed is a diagnostic naming npm install, not a failure", async () => {
-    const result = await cli("list", "npm:@acme/not-there", "npm:@acme/skills-pack");
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain("2 skills available");
-    expect(result.stdout).toContain(
-      `${fixture.project}: error: Package '@acme/not-there' is not installed: no node_modules/@acme/not-there at or above ${fixture.project}. Run npm install @acme/not-there`,
+  it("a package named on the command line that is not installed fails with package-not-found, and lists no row", async () => {
+    const message = `Package '@acme/not-there' is not installed: no node_modules/@acme/not-there at or above ${fixture.project}. Run npm install @acme/not-there`;
+    expect(await cli("list", "npm:@acme/not-there")).toEqual({ code: 1, stdout: "", stderr: `skillset: ${message}\n` });
+    const mixed = await cli("list", "npm:@acme/not-there", "npm:@acme/skills-pack", "--json");
+    expect(mixed.code).toBe(1);
+    expect(JSON.parse(mixed.stdout)).toEqual({ error: { code: "package-not-found", message } });
+  });
+
+  it("a package the skills field names that is not installed is a diagnostic, not a made-up skipped row", async () => {
+    const project = fixture.project;
+    const manifest = join(project, "package.json");
+    const original = readFileSync(manifest, "utf8");
+    writeFileSync(
+      manifest,
+      JSON.stringify({ ...JSON.parse(original), skills: ["npm:@acme/not-there", "npm:@acme/skills-pack"] }),
     );
+    try {
+      const result = await cli("list", "npm:", "--json");
+      expect(result.code).toBe(0);
+      const json = JSON.parse(result.stdout) as {
+        skills: Array<{ status: string; path: string }>;
+        diagnostics: Array<{ code: string; file: string }>;
+      };
+      expect(json.skills.map((skill) => skill.status)).toEqual(["ok", "ok"]);
+      expect(json.diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.file}`)).toEqual([
+        `package-not-installed ${manifest}`,
+      ]);
+    } finally {
+      writeFileSync(manifest, original);
+    }
   });
 
   it("mcp npm: serves the packages' skills to an MCP client", async () => {

@@ -28,20 +28,25 @@ export interface CommandResult {
  * The environment for child processes: without the `npm_*` variables `npm test` sets (they
  * would carry this repository's package and config into the child's npm), and without colour.
  */
-function childEnv(): NodeJS.ProcessEnv {
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { NO_COLOR: "1" };
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.toLowerCase().startsWith("npm_") && key !== "FORCE_COLOR") env[key] = value;
   }
-  return env;
+  return { ...env, ...extra };
 }
 
-/** Runs a program; a non-zero exit comes back as `code`, not as an exception. */
-export async function run(file: string, args: string[], cwd: string): Promise<CommandResult> {
+/** Runs a program (with `env` added); a non-zero exit comes back as `code`, not as an exception. */
+export async function run(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CommandResult> {
   try {
     const { stdout, stderr } = await execFileAsync(file, args, {
       cwd,
-      env: childEnv(),
+      env: childEnv(env),
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -79,7 +84,7 @@ export async function packPackage(workDir: string): Promise<string> {
 }
 
 /** The version of a package installed in the repository, so the consumer's install hits npm's cache. */
-function installedVersion(name: string): string {
+export function installedVersion(name: string): string {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")) as {
     version: string;
   };

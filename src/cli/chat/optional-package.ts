@@ -1,11 +1,13 @@
 import { CliError } from "../cli-error.js";
+import { installCommand } from "./install-command.js";
 
 /**
  * Runs `load` (a dynamic `import()` of an optional dependency, or of a module that imports
  * some). When a package is not installed, throws a one-line {@link CliError} `missing-package`
  * naming it and the install command, e.g. `--model anthropic:… needs the package
- * @langchain/anthropic, which is not installed: npm install @langchain/anthropic`. `purpose`
- * says what needs it; `expected` is the package named when Node's error names none.
+ * @langchain/anthropic, which is not installed: npm install @langchain/anthropic` (with `-g`
+ * when skillset is installed globally). `purpose` says what needs it; `expected` is the package
+ * named when Node's error names none.
  */
 export async function importOptional<T>(load: () => Promise<T>, purpose: string, expected: string): Promise<T> {
   try {
@@ -15,7 +17,7 @@ export async function importOptional<T>(load: () => Promise<T>, purpose: string,
     if (missing === undefined) throw error;
     throw new CliError(
       "missing-package",
-      `${purpose} needs the package ${missing}, which is not installed: npm install ${missing}`,
+      `${purpose} needs the package ${missing}, which is not installed: ${installCommand([missing])}`,
     );
   }
 }

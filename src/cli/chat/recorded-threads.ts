@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { RecordedThread } from "../../core/doctor/diagnose-library.js";
 import { chatDatabasePath } from "./data-folder.js";
+import { installCommand } from "./install-command.js";
 import { missingPackage } from "./optional-package.js";
 
 const SQLITE_PACKAGE = "@langchain/langgraph-checkpoint-sqlite";
@@ -22,7 +23,10 @@ export async function readRecordedThreads(env: NodeJS.ProcessEnv = process.env):
   } catch (error) {
     const missing = missingPackage(error, SQLITE_PACKAGE);
     if (missing === undefined) throw error;
-    return { path, unavailable: `reading the saved chat threads needs the package ${missing}: npm install ${missing}` };
+    return {
+      path,
+      unavailable: `reading the saved chat threads needs the package ${missing}: ${installCommand([missing])}`,
+    };
   }
   const saver = sqlite.SqliteSaver.fromConnString(path);
   try {

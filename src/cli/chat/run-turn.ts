@@ -1,4 +1,4 @@
-import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "langchain";
+import { AIMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from "langchain";
 import type { SkillsLogEntry } from "../../core/skill-events.js";
 import type { ToolActivity } from "./activity.js";
 import type { ChatAgent } from "./chat-agent.js";
@@ -77,7 +77,7 @@ export async function runTurn(
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
       if (mode === "messages") {
         const [piece, metadata] = chunk as [BaseMessage, { langgraph_node?: string }];
-        if (metadata.langgraph_node !== "model_request" || !AIMessageChunk.isInstance(piece)) continue;
+        if (metadata.langgraph_node !== "model_request" || !isStreamedPiece(piece)) continue;
         const text = piece.text;
         if (text) {
           unfinished += text;
@@ -89,7 +89,7 @@ export async function runTurn(
       } else {
         for (const [node, update] of Object.entries(chunk as Record<string, unknown>)) {
           for (const written of messagesOf(update)) {
-            if (AIMessage.isInstance(written) || AIMessageChunk.isInstance(written)) {
+            if (AIMessage.isInstance(written)) {
               if (node !== "model_request") {
                 // The limit middleware ends the run with a message of its own (and re-emits the state before that).
                 stepLimitReached ||=
@@ -99,7 +99,9 @@ export async function runTurn(
               modelCalls++;
               usage.input += written.usage_metadata?.input_tokens ?? 0;
               usage.output += written.usage_metadata?.output_tokens ?? 0;
-              if (unfinished) handlers.textEnd?.();
+              // No piece of this message arrived (a model that does not stream, say): show it whole.
+              if (!unfinished && written.text) handlers.text?.(written.text);
+              if (unfinished || written.text) handlers.textEnd?.();
               unfinished = "";
               for (const call of written.tool_calls ?? [])
                 if (call.id) calls.set(call.id, { name: call.name, args: call.args });
@@ -135,6 +137,16 @@ export interface ThreadValues {
 export async function threadValues(agent: ChatAgent, threadId: string): Promise<ThreadValues> {
   const state = (await agent.getState({ configurable: { thread_id: threadId } })) as { values?: ThreadValues };
   return state.values ?? {};
+}
+
+/**
+ * Whether a `messages` stream item is a piece of the model's answer. Checked by its marker and
+ * shape, not by class: with several copies of `@langchain/core` installed (a global install, say),
+ * the provider's chunks are instances of another copy's `AIMessageChunk`, which
+ * `AIMessageChunk.isInstance` (a prototype check) refuses.
+ */
+function isStreamedPiece(piece: unknown): piece is AIMessageChunk {
+  return AIMessage.isInstance(piece) && typeof (piece as { concat?: unknown }).concat === "function";
 }
 
 /** The messages a node's update writes (an update, or the list of a tool node's updates). */

@@ -4,6 +4,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { MemorySaver } from "@langchain/langgraph";
 import { CliError } from "../cli-error.js";
 import { chatDatabasePath } from "./data-folder.js";
+import { installCommand } from "./install-command.js";
 import { importOptional, missingPackage } from "./optional-package.js";
 
 const SQLITE_PACKAGE = "@langchain/langgraph-checkpoint-sqlite";
@@ -35,7 +36,7 @@ export async function openThreadStore(
     return {
       checkpointer: new MemorySaver(),
       close: () => {},
-      warning: `This conversation is kept in memory only: saving it needs the package ${missing}: npm install ${missing}`,
+      warning: `This conversation is kept in memory only: saving it needs the package ${missing}: ${installCommand([missing])}`,
     };
   }
   const path = chatDatabasePath(env);

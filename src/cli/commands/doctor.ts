@@ -53,21 +53,27 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
     { snapshot, sources },
     { budget, ...meaning.options, ...(threads ? { threads } : {}) },
   );
+  // A library without skills has nothing to check: a CI job pointed at the wrong folder must not pass.
+  const empty = snapshot.skills.length === 0 && snapshot.shadowed.length === 0;
   const failing =
     failOn === "none"
       ? 0
       : report.findings.filter(
           (finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn),
         ).length;
-  const json = doctorJsonReport(report, recorded, meaning.status, failOn, failing);
+  const json = doctorJsonReport(report, recorded, meaning.status, failOn, failing, empty);
   if (options.json) terminal.out(JSON.stringify(json, null, 2));
   else {
     printReport(report, recorded, meaning.status, terminal);
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
+    if (empty)
+      terminal.out(
+        `\nNo skills found in ${sources.map((source) => source.id.replace(/^local:/, "")).join(", ")}: exit code 1`,
+      );
   }
   if (options.html !== undefined)
     writeHtmlReport(options.html, doctorPage(json, reportProvenance(undefined)), terminal);
-  return failing > 0 ? 1 : 0;
+  return failing > 0 || empty ? 1 : 0;
 }
 
 // The descriptions' vectors go through the cache `search --embeddings` fills (same model, same

@@ -1,6 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createSkillsMcpServer, type SkillsMcpServer } from "../../mcp/server/skills-mcp-server.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { CliError } from "../cli-error.js";
 import { lockfileOption } from "../lock-option.js";
 import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
@@ -56,7 +57,9 @@ export async function mcpCommand(
       terminal.err("skillset mcp: serving over stdio");
       await closed;
     } else {
-      const listener = await server.listen({ port, ...(options.host !== undefined ? { host: options.host } : {}) });
+      const listener = await server
+        .listen({ port, ...(options.host !== undefined ? { host: options.host } : {}) })
+        .catch(cannotListen);
       terminal.err(`skillset mcp: serving at ${listener.url}`);
       await untilClosed();
     }
@@ -89,6 +92,14 @@ async function reportSkills(
     terminal.err(
       `skillset mcp: not serving skill '${skill.name}' over the Skills extension: ${skill.reason} (${skill.path})`,
     );
+}
+
+// The listener's one sentence, with the option that changes what failed.
+function cannotListen(error: unknown): never {
+  if (!SkillsetError.isInstance(error) || error.code !== "cannot-listen") throw error;
+  const cause = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  const option = cause === "EADDRINUSE" || cause === "EACCES" ? "--http" : "--host";
+  throw new CliError("cannot-listen", `${error.message}; choose another with ${option}`);
 }
 
 function untilClosed(input?: NodeJS.ReadableStream): Promise<void> {

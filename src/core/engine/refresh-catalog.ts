@@ -23,7 +23,7 @@ export async function refreshCatalog(
     emitSkillsEvent(logger, undefined, {
       level: "info",
       event: "skills_discovered",
-      message: `Discovered ${skills.length} skills from ${catalog.sources.length} sources`,
+      message: `Discovered ${count(skills.length, "skill")} from ${count(catalog.sources.length, "source")}`,
       skills: skills.length,
       sources: catalog.sources.length,
     });
@@ -49,4 +49,9 @@ export async function refreshCatalog(
       skill,
     });
   return { skills, version, operations: gone.map((skill) => ({ kind: "unload", skill })) };
+}
+
+/** `1 skill`, `2 skills`. */
+function count(value: number, noun: string): string {
+  return `${value} ${noun}${value === 1 ? "" : "s"}`;
 }

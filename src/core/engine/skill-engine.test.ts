@@ -31,6 +31,17 @@ async function setup(files: Record<string, string>, options: Parameters<typeof c
 }
 
 describe("createSkillEngine", () => {
+  it("logs what it discovered with each noun in the right number", async () => {
+    const one = await setup({ "/s/a/SKILL.md": skill("a") });
+    expect(one.entries.find((entry) => entry.event === "skills_discovered")?.message).toBe(
+      "Discovered 1 skill from 1 source",
+    );
+    const two = await setup({ "/s/a/SKILL.md": skill("a"), "/s/b/SKILL.md": skill("b") });
+    expect(two.entries.find((entry) => entry.event === "skills_discovered")?.message).toBe(
+      "Discovered 2 skills from 1 source",
+    );
+  });
+
   it("loads a skill: the text for the model and the operation for the host's state", async () => {
     const { engine, request } = await setup({ "/s/a/SKILL.md": skill("a"), "/s/a/references/x.md": "# x" });
     const step = await engine.load(request(), { skill: "a", id: "1" });

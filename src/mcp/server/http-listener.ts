@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 
 /** Where {@link SkillsMcpServer.listen} listens. */
 export interface SkillsMcpHttpOptions {
@@ -27,7 +28,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * Streamable HTTP at `/mcp`, one MCP session per client: a POST without a session id starts one
  * (the transport answers anything but `initialize` with an error), later requests carry the id
  * the server gave. Bound to loopback, the Host header must name it, so a web page cannot reach
- * the skills through DNS rebinding.
+ * the skills through DNS rebinding. A port in use, or a host that cannot be bound or resolved,
+ * rejects with a {@link SkillsetError} `cannot-listen`.
  */
 export async function listenOverHttp(
   connect: (transport: Transport, sessionId: string) => Promise<void>,
@@ -70,9 +72,10 @@ export async function listenOverHttp(
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const fail = (error: Error) => reject(listenError(error, host, options.port ?? 0));
+    server.once("error", fail);
     server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+      server.off("error", fail);
       resolve();
     });
   });
@@ -88,6 +91,26 @@ export async function listenOverHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Why the server could not listen, as a {@link SkillsetError} `cannot-listen` in one sentence
+ * (`port 3000 on 127.0.0.1 is in use`); Node's error is its `cause`.
+ */
+function listenError(error: Error, host: string, port: number): SkillsetError {
+  const where = `port ${port} on ${host}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  const message =
+    code === "EADDRINUSE"
+      ? `${where} is in use`
+      : code === "EACCES"
+        ? `${where} needs privileges this process does not have`
+        : code === "EADDRNOTAVAIL"
+          ? `${host} is not an address of this machine`
+          : code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME"
+            ? `the host name ${host} does not resolve to an address`
+            : `cannot listen on ${where}: ${error.message}`;
+  return new SkillsetError("cannot-listen", message, { cause: error });
 }
 
 function reply(response: ServerResponse, status: number, message: string): void {
