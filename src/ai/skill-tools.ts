@@ -63,6 +63,17 @@ function aiTool<Input extends z.ZodObject>(
   return { description: definition.description, inputSchema: definition.input, execute };
 }
 
+// A tool that reads the step's state and changes none of it: the engine's reply, or its refusal thrown.
+function replyTool<Input extends z.ZodObject, EngineInput>(
+  host: SkillToolsHost,
+  definition: { description: string; input: Input; engineInput(input: z.output<Input>): EngineInput },
+  call: (request: SkillRequest, input: EngineInput) => Promise<SkillReply>,
+): Tool<z.output<Input>, string> {
+  return aiTool(definition, async (input, options) =>
+    reply(await call(await host.step(options.messages).request, definition.engineInput(input))),
+  );
+}
+
 /**
  * The skill tools for the AI SDK, built from their definitions (`core/tools/skill-tool-definitions.ts`).
  * A refusal is thrown, so the AI SDK hands it to the model as a tool error (`error-text`) and the
@@ -79,35 +90,19 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
       return settle(host.engine.unload(await step.request, { skill, id: options.toolCallId }, [...step.calls]), step);
     }),
     ...(include.search !== false
-      ? {
-          [SEARCH_SKILLS.name]: aiTool(SEARCH_SKILLS, async (input, options) =>
-            reply(
-              await host.engine.search(await host.step(options.messages).request, SEARCH_SKILLS.engineInput(input)),
-            ),
-          ),
-        }
+      ? { [SEARCH_SKILLS.name]: replyTool(host, SEARCH_SKILLS, (request, input) => host.engine.search(request, input)) }
       : {}),
     ...(include.readResource
       ? {
-          [READ_SKILL_RESOURCE.name]: aiTool(READ_SKILL_RESOURCE, async (input, options) =>
-            reply(
-              await host.engine.readResource(
-                await host.step(options.messages).request,
-                READ_SKILL_RESOURCE.engineInput(input),
-              ),
-            ),
+          [READ_SKILL_RESOURCE.name]: replyTool(host, READ_SKILL_RESOURCE, (request, input) =>
+            host.engine.readResource(request, input),
           ),
         }
       : {}),
     ...(include.runScript
       ? {
-          [RUN_SKILL_SCRIPT.name]: aiTool(RUN_SKILL_SCRIPT, async (input, options) =>
-            reply(
-              await host.engine.runScript(
-                await host.step(options.messages).request,
-                RUN_SKILL_SCRIPT.engineInput(input),
-              ),
-            ),
+          [RUN_SKILL_SCRIPT.name]: replyTool(host, RUN_SKILL_SCRIPT, (request, input) =>
+            host.engine.runScript(request, input),
           ),
         }
       : {}),
