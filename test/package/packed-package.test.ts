@@ -150,9 +150,13 @@ export const text: string = renderCatalogMarkdown(snapshot.skills);
 export const diagnostics: readonly Diagnostic[] = snapshot.diagnostics;
 // @ts-expect-error a catalog takes sources, not a path (fails as unused if the types were any)
 createCatalog("./skills");
-import { applySkillOperations, createSkillEngine, type SkillThreadState } from "skillset/host";
+`;
+    // skillset/host exports the tools' zod schemas, and zod's declarations need \`URL\` from the DOM
+    // or @types/node: it is checked with the other entries, skipLibCheck on.
+    const hostUse = `import { applySkillOperations, createSkillEngine, LOAD_SKILL, type SkillThreadState } from "skillset/host";
 export const engine = createSkillEngine({ maxLoadedSkills: 3 });
 export const state: SkillThreadState = applySkillOperations({ loaded: [], resources: {} }, [{ kind: "reset" }]);
+export const loadSkillName: "load_skill" = LOAD_SKILL.name;
 `;
     const langchainUse = `import { createSkillsMiddleware, type SkillsLogger } from "skillset/langchain";
 const logger: SkillsLogger = (entry) => void entry.event;
@@ -186,7 +190,7 @@ export const source = (client: Parameters<typeof mcpSkillSource>[0]["client"]) =
         ["nodenext", "nodenext"],
         ["esnext", "bundler"],
       ]) {
-        const result = await typecheck(`all-${moduleResolution}.ts`, coreUse + langchainUse + mcpUse, {
+        const result = await typecheck(`all-${moduleResolution}.ts`, coreUse + hostUse + langchainUse + mcpUse, {
           module,
           moduleResolution,
           skipLibCheck: true,
