@@ -22,6 +22,7 @@ export {
 export type { SkillCall } from "./core/loaded/plan-skill-calls.js";
 export type { InheritedSkills } from "./core/loaded/inherit-skills.js";
 export type { AllowedToolsPolicy } from "./core/tools/tool-policy.js";
+export type { SkillLocation } from "./core/skill-file/skill-metadata.js";
 
 // A thread's loaded skills change only through operations the engine returns.
 export { applySkillOperations } from "./core/engine/skill-engine.js";

@@ -1,6 +1,8 @@
 import { DEFAULT_CATALOG_BUDGET } from "../catalog/render-catalog.js";
 import { emitSkillsEvent, type SkillsLogEntry, type SkillsLogger } from "../skill-events.js";
 import type { SkillEngineOptions, SkillRequest } from "./skill-engine-types.js";
+import type { SkillLocation, SkillMetadata } from "../skill-file/skill-metadata.js";
+import { parentFolder } from "../text/path-separator.js";
 import { createLexicalRanker, type SkillRanker } from "../search/skill-search.js";
 import type { AllowedToolsPolicy } from "../tools/tool-policy.js";
 import { createCatalogCache, type CatalogCache } from "./catalog-cache.js";
@@ -18,6 +20,7 @@ export interface EngineContext {
   readonly maxLoaded: number;
   readonly policy: AllowedToolsPolicy;
   readonly readTool: string;
+  readonly skillLocation: (skill: SkillMetadata) => SkillLocation;
   readonly logger: SkillsLogger | undefined;
   /** Most tokens the catalog may take; `undefined`: no limit. */
   readonly budget: number | undefined;
@@ -41,6 +44,7 @@ export function createEngineContext(options: SkillEngineOptions): EngineContext 
     maxLoaded: options.maxLoadedSkills ?? 10,
     policy: options.allowedToolsPolicy ?? "recommend",
     readTool: options.resourceReadTool ?? "read_file",
+    skillLocation: options.skillLocation ?? sourceLocation,
     logger,
     budget: options.catalogBudget === false ? undefined : (options.catalogBudget ?? DEFAULT_CATALOG_BUDGET),
     offer: given === true ? "always" : given === false ? "never" : given,
@@ -49,4 +53,9 @@ export function createEngineContext(options: SkillEngineOptions): EngineContext 
     announced: new WeakSet<object>(),
     emit: (request, entry) => emitSkillsEvent(logger, request.emit, entry),
   };
+}
+
+// A skill's files as its source names them.
+function sourceLocation(skill: SkillMetadata): SkillLocation {
+  return { file: skill.path, folder: parentFolder(skill.path) };
 }

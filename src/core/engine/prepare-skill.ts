@@ -69,6 +69,7 @@ export async function prepareSkill(
       discovery,
       request.fileTools?.read ?? context.readTool,
       context.policy,
+      context.skillLocation(skill),
     ),
     operation: {
       kind: "load",

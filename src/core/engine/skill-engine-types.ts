@@ -4,7 +4,7 @@ import type { SkillCall } from "../loaded/plan-skill-calls.js";
 import type { RenderedCatalog } from "../catalog/render-catalog.js";
 import type { SkillCommand } from "../instructions/skill-command.js";
 import type { SkillsLogger } from "../skill-events.js";
-import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import type { SkillLocation, SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { SkillOperation } from "../loaded/skill-operations.js";
 import type { SkillResource } from "../resources/skill-resources.js";
 import type { SkillRanker } from "../search/skill-search.js";
@@ -29,6 +29,12 @@ export interface SkillEngineOptions {
   resourceReadTool?: string;
   /** The tool the prompt tells the model to run scripts with, if any. */
   scriptRunTool?: string;
+  /**
+   * How load results name a skill's `SKILL.md` and its folder (the base of its resource listing).
+   * Default: the paths of the skill's source. A server names them by the URIs it serves, so its
+   * clients do not learn how its disk is laid out.
+   */
+  skillLocation?: (skill: SkillMetadata) => SkillLocation;
   /** Runs {@link SkillEngine.runScript}; without it, scripts are refused. */
   scripts?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
   /**

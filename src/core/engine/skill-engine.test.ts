@@ -42,6 +42,23 @@ describe("createSkillEngine", () => {
     );
   });
 
+  it("skillLocation names the SKILL.md and folder of a load result; the instructions stay as written", async () => {
+    // The instructions mention the source's folder and even a closing tag: only the framing changes.
+    const body = "Run /srv/skills/csv/scripts/run.sh.\nNot the end: </skill>\nSee /srv/skills/csv; done.";
+    const { engine, request } = await setup(
+      { "/srv/skills/csv/SKILL.md": skill("csv", "", body), "/srv/skills/csv/scripts/run.sh": "echo" },
+      {
+        resourceReadTool: "read_skill_resource",
+        skillLocation: (loaded) => ({ file: `skill://${loaded.name}/SKILL.md`, folder: `skill://${loaded.name}/` }),
+      },
+    );
+    const step = await engine.load(request(), { skill: "csv", id: "1" });
+    expect(step.text).toBe(
+      `<skill name="csv" path="skill://csv/SKILL.md">\n---\nname: csv\ndescription: Use csv.\n---\n${body}\n\n</skill>\n<skill_resources base="skill://csv/">\n- [script] scripts/run.sh\n</skill_resources>\nPaths above are relative to skill://csv/; read them with \`read_skill_resource\` when the instructions call for them.`,
+    );
+    expect(step.text).not.toContain("/srv/skills/csv/SKILL.md");
+  });
+
   it("loads a skill: the text for the model and the operation for the host's state", async () => {
     const { engine, request } = await setup({ "/s/a/SKILL.md": skill("a"), "/s/a/references/x.md": "# x" });
     const step = await engine.load(request(), { skill: "a", id: "1" });

@@ -57,3 +57,9 @@ export function skillDirectory(skill: Pick<SkillMetadata, "path">): string {
   const slash = skill.path.lastIndexOf(pathSeparator(skill.path));
   return slash <= 0 ? skill.path.slice(0, slash + 1) || "." : skill.path.slice(0, slash);
 }
+
+/** How results name a skill's `SKILL.md` (`file`) and its folder (`folder`): the engine's `skillLocation`. */
+export interface SkillLocation {
+  file: string;
+  folder: string;
+}

@@ -1,7 +1,7 @@
 import type { SkillCallDecision } from "../loaded/plan-skill-calls.js";
 import { parentFolder } from "../text/path-separator.js";
 import { quoteForPrompt } from "../text/safe-text.js";
-import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import type { SkillLocation, SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { ResourceDiscovery } from "../resources/skill-resources.js";
 import type { AllowedToolsPolicy } from "./tool-policy.js";
 import { LOAD_SKILL, READ_SKILL_RESOURCE, UNLOAD_SKILL } from "./skill-tool-definitions.js";
@@ -81,8 +81,9 @@ export function loadResultText(
   discovery: ResourceDiscovery,
   readTool: string,
   policy: AllowedToolsPolicy = "recommend",
+  location: SkillLocation = { file: skill.path, folder: parentFolder(skill.path) },
 ): string {
-  const directory = quoteForPrompt(parentFolder(skill.path));
+  const directory = quoteForPrompt(location.folder);
   const tail: string[] = [];
   if (discovery.resources.length > 0) {
     tail.push(`<skill_resources base="${directory}">`);
@@ -102,7 +103,7 @@ export function loadResultText(
     );
   }
   const closing = `</skill>${tail.length > 0 ? `\n${tail.join("\n")}` : ""}`;
-  const opening = `${loadedSkillMarker(skill.name)} path="${quoteForPrompt(skill.path)}">\n`;
+  const opening = `${loadedSkillMarker(skill.name)} path="${quoteForPrompt(location.file)}">\n`;
   const room = MAX_LOAD_RESULT_CHARS - opening.length - closing.length - 200;
   let body = content;
   if (content.length > room) {
@@ -110,7 +111,7 @@ export function loadResultText(
     const lines = shown.split("\n").length - 1;
     // read_skill_resource takes a path in the skill's folder; other readers take the file's own path.
     const file =
-      readTool === READ_SKILL_RESOURCE.name ? `\`SKILL.md\` of skill '${skill.name}'` : quoteForPrompt(skill.path);
+      readTool === READ_SKILL_RESOURCE.name ? `\`SKILL.md\` of skill '${skill.name}'` : quoteForPrompt(location.file);
     body = `${shown}[… SKILL.md continues after line ${lines}: read ${file} with \`${readTool}\` from line offset ${lines}.]`;
   }
   return `${opening}${body}\n${closing}`;

@@ -10,7 +10,6 @@ import { isUserInvocable } from "../../core/instructions/skill-command.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { McpSkillSession } from "./mcp-session.js";
 import { MAX_SKILL_ARGUMENTS_CHARS } from "../../core/tools/skill-tool-definition.js";
-import { withServedFileNames } from "./served-file-names.js";
 import { pageAfter, protocolError, type McpServerContext } from "./server-context.js";
 
 /** The prompt argument of a skill that names no arguments of its own: everything typed after `/name`. */
@@ -53,7 +52,7 @@ export function handleSkillPrompts(server: Server, context: McpServerContext, se
     if (!step.ok) throw protocolError(ErrorCode.InternalError, step.text);
     return {
       description: skill.description,
-      messages: [{ role: "user" as const, content: { type: "text" as const, text: withServedFileNames(step.text) } }],
+      messages: [{ role: "user" as const, content: { type: "text" as const, text: step.text } }],
     };
   });
 }

@@ -10,7 +10,6 @@ import {
   UNLOAD_SKILL,
 } from "../../core/tools/skill-tool-definitions.js";
 import type { McpSkillSession } from "./mcp-session.js";
-import { withServedFileNames } from "./served-file-names.js";
 
 /** The catalog as the tools show it: its text, and whether the engine offers `search_skills` for it. */
 export interface ToolCatalog {
@@ -44,8 +43,7 @@ export function registerSkillTools(
   const callId = () => `${session.id}#${++calls}`;
   const reply = async (action: SessionAction): Promise<CallToolResult> => {
     const outcome = await session.run(action);
-    const text = withServedFileNames(outcome.text);
-    return { content: [{ type: "text", text }], ...(outcome.ok ? {} : { isError: true }) };
+    return { content: [{ type: "text", text: outcome.text }], ...(outcome.ok ? {} : { isError: true }) };
   };
   // A definition as an MCP tool: the SDK takes the input schema as a zod raw shape.
   const register = <Input extends z.ZodObject>(

@@ -18,6 +18,7 @@ import { registerSkillTools, type SkillTools, type ToolCatalog } from "./mcp-too
 import { listServedFiles } from "../skills-extension/served-files.js";
 import { sourceOf, type McpServerContext } from "./server-context.js";
 import { SKILLS_EXTENSION } from "../skills-extension/skill-entry.js";
+import { skillUri } from "../skills-extension/skill-uri.js";
 import { handleSkillsExtension } from "./skills-methods.js";
 
 /** Options of {@link createSkillsMcpServer}. */
@@ -99,6 +100,8 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills ?? 10,
     resourceReadTool: "read_skill_resource",
+    // Clients read a skill's files by the URIs served here, never by this server's disk paths.
+    skillLocation: (skill) => ({ file: skillUri(skill.name), folder: `${skillUri(skill.name, "")}/` }),
     ...(options.runScripts ? { scripts: options.runScripts, scriptRunTool: "run_skill_script" } : {}),
     ...(options.lockfile === undefined ? {} : { verifySkill: lockfileVerifier(options.lockfile) }),
     ...(options.logger ? { logger: options.logger } : {}),
