@@ -50,19 +50,9 @@ export function scanLimitDiagnostics(snapshot: CatalogSnapshot): Diagnostic[] {
 
 /**
  * Scans the given folders, in precedence order, or the usual locations when none are given
- * (only those that exist). A folder given explicitly that does not exist is an error.
- */
-export async function scanSources(
-  paths: string[],
-  options: SourceOptions,
-  terminal: Terminal,
-): Promise<CatalogSnapshot> {
-  return (await scanCatalog(paths, options, terminal)).snapshot;
-}
-
-/**
- * {@link scanSources}, with the sources read, for the engine (their order decides catalog
- * priority), identical copies of one skill taken as that skill. A limit that cut the scan, or a
+ * (only those that exist; a folder given explicitly that does not exist is an error). Returns the
+ * snapshot with the sources read, for the engine (their order decides catalog priority),
+ * identical copies of one skill taken as that skill. A limit that cut the scan, or a
  * site served from the cache, is a warning on stderr, unless `limitsShown` (the command shows
  * every diagnostic itself).
  */
