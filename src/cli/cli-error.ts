@@ -30,7 +30,7 @@ const COMMAND_LINE_CODES = [
 
 /**
  * Every code the CLI reports, in `--json`'s `{"error":{"code","message"}}`. docs/cli.md's table
- * says what each means; test/cli-error-codes.test.ts holds the table and this list to the same codes.
+ * says what each means; test/cli/error-codes.test.ts holds the table and this list to the same codes.
  */
 export const CLI_ERROR_CODES = [...LIBRARY_CODES, ...COMMAND_LINE_CODES] as const;
 

@@ -2,7 +2,7 @@
 // two agents as copies (`--copy`: the same bytes in .claude/skills and .agents/skills, one
 // lockfile entry) or as a link (.claude/skills/<name> → .agents/skills/<name>) is listed once,
 // with no diagnostic on `skillset list`, and `skillset doctor --fail-on warning` passes on the
-// clean install. test/cli-installer-layouts.test.ts reads a recording of these layouts under Node 20.
+// clean install. test/cli/installer-layouts.test.ts reads a recording of these layouts under Node 20.
 // Run under Node 22 with the other installer tests (see skills-installer.spec.ts).
 import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";

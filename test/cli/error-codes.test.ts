@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLI_ERROR_CODES, CliError } from "../src/cli/cli-error.js";
+import { CLI_ERROR_CODES, CliError } from "../../src/cli/cli-error.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 // The rows of docs/cli.md's table of `--json` error codes: code and exit code.
 function documentedCodes(): Array<{ code: string; exit: number }> {

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 const run = promisify(execFile);
 const RAW = /[\u202a-\u202e\u2066-\u2069\u2028\u2029\x80-\x9f]/;
 

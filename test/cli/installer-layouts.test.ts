@@ -12,8 +12,8 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const RECORDING = fileURLToPath(new URL("./__fixtures__/skills-cli-1.7.4-copy-and-link.json", import.meta.url));
+const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const RECORDING = fileURLToPath(new URL("../__fixtures__/skills-cli-1.7.4-copy-and-link.json", import.meta.url));
 const run = promisify(execFile);
 
 type Entry = { path: string; content: string } | { path: string; link: string };
