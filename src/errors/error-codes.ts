@@ -52,6 +52,9 @@ export const SKILLSET_ERROR_CODES = {
   "cannot-listen":
     "the MCP server cannot listen over HTTP: the port is in use, or the host is not this machine's or does not resolve",
 
+  // Code mode.
+  "sandbox-closed": "a code sandbox pool asked to run code after `close()`",
+
   // The skills CLI's lockfile.
   "invalid-lockfile": "a `skills-lock.json` that is missing or malformed (the message names the problem)",
 } as const satisfies Record<string, string>;
