@@ -18,7 +18,7 @@ const variant = syncVariant as unknown as Parameters<typeof newQuickJSWASMModule
 
 // The engine's own stack limit, well inside the WASM stack, so deep recursion is a catchable RangeError
 // rather than a trap of the WebAssembly instance.
-const MAX_STACK_BYTES = 256 * 1024;
+const MAX_STACK_BYTES = 64 * 1024;
 
 /** One thread's sandbox: its own WebAssembly instance (own heap), runtime and JavaScript context. */
 export interface CodeSandbox {
@@ -56,14 +56,16 @@ export async function createCodeSandbox(options: CodeSandboxOptions): Promise<Co
     () => active !== undefined && (Date.now() > active.deadline || active.stop !== undefined),
   );
   runtime.setModuleLoader(
-    (name) => active?.approved.sources.get(name) ?? { error: new Error(`Cannot import "${name}": ${NOT_APPROVED}`) },
+    (name) => {
+      const source = name.startsWith(REFUSED) ? undefined : active?.approved.sources.get(name);
+      return source ?? { error: new Error(`Cannot import "${name.replace(REFUSED, "")}": ${NOT_APPROVED}`) };
+    },
     // Asked for every import, cached modules included: a module the host did not approve for this run
-    // (an unloaded skill's, or one reached through eval) is refused even when an earlier run loaded it.
+    // (an unloaded skill's, or one reached through eval) gets a name no module has, which the loader refuses.
     (base, name) => {
       const approved = active?.approved;
       const resolved = resolveModuleSpecifier(approved?.sources.has(base) ? base : undefined, name);
-      const full = approved && approvedName(approved, resolved);
-      return full ?? { error: new Error(`Cannot import "${resolved}": ${NOT_APPROVED}`) };
+      return (approved && approvedName(approved, resolved)) ?? REFUSED + resolved;
     },
   );
 
@@ -134,6 +136,8 @@ export async function createCodeSandbox(options: CodeSandboxOptions): Promise<Co
   };
 }
 
+// Names cross into C as NUL-terminated strings, so the marker is a control character other than NUL.
+const REFUSED = "\u0001refused:";
 const NOT_APPROVED =
   "only modules named directly in an import statement or import() call can be imported (not through eval or Function).";
 
