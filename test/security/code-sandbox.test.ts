@@ -38,6 +38,9 @@ function strictHost(tools: CodeRunHost["tools"] = {}): CodeRunHost & { asked: st
   };
 }
 
+/** The note a kept-values thread gets when a limit stops its code. */
+const RESET = "The sandbox was reset after the code was stopped; values kept from earlier runs are gone.";
+
 let threadCount = 0;
 /** Runs the attack in a fresh thread, then checks that thread and another still run code. */
 async function attack(code: string, host: CodeRunHost = strictHost(), sandboxes = pool): Promise<CodeRunOutcome> {
@@ -68,7 +71,8 @@ describe("time", () => {
     expect(Date.now() - started).toBeLessThan(limits.timeoutMs + 1500);
     expect(formatCodeRunOutcome(outcome, limits)).toBe(
       "Error: the code ran past its 1 s limit and was stopped. Do less in one run (fewer items, no busy or " +
-        "waiting loops) and return partial results, or split the work over several runs.",
+        "waiting loops) and return partial results, or split the work over several runs.\n\n" +
+        `Note: ${RESET}`,
     );
   });
 
@@ -82,7 +86,7 @@ describe("time", () => {
       logs: ["asked"],
       logsCutChars: 0,
       toolCalls: 1,
-      notes: [],
+      notes: [RESET],
     });
     expect(Date.now() - started).toBeLessThan(limits.timeoutMs + 1500);
   });
@@ -205,7 +209,8 @@ describe("tool calls", () => {
     expect(calls()).toBe(256);
     expect(formatCodeRunOutcome(outcome, limits)).toBe(
       "Error: the code called tools more than 256 times in one run and was stopped. Make fewer calls per run: " +
-        "handle part of the items, return what you have, and continue in another run.",
+        "handle part of the items, return what you have, and continue in another run.\n\n" +
+        `Note: ${RESET}`,
     );
   });
 

@@ -209,6 +209,18 @@ describe("keepValues", () => {
     ]);
     expect(value(await sandboxes.run("other", "return typeof count;", host()))).toBe("undefined");
   });
+
+  test("on: a run stopped by a limit resets the thread's values and says so", async () => {
+    const sandboxes = pool({ keepValues: true, limits: { timeoutMs: 200 } });
+    await sandboxes.run("t", "globalThis.count = 1;", host());
+    const stopped = await sandboxes.run("t", "count = 2; while (true) {}", host());
+    expect(stopped).toMatchObject({
+      ok: false,
+      error: { kind: "timeout" },
+      notes: ["The sandbox was reset after the code was stopped; values kept from earlier runs are gone."],
+    });
+    expect(value(await sandboxes.run("t", "return typeof count;", host()))).toBe("undefined");
+  });
 });
 
 describe("the pool", () => {

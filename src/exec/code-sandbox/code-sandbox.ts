@@ -99,14 +99,15 @@ export async function createCodeSandbox(options: CodeSandboxOptions): Promise<Co
           return context;
         },
       });
+      const stopped = run.stop !== undefined || (!outcome.ok && outcome.error.kind === "timeout");
       if (run.broken) {
         usable = false;
-      } else if (
-        !options.keepValues ||
-        run.stop !== undefined ||
-        (outcome.ok === false && outcome.error.kind === "timeout")
-      ) {
+      } else if (!options.keepValues) {
         dropContext();
+      } else if (stopped) {
+        // Code stopped mid-way may have left half-updated values and jobs that would run in the next run.
+        dropContext();
+        run.notes.push("The sandbox was reset after the code was stopped; values kept from earlier runs are gone.");
       }
       return outcome;
     } catch (error) {
