@@ -308,3 +308,38 @@ describe("syntax errors", () => {
     expect(!firstLine.ok && firstLine.error.message.split("\n")[1]).toBe("    at <anonymous> (run_code.js:1:3)");
   });
 });
+
+describe("a sandbox's own upkeep", () => {
+  test("without kept values, a sandbox whose heap grew past 32 MiB is replaced after the run", async () => {
+    const { createCodeSandbox } = await import("./code-sandbox.js");
+    const { resolveCodeLimits } = await import("./code-limits.js");
+    const sandbox = await createCodeSandbox({
+      limits: resolveCodeLimits({ memoryBytes: 128 * 1024 * 1024 }),
+      keepValues: false,
+    });
+    expect(value(await sandbox.run("return 1;", host()))).toBe(1);
+    expect(sandbox.usable).toBe(true);
+    const big = await sandbox.run("const a = new Uint8Array(40 * 1024 * 1024); a[1] = 1; return a.length;", host());
+    expect(value(big)).toBe(41943040);
+    expect(sandbox.usable).toBe(false);
+    sandbox.dispose();
+  });
+
+  test("a `__proto__` key in a tool's arguments does not reach the tool", async () => {
+    const seen: unknown[] = [];
+    const tools = {
+      merge: async (args: unknown) => {
+        seen.push(args);
+        return Object.assign({}, args as object);
+      },
+    };
+    const outcome = await pool().run(
+      "t",
+      'const args = JSON.parse(\'{"a":1,"__proto__":{"polluted":true},"b":{"__proto__":{"x":1}}}\'); return await tools.merge(args);',
+      host({}, tools),
+    );
+    expect(value(outcome)).toEqual({ a: 1, b: {} });
+    expect(seen).toEqual([{ a: 1, b: {} }]);
+    expect(Object.getPrototypeOf(seen[0])).toBe(Object.prototype);
+  });
+});

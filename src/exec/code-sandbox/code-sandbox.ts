@@ -16,6 +16,9 @@ import { approvedName, loadModuleGraph } from "./module-graph.js";
 // The package's types describe its CommonJS build; under ESM its default export is the variant itself.
 const variant = syncVariant as unknown as Parameters<typeof newQuickJSWASMModuleFromVariant>[0];
 
+// The heap a WebAssembly instance starts with is 16 MiB; one grown past twice that is replaced.
+const SHRINK_ABOVE_BYTES = 32 * 1024 * 1024;
+
 // The engine's own stack limit, well inside the WASM stack, so deep recursion is a catchable RangeError
 // rather than a trap of the WebAssembly instance.
 const MAX_STACK_BYTES = 64 * 1024;
@@ -24,7 +27,10 @@ const MAX_STACK_BYTES = 64 * 1024;
 export interface CodeSandbox {
   /** Runs the model's code; resolves to its outcome (never rejects for anything the code does). */
   run(code: string, host: CodeRunHost): Promise<CodeRunOutcome>;
-  /** False once the sandbox must not run again (its engine failed or its memory limit was hit). */
+  /**
+   * False once the sandbox must not run again: its engine failed, its memory limit was hit, or (values not
+   * kept) its heap grew past 32 MiB, which a WebAssembly instance never gives back.
+   */
   readonly usable: boolean;
   /** Frees the engine; further runs are refused. */
   dispose(): void;
@@ -104,6 +110,8 @@ export async function createCodeSandbox(options: CodeSandboxOptions): Promise<Co
         usable = false;
       } else if (!options.keepValues) {
         dropContext();
+        // A WebAssembly heap never shrinks: after a run that used much memory, start over (nothing is kept).
+        if (wasm.getWasmMemory().buffer.byteLength > SHRINK_ABOVE_BYTES) usable = false;
       } else if (stopped) {
         // Code stopped mid-way may have left half-updated values and jobs that would run in the next run.
         dropContext();
@@ -239,7 +247,7 @@ function callTool(
     );
   }
   return settleLater(context, run, async () => {
-    const result = await tool(JSON.parse(json));
+    const result = await tool(JSON.parse(json, withoutProtoKeys));
     return result === undefined ? undefined : JSON.stringify(result);
   });
 }
@@ -273,4 +281,9 @@ function settleLater(context: QuickJSContext, run: ActiveRun, work: () => Promis
         }),
     );
   return deferred.handle.dup();
+}
+
+// A "__proto__" key in the code's JSON would become a prototype wherever a tool merges its arguments.
+function withoutProtoKeys(key: string, value: unknown): unknown {
+  return key === "__proto__" ? undefined : value;
 }
