@@ -254,6 +254,41 @@ describe("the pool", () => {
     expect(value(await sandboxes.run("a", "return 'a again'", host()))).toBe("a again");
   });
 
+  test("release() while a run is going lets it finish, then frees its sandbox; the thread's next run starts afresh", async () => {
+    const sandboxes = pool({ keepValues: true });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const running = sandboxes.run(
+      "t",
+      "globalThis.mark = 1; await tools.wait(); return mark;",
+      host({}, { wait: () => gate }),
+    );
+    sandboxes.release("t");
+    expect(sandboxes.threads()).toEqual([]);
+    release();
+    expect(value(await running)).toBe(1);
+    expect(value(await sandboxes.run("t", "return typeof mark;", host()))).toBe("undefined");
+  });
+
+  test("runs queued behind a run when the pool closes are refused with sandbox-closed", async () => {
+    const sandboxes = pool();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => {};
+    const waiting = new Promise<void>((resolve) => (started = resolve));
+    const wait = () => {
+      started();
+      return gate;
+    };
+    const first = sandboxes.run("t", "await tools.wait(); return 'first';", host({}, { wait }));
+    const queued = sandboxes.run("t", "return 'queued';", host());
+    await waiting;
+    sandboxes.close();
+    release();
+    expect(value(await first)).toBe("first");
+    await expect(queued).rejects.toMatchObject({ code: "sandbox-closed" });
+  });
+
   test("after close() a run is refused with sandbox-closed", async () => {
     const sandboxes = pool();
     await sandboxes.run("a", "return 1", host());

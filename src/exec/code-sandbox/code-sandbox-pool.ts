@@ -42,6 +42,8 @@ interface Entry {
   /** The thread's last queued run, so the next one starts after it. */
   queue: Promise<unknown>;
   running: number;
+  /** Set by release() and close(): runs already queued still run, and the sandbox is freed after them. */
+  released: boolean;
 }
 
 /**
@@ -60,9 +62,11 @@ export function createCodeSandboxPool(options: CodeSandboxPoolOptions = {}): Cod
   let closed = false;
 
   const free = (entry: Entry) => {
-    const sandbox = entry.sandbox;
-    entry.sandbox = undefined;
-    void entry.queue.then(() => sandbox?.then((s) => s.dispose())).catch(() => undefined);
+    entry.released = true;
+    void entry.queue
+      .then(() => entry.sandbox?.then((sandbox) => sandbox.dispose()))
+      .catch(() => undefined)
+      .finally(() => (entry.sandbox = undefined));
   };
 
   const evictBeyondLimit = () => {
@@ -75,6 +79,7 @@ export function createCodeSandboxPool(options: CodeSandboxPoolOptions = {}): Cod
   };
 
   const runInEntry = async (entry: Entry, code: string, host: CodeRunHost): Promise<CodeRunOutcome> => {
+    if (closed) throw new SkillsetError("sandbox-closed", "This code sandbox pool was closed.");
     let sandbox = await entry.sandbox?.catch(() => undefined);
     if (sandbox === undefined || !sandbox.usable) {
       sandbox?.dispose();
@@ -88,7 +93,12 @@ export function createCodeSandboxPool(options: CodeSandboxPoolOptions = {}): Cod
     limits,
     run(threadId, code, host) {
       if (closed) return Promise.reject(new SkillsetError("sandbox-closed", "This code sandbox pool was closed."));
-      const entry = entries.get(threadId) ?? { sandbox: undefined, queue: Promise.resolve(), running: 0 };
+      const entry = entries.get(threadId) ?? {
+        sandbox: undefined,
+        queue: Promise.resolve(),
+        running: 0,
+        released: false,
+      };
       entries.delete(threadId);
       entries.set(threadId, entry);
       entry.running += 1;
