@@ -1,7 +1,9 @@
 // Table "Code sandbox": what running the model's code in the QuickJS-NG WebAssembly sandbox costs:
 // a thread's first run (a new WebAssembly instance), a trivial run in a warm sandbox, a tool call's
 // round trip, a module import, and the memory one live sandbox holds.
+import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { createCodeSandboxPool } from "../dist/exec/code-sandbox/code-sandbox-pool.js";
 import { collectGarbageAndSettle } from "./measure.mjs";
 import { formatMs, median } from "./stats.mjs";
@@ -70,8 +72,13 @@ export async function codeSandboxRows() {
     50,
   );
   const imported = await warm(false, "import { split } from '@/skills/csv'; return split('a,b').length;");
+  // Each round in a fresh process: freed WebAssembly memory is not handed back at once, so rounds in one
+  // process would measure each other's leftovers.
   const memories = [];
-  for (let i = 0; i < 5; i++) memories.push(await memoryPerSandbox());
+  for (let i = 0; i < 5; i++) {
+    const output = execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), MEMORY_ROUND]);
+    memories.push(JSON.parse(String(output)));
+  }
   const memory = { rss: median(memories.map((m) => m.rss)), external: median(memories.map((m) => m.external)) };
   const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
   return [
@@ -99,7 +106,7 @@ export async function codeSandboxRows() {
     {
       measure: "memory per live sandbox (RSS)",
       value: mib(memory.rss),
-      note: `median of 5 rounds of ${LIVE} live sandboxes`,
+      note: `median of 5 processes, each with ${LIVE} live sandboxes`,
     },
     {
       measure: "memory per live sandbox (external)",
@@ -120,3 +127,6 @@ export async function codeSandboxTable() {
     ],
   };
 }
+
+const MEMORY_ROUND = "--memory-round";
+if (process.argv[2] === MEMORY_ROUND) console.log(JSON.stringify(await memoryPerSandbox()));
