@@ -133,6 +133,16 @@ describe("imports", () => {
     ]);
   });
 
+  test("a module the host never answers for ends the run at its time limit", async () => {
+    const hanging: CodeRunHost = { tools: {}, loadModule: () => new Promise(() => {}) };
+    const outcome = await pool({ limits: { timeoutMs: 200 } }).run(
+      "t",
+      "import a from '@/skills/slow'; return a;",
+      hanging,
+    );
+    expect(outcome).toMatchObject({ ok: false, error: { kind: "timeout", message: "" } });
+  });
+
   test("a module with a syntax error is an import error naming the module, line and column", async () => {
     const outcome = await pool().run("t", "import '@/skills/x';", host({ "@/skills/x": "export const a = ;\n" }));
     expect(outcome).toMatchObject({
@@ -188,6 +198,17 @@ describe("tools", () => {
       toolCalls: 1,
     });
   });
+});
+
+test("tools named like Object's own properties are plain tools", async () => {
+  const tools = { constructor: async () => "c", toString: async () => "t" };
+  const named = Object.defineProperty(tools, "__proto__", { value: async () => "p", enumerable: true });
+  const outcome = await pool().run(
+    "t",
+    "return [await tools.constructor(), await tools.__proto__(), await tools.toString(), Object.keys(tools)];",
+    host({}, named),
+  );
+  expect(value(outcome)).toEqual(["c", "p", "t", ["constructor", "toString", "__proto__"]]);
 });
 
 describe("keepValues", () => {

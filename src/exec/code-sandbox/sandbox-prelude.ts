@@ -23,7 +23,7 @@ export function sandboxPrelude(maxChars: number): string {
   const hostLog = g.${HOST_FUNCTIONS.log}, hostCall = g.${HOST_FUNCTIONS.callTool}, hostPreload = g.${HOST_FUNCTIONS.preload};
   delete g.${HOST_FUNCTIONS.log}; delete g.${HOST_FUNCTIONS.callTool}; delete g.${HOST_FUNCTIONS.preload};
   const stringify = JSON.stringify, parse = JSON.parse, toText = String, freeze = Object.freeze;
-  const defineProperty = Object.defineProperty, ProxyCtor = Proxy, ErrorCtor = Error, TypeErrorCtor = TypeError;
+  const defineProperty = Object.defineProperty, create = Object.create, ProxyCtor = Proxy, ErrorCtor = Error, TypeErrorCtor = TypeError;
   const uncurry = Function.prototype.bind.bind(Function.prototype.call);
   const hasOwn = uncurry(Object.prototype.hasOwnProperty), slice = uncurry(String.prototype.slice);
   const then = uncurry(Promise.prototype.then);
@@ -44,17 +44,18 @@ export function sandboxPrelude(maxChars: number): string {
     error: writer("error: "), debug: writer("debug: ") }), writable: true, configurable: true, enumerable: false });
   fixed("${SET_TOOLS_FUNCTION}", (namesJson) => {
     const names = parse(namesJson);
-    const table = {};
+    // No prototype, and entries defined rather than assigned: a tool named "__proto__" or "constructor" is just a tool.
+    const table = create(null);
     let available = "";
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
       available += (i > 0 ? ", " : "") + name;
-      table[name] = freeze(async function (args) {
+      defineProperty(table, name, { enumerable: true, value: freeze(async function (args) {
         const json = args === undefined ? "null" : stringify(args);
         if (json === undefined) throw new TypeErrorCtor("tools." + name + " takes one argument that can be written as JSON.");
         const result = await hostCall(name, json);
         return result === undefined ? undefined : parse(result);
-      });
+      }) });
     }
     freeze(table);
     if (available === "") available = "none";
