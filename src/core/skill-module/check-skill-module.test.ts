@@ -2,7 +2,9 @@ import { describe, expect, test } from "vitest";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import { checkSkillModule, checkSkillModuleNow, type SkillModuleReport } from "./check-skill-module.js";
 
-const skill = (entrypoint?: string) => ({ metadata: entrypoint === undefined ? {} : { entrypoint } });
+const skill = (entrypoint?: string): { metadata: Record<string, string> } => ({
+  metadata: entrypoint === undefined ? {} : { entrypoint },
+});
 const bytes = (text: string) => new TextEncoder().encode(text);
 const failing = (error: unknown) => () => Promise.reject(error);
 
