@@ -22,17 +22,32 @@ export interface SnapshotSkill {
   filesTruncated: boolean;
 }
 
-/** A whole snapshot, as stored. */
+/** A whole snapshot, as a worker holds it. */
 export interface LibrarySnapshot {
   format: number;
   /** The id of the source it describes. */
   source: string;
-  /** Digest of `source`, `skills` and `diagnostics`: names the snapshot and verifies it. */
+  /** Digest of `source` and the content: names the snapshot and verifies it. */
   generation: string;
   writtenAt: string;
   count: number;
   skills: SnapshotSkill[];
   diagnostics: Diagnostic[];
+}
+
+/**
+ * A snapshot as the store keeps it: the skills and diagnostics as one canonical JSON string, so
+ * the digest is checked on the very bytes that were written (a store may reorder an object's
+ * keys, as PostgreSQL's `jsonb` does) and a long library is one string for the store to index.
+ */
+export interface StoredLibrarySnapshot {
+  format: number;
+  source: string;
+  generation: string;
+  writtenAt: string;
+  count: number;
+  /** `canonicalJson({ skills, diagnostics })`. */
+  content: string;
 }
 
 /** The small item that names the current snapshot; workers read it on every scan. */
@@ -46,13 +61,13 @@ export interface SnapshotHead {
 /** A stored value read back: usable, or the problem (and whether a newer skillset wrote it). */
 export type SnapshotReading<T> = { ok: true; value: T } | { ok: false; problem: string; newer: boolean };
 
-/** The generation of a snapshot's content. */
-export async function snapshotGeneration(
-  source: string,
-  skills: readonly SnapshotSkill[],
-  diagnostics: readonly Diagnostic[],
-): Promise<string> {
-  return sha256Hex(canonicalJson({ source, skills, diagnostics }));
+/** The generation of a snapshot of `source` whose content is `content`. */
+function generationOf(source: string, content: string): Promise<string> {
+  return sha256Hex(`${source}\n${content}`);
+}
+
+function contentOf(skills: readonly SnapshotSkill[], diagnostics: readonly Diagnostic[]): string {
+  return canonicalJson({ skills, diagnostics });
 }
 
 /** A new snapshot of `skills` (in catalog order) and the scan's `diagnostics`. */
@@ -62,8 +77,14 @@ export async function buildLibrarySnapshot(
   diagnostics: Diagnostic[],
   writtenAt = new Date().toISOString(),
 ): Promise<LibrarySnapshot> {
-  const generation = await snapshotGeneration(source, skills, diagnostics);
+  const generation = await generationOf(source, contentOf(skills, diagnostics));
   return { format: LIBRARY_SNAPSHOT_FORMAT, source, generation, writtenAt, count: skills.length, skills, diagnostics };
+}
+
+/** `snapshot` as the store keeps it. */
+export function encodeLibrarySnapshot(snapshot: LibrarySnapshot): StoredLibrarySnapshot {
+  const { format, source, generation, writtenAt, count, skills, diagnostics } = snapshot;
+  return { format, source, generation, writtenAt, count, content: contentOf(skills, diagnostics) };
 }
 
 /** The head that names `snapshot`. */
@@ -84,8 +105,8 @@ export function decodeSnapshotHead(value: unknown): SnapshotReading<SnapshotHead
 
 /**
  * Reads a stored snapshot of `source` named `generation` by its head: the format must be this
- * one, every skill well-formed, the count right, and the content must hash to its generation,
- * so a truncated or altered row is refused rather than served.
+ * one, the content must hash to its generation (so a truncated or altered row is refused rather
+ * than served), and every skill must be well-formed, as many as it says.
  */
 export async function decodeLibrarySnapshot(
   value: unknown,
@@ -94,23 +115,37 @@ export async function decodeLibrarySnapshot(
 ): Promise<SnapshotReading<LibrarySnapshot>> {
   const format = formatProblem(value);
   if (format) return format;
-  const snapshot = value as Record<string, unknown>;
+  const stored = value as Record<string, unknown>;
   const fail = (problem: string): SnapshotReading<LibrarySnapshot> => ({ ok: false, problem, newer: false });
-  if (snapshot.source !== source) return fail(`it describes the source ${JSON.stringify(snapshot.source)}`);
-  if (!Array.isArray(snapshot.skills) || !Array.isArray(snapshot.diagnostics)) return fail("it has no skills list");
-  if (snapshot.count !== snapshot.skills.length)
-    return fail(`it lists ${snapshot.skills.length} skills but says ${String(snapshot.count)} (truncated?)`);
-  const malformed = snapshot.skills.findIndex((entry) => !isSnapshotSkill(entry));
-  if (malformed >= 0) return fail(`skill ${malformed + 1} of ${snapshot.skills.length} is malformed`);
-  if (snapshot.generation !== generation)
-    return fail(`it is generation ${String(snapshot.generation)}, not ${generation}`);
-  const actual = await snapshotGeneration(
-    source,
-    snapshot.skills as SnapshotSkill[],
-    snapshot.diagnostics as Diagnostic[],
-  );
-  if (actual !== generation) return fail("its content does not match its digest (corrupted or altered)");
-  return { ok: true, value: snapshot as unknown as LibrarySnapshot };
+  if (stored.source !== source) return fail(`it describes the source ${JSON.stringify(stored.source)}`);
+  if (stored.generation !== generation) return fail(`it is generation ${String(stored.generation)}, not ${generation}`);
+  if (typeof stored.content !== "string") return fail("it has no content");
+  if ((await generationOf(source, stored.content)) !== generation)
+    return fail("its content does not match its digest (truncated, corrupted or altered)");
+  let content: { skills?: unknown; diagnostics?: unknown };
+  try {
+    content = JSON.parse(stored.content) as typeof content;
+  } catch {
+    return fail("its content is not JSON");
+  }
+  const { skills, diagnostics } = content;
+  if (!Array.isArray(skills) || !Array.isArray(diagnostics)) return fail("it has no skills list");
+  if (stored.count !== skills.length) return fail(`it holds ${skills.length} skills but says ${String(stored.count)}`);
+  const malformed = skills.findIndex((entry) => !isSnapshotSkill(entry));
+  if (malformed >= 0) return fail(`skill ${malformed + 1} of ${skills.length} is malformed`);
+  const writtenAt = typeof stored.writtenAt === "string" ? stored.writtenAt : "";
+  return {
+    ok: true,
+    value: {
+      format: LIBRARY_SNAPSHOT_FORMAT,
+      source,
+      generation,
+      writtenAt,
+      count: skills.length,
+      skills,
+      diagnostics,
+    },
+  };
 }
 
 function formatProblem(value: unknown): { ok: false; problem: string; newer: boolean } | undefined {

@@ -1,6 +1,7 @@
 import {
   decodeLibrarySnapshot,
   decodeSnapshotHead,
+  encodeLibrarySnapshot,
   headOf,
   type LibrarySnapshot,
   type SnapshotHead,
@@ -91,7 +92,10 @@ export async function readSnapshot(place: SnapshotPlace, head: SnapshotHead): Pr
  * replaced, `previous`, is deleted (a reader that still wanted it reads the head again).
  */
 export async function writeSnapshot(place: SnapshotPlace, snapshot: LibrarySnapshot, previous?: string): Promise<void> {
-  await place.store.put(bodyKey(place, snapshot.generation), snapshot as unknown as Record<string, unknown>);
+  await place.store.put(
+    bodyKey(place, snapshot.generation),
+    encodeLibrarySnapshot(snapshot) as unknown as Record<string, unknown>,
+  );
   await place.store.put(place.key, headOf(snapshot) as unknown as Record<string, unknown>);
   if (previous !== undefined && previous !== snapshot.generation) {
     // A snapshot left behind costs only space; failing to delete it is not the caller's problem.
