@@ -87,6 +87,21 @@ describe.skipIf(!(await usePostgres()))("A fleet's catalog snapshot on PostgreSQ
     );
   }, 60_000);
 
+  it("two processes refreshing at once leave one snapshot that verifies, and a joining worker reads it without scanning", async () => {
+    await writeSkill(store, "skill-9", "Handles task 9, now with a checklist.");
+    const [one, two] = await Promise.all([runRefresher({}, () => false), runRefresher({}, () => false)]);
+    const generations = [one.lines.at(-1), two.lines.at(-1)];
+    expect(generations[0]).toMatch(/^done [0-9a-f]{64}$/);
+    expect(generations[1]).toBe(generations[0]);
+    const head = (await store.get(["skillset", "snapshots"], HEAD))?.value;
+    expect(`done ${String(head?.generation)}`).toBe(generations[0]);
+    const joined = await source(store).scan();
+    expect(joined.diagnostics).toEqual([]);
+    expect(joined.skills.find((skill) => skill.name === "skill-9")?.description).toBe(
+      "Handles task 9, now with a checklist.",
+    );
+  }, 60_000);
+
   it("a store that is down when a worker starts: its agent answers with an empty catalog and an error naming the store, and the catalog appears once the store answers", async () => {
     await source(store).refresh();
     const proxy = await closedPort();

@@ -6,7 +6,7 @@ import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../../core/skill-source.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { isContained } from "../backend-source.js";
-import { canGlob, downloadAll, globFiles, listSkillFiles, type SkillsBackend } from "../skills-backend.js";
+import { canGlob, downloadAll, globFiles, isProbe, listSkillFiles, type SkillsBackend } from "../skills-backend.js";
 import { filesOfSkills, SNAPSHOT_FILE_LIMITS } from "./snapshot-files.js";
 
 /** Where a snapshot source's library is on its backend. */
@@ -37,7 +37,10 @@ export async function scanBackendLibrary(
   const everything = canGlob(backend)
     ? (await globFiles(backend, "**", root, separator)).filter((file) => isContained(file.path, root))
     : undefined;
-  const skillFiles = (everything ?? (await listSkillFiles(backend, root, separator, recursive)))
+  const listed = everything ?? (await listSkillFiles(backend, root, separator, recursive));
+  // A folder the backend could not list, and with no SKILL.md to read, holds no skill.
+  const probes = new Set(listed.filter(isProbe).map((file) => file.path));
+  const skillFiles = listed
     .map((file) => file.path)
     .filter((path) => isSkillFile(path, place))
     .sort();
@@ -52,7 +55,7 @@ export async function scanBackendLibrary(
     for (const path of batch) {
       const content = contents.get(path);
       if (content === undefined) {
-        results.push({ diagnostics: [readFailure(path, id)] });
+        if (!probes.has(path)) results.push({ diagnostics: [readFailure(path, id)] });
         continue;
       }
       const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
