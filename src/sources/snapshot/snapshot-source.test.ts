@@ -245,6 +245,20 @@ describe("createSnapshotSource: a fleet's catalog from a snapshot in the store",
     expect(await writer.source.refresh()).toEqual({ generation: result.generation, skills: 2, written: false });
   });
 
+  it("refresh(paths) refuses a path that is no SKILL.md below the source's folder, writing nothing", async () => {
+    const store = await twoSkills();
+    const { source } = worker(store);
+    const before = await source.scan();
+    for (const path of ["/elsewhere/x/SKILL.md", "/skills/../etc/SKILL.md", "/skills/alpha/notes.md"]) {
+      const error = await source.refresh([path]).catch((caught: unknown) => caught);
+      expect(SkillsetError.isInstance(error) && [error.code, error.message]).toEqual([
+        "invalid-options",
+        `refresh: ${path} is not a SKILL.md below /skills/, so it is no skill of this source`,
+      ]);
+    }
+    expect(await source.scan()).toBe(before);
+  });
+
   it("two workers refreshing at once leave one snapshot that verifies, which both serve", async () => {
     const store = await twoSkills();
     const [one, two] = [worker(store), worker(store)];

@@ -5,7 +5,7 @@ import type { SkillSource, SkillSourceScan } from "../../core/skill-source.js";
 import { pathSeparator } from "../../core/text/path-separator.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
-import { createBackendSource, type BackendSourceOptions } from "../backend-source.js";
+import { createBackendSource, isContained, type BackendSourceOptions } from "../backend-source.js";
 import type { SkillsBackend } from "../skills-backend.js";
 import { refreshEntries } from "./refresh-entries.js";
 import { scanBackendLibrary, type LibraryPlace } from "./scan-backend-library.js";
@@ -193,6 +193,15 @@ class SnapshotLibrary {
 
   /** See {@link SnapshotSource.refresh}. */
   refresh(paths?: readonly string[]): Promise<SnapshotRefresh> {
+    const { root, separator } = this.library;
+    const outside = paths?.find((path) => !isContained(path, root) || !path.endsWith(`${separator}SKILL.md`));
+    if (outside !== undefined)
+      return Promise.reject(
+        new SkillsetError(
+          "invalid-options",
+          `refresh: ${outside} is not a SKILL.md below ${root}, so it is no skill of this source`,
+        ),
+      );
     return this.#serialized(async () => {
       if (paths) return (await this.#refreshPaths(paths)).result;
       const head = await readHead(this.place);
