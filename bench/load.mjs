@@ -11,6 +11,7 @@
 // without it this says so and skips. Each library is written once, to the schema
 // skillset_load_library_<size>, and kept (with its snapshot); each run's checkpoints get a schema
 // that is dropped.
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { ensureStoreLibrary, runLoadScenario, summarizeRun } from "../test/langchain/fixtures/load-scenario.mjs";
@@ -48,6 +49,7 @@ export async function loadTable() {
   const restore = silenceWarnings();
   try {
     const runs = [];
+    const loadBefore = loadavg()[0];
     for (const scenario of RUNS) {
       const schema = librarySchema(scenario.librarySize);
       const written = await ensureStoreLibrary({ url: PG_URL, schema, count: scenario.librarySize });
@@ -65,7 +67,7 @@ export async function loadTable() {
     }
     // How a worker joined before the snapshot: list the whole store, read every SKILL.md.
     const old = await joinAlone(RUNS[0], "listOnce");
-    return { title: "Load (PostgreSQL)", rows: rowsFor(runs, old), notes: notesFor(runs) };
+    return { title: "Load (PostgreSQL)", rows: rowsFor(runs, old), notes: notesFor(runs, [loadBefore, loadavg()[0]]) };
   } finally {
     restore();
   }
@@ -202,7 +204,7 @@ function rowsFor(runs, oldJoin) {
   ];
 }
 
-function notesFor(runs) {
+function notesFor(runs, load) {
   const [full] = runs;
   const byWorker = full.run.workers.map((pid, worker) => {
     const records = full.run.records.filter((record) => record.worker === worker);
@@ -222,6 +224,7 @@ function notesFor(runs) {
     `${clean ? "Every" : "NOT every"} thread ended each turn as its script implies (${runs.map((run) => run.summary.statesChecked.toLocaleString("en-US")).join(" and ")} states compared). Each worker runs up to ${full.scenario.concurrency} turns at once; about one turn in seven has no tool calls, the others one or two model messages of two to five parallel load_skill / unload_skill / search_skills calls.`,
     "Workers join from the catalog snapshot in the store (createSnapshotSource): a small head item, then the snapshot (verified against its digest); a loaded skill's SKILL.md is one store read, checked against its digest, and its files come from the snapshot. The writer's refresh is the slow part (StoreBackend lists a folder by paging the whole namespace, contents included, 100 items a query); a fleet runs it once per change of the library, not per worker.",
     `Start-up is spawning the process to its agent built (Node, LangChain, deepagents and pg imported, the checkpointer's tables checked); the first turn includes reading the snapshot, building the catalog and its search index. Turn overhead is ${BASE.overheadTurns} turns run one at a time across the fleet after the join (a load and a search, then an unload), timed from the parent: the agent loop, the skills middleware, the checkpointer's reads and writes and the worker's getState before and after; the load run's latency adds the wait for the CPU with ${BASE.workers * BASE.concurrency} turns in flight on this machine's 2 cores. Checkpoint bytes are read from PostgreSQL after each turn; skills state is the channels skillsLoaded, skillResources and _skillsCatalogVersion.`,
+    `The machine's load average (1 minute) was ${load.map((value) => value.toFixed(1)).join(" at the start and ")} at the end, on ${availableParallelism()} cores: joins and latencies move with it.`,
     ...runs.map(({ scenario, written }) =>
       written
         ? `The ${scenario.librarySize.toLocaleString("en-US")}-skill library was written to the schema ${librarySchema(scenario.librarySize)} in this run.`
