@@ -29,6 +29,13 @@ export {
   type BackendFileInfo,
   createBackendSource,
 } from "./sources/backend-source.js";
+export {
+  type SnapshotSource,
+  type SnapshotSourceOptions,
+  type SnapshotRefresh,
+  createSnapshotSource,
+} from "./sources/snapshot/snapshot-source.js";
+export type { SnapshotStore, StoreRetry } from "./sources/snapshot/snapshot-store.js";
 
 // The catalog as the model sees it.
 export {

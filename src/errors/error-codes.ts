@@ -26,6 +26,7 @@ export const SKILLSET_ERROR_CODES = {
   "invalid-path": "a path a memory source refuses (one with `..`)",
   "unsupported-path": "a `~user` path: only `~` and `~/` are expanded",
   "backend-unsupported": "a deepagents backend with neither `ls` nor `lsInfo`",
+  "store-unavailable": "the store that keeps a library's catalog snapshot did not answer (the message names it)",
   "skill-tool-refused": "a skill tool of the AI SDK adapter refused a call (the message is what the model is told)",
   "file-refused": "a file tool of `skillset chat` refused a path (missing, outside its folder, not a file, too large)",
 

@@ -253,9 +253,11 @@ function contentStamp(content: Uint8Array | string | undefined): string {
   return `fnv:${bytes.byteLength}:${(hash >>> 0).toString(16)}`;
 }
 
-// Backend paths are the backend's to resolve, so a `.` or `..` segment below `folder` (which ends
-// in its separator) is refused rather than resolved here.
-function isContained(path: string, folder: string): boolean {
+/**
+ * Whether `path` is below `folder` (which ends in its separator). Backend paths are the backend's
+ * to resolve, so a `.` or `..` segment below `folder` is refused rather than resolved here.
+ */
+export function isContained(path: string, folder: string): boolean {
   return (
     isInsideResolvedFolder(folder, path, folder.at(-1)!) &&
     !path

@@ -45,14 +45,10 @@ export async function listSkillFiles(
   separator: string,
   recursive: boolean,
 ): Promise<BackendFileInfo[]> {
-  if (recursive && (backend.glob || backend.globInfo)) {
-    const result = backend.glob
-      ? await backend.glob("**/SKILL.md", root)
-      : await backend.globInfo!("**/SKILL.md", root);
-    return unwrap(result)
-      .map((file) => ({ ...file, path: absolutePath(root, file.path.replaceAll("/", separator)) }))
-      .filter((file) => file.path.endsWith(`${separator}SKILL.md`));
-  }
+  if (recursive && canGlob(backend))
+    return (await globFiles(backend, "**/SKILL.md", root, separator)).filter((file) =>
+      file.path.endsWith(`${separator}SKILL.md`),
+    );
   const rootEntries = await listFolder(backend, root);
   const direct = rootEntries.find((entry) => entry.path === `${root}SKILL.md`);
   if (direct) return [direct];
@@ -73,6 +69,22 @@ export async function listSkillFiles(
     else if (entries.length === 0) found.push({ path: `${folder.path}SKILL.md`, [PROBE]: true } as BackendFileInfo);
   }
   return found;
+}
+
+/** Whether the backend can list a folder's files at any depth in one call. */
+export function canGlob(backend: SkillsBackend): boolean {
+  return backend.glob !== undefined || backend.globInfo !== undefined;
+}
+
+/** The files below `root` (which ends in `separator`) that match `pattern`, with absolute paths. */
+export async function globFiles(
+  backend: SkillsBackend,
+  pattern: string,
+  root: string,
+  separator: string,
+): Promise<BackendFileInfo[]> {
+  const result = backend.glob ? await backend.glob(pattern, root) : await backend.globInfo!(pattern, root);
+  return unwrap(result).map((file) => ({ ...file, path: absolutePath(root, file.path.replaceAll("/", separator)) }));
 }
 
 const PROBE = Symbol("probe");
