@@ -64,6 +64,13 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
           (finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn),
         ).length;
   const json = doctorJsonReport(report, recorded, meaning.status, failOn, failing, empty);
+  // The report is printed before the page is written, so a failed write loses nothing.
+  // An empty library is reported by the error below instead.
+  if (!empty && options.json) terminal.out(JSON.stringify(json, null, 2));
+  else if (!empty) {
+    printReport(report, recorded, meaning.status, terminal);
+    if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
+  }
   if (options.html !== undefined)
     writeHtmlReport(options.html, doctorPage(json, reportProvenance(undefined)), terminal);
   // Whatever --fail-on says: "no findings" about no skills would read as a pass.
@@ -73,11 +80,6 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
       `No skills found in ${sources.map((source) => printable(source.id.replace(/^local:/, ""))).join(", ")}: nothing to check. ` +
         "Give the folder that holds the skills (each skill a folder with a SKILL.md), or --recursive to look deeper.",
     );
-  if (options.json) terminal.out(JSON.stringify(json, null, 2));
-  else {
-    printReport(report, recorded, meaning.status, terminal);
-    if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
-  }
   return failing > 0 ? 1 : 0;
 }
 
