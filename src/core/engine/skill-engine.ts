@@ -9,12 +9,14 @@ import { invokeCommands, invokeSkill } from "./invoke-skill.js";
 import { loadSkill } from "./load-skill.js";
 import { readSkillResource } from "./read-skill-resource.js";
 import { refreshCatalog } from "./refresh-catalog.js";
+import { runCode } from "./run-code.js";
 import { runSkillScript } from "./run-skill-script.js";
 import { systemPrompt } from "./system-prompt.js";
 import { toolRefusal } from "./tool-refusal.js";
 import { unloadSkill } from "./unload-skill.js";
 import { verificationProblem } from "./verify-skill.js";
 
+export type { CodeModeOptions, CodeReply, CodeTool, CodeToolContext } from "./code-mode-types.js";
 export type {
   CatalogRefresh,
   SkillEngine,
@@ -56,6 +58,12 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     inherit: (request, parent, visibleTexts) => inheritLoadedSkills(context, request, parent, visibleTexts),
     readResource: (request, input) => readSkillResource(context, request, input),
     runScript: (request, input) => runSkillScript(context, request, input),
+    runCode: (request, input, tools = {}, toolContext) => runCode(context, request, input, tools, toolContext),
+    releaseCode: (threadId) => {
+      const pool = context.code?.existingPool();
+      if (threadId === undefined) pool?.close();
+      else pool?.release(threadId);
+    },
     loadedSkills: async (request) => loadedSkillsOf(request.state, await catalogs.resolve(request)),
     toolRefusal: (request, tool, alwaysAllowed) => toolRefusal(context, request, tool, alwaysAllowed),
     verifyRead: (request, skill) => verificationProblem(context, request, skill, "read"),
