@@ -74,10 +74,7 @@ export interface SkillEngineOptions {
    * should cache its own work.
    */
   verifySkill?: (skill: SkillMetadata) => SkillVerification | undefined | Promise<SkillVerification | undefined>;
-  /**
-   * Code mode: {@link SkillEngine.runCode} runs the model's JavaScript in a sandbox per thread, importing
-   * loaded skills' modules, and the prompt lists those modules' exports. Off unless given.
-   */
+  /** Code mode: {@link SkillEngine.runCode} runs the model's JavaScript (see {@link CodeModeOptions}). Off unless given. */
   codeMode?: CodeModeOptions;
   /** Receives structured log entries; nothing is logged without it. */
   logger?: SkillsLogger;
@@ -272,10 +269,8 @@ export interface SkillEngine {
   /** Runs a command in a loaded skill's folder, if its allow-list permits it. */
   runScript(request: SkillRequest, input: { skill: string; command: string }): Promise<SkillReply>;
   /**
-   * The model's `run_code` (with {@link SkillEngineOptions.codeMode}): `tools` are the agent's tools by
-   * their names (`read_file`), each the host's call of it; the code reaches them as `tools.readFile(args)`,
-   * those the app, `allowed-tools` and `include_tools` let it. The sandbox is the thread's
-   * (`request.sessionId`; without one, a sandbox of its own for this run).
+   * The model's `run_code`: `tools` are the agent's tools by name (`read_file`), reached as `tools.readFile(args)`
+   * when the app, `allowed-tools` and `include_tools` let code call them. The sandbox is `request.sessionId`'s.
    */
   runCode(
     request: SkillRequest,
