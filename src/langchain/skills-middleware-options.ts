@@ -4,6 +4,7 @@ import { z } from "zod";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
+import type { CodeModeOptions } from "../core/engine/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillRanker } from "../core/search/skill-search.js";
 import type { SkillSource } from "../core/skill-source.js";
@@ -205,6 +206,19 @@ const optionsSchema = z.object({
       z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") }),
     ])
     .optional(),
+  /**
+   * Code mode: the `run_code` tool runs the model's JavaScript in a WebAssembly sandbox per thread, where
+   * it may import loaded skills' modules (`@/skills/<name>`) and call the agent's tools listed in `tools`
+   * as `tools.<camelCaseName>(args)`; the prompt lists the loaded skills' modules and their exports.
+   * `true`: on, with no tool callable from code. Tools protocol only.
+   * @default false
+   */
+  codeMode: z
+    .union([
+      z.boolean(),
+      z.custom<CodeModeOptions>((value) => typeof value === "object" && value !== null, "code mode options"),
+    ])
+    .default(false),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -233,6 +247,8 @@ export function parseSkillsMiddlewareOptions(options: SkillsMiddlewareOptions): 
       "invalid-options",
       'createSkillsMiddleware: skillTools needs protocol: "tools"; the text protocol offers no tools',
     );
+  if (settings.protocol === "text" && settings.codeMode !== false)
+    throw new SkillsetError("invalid-options", 'createSkillsMiddleware: codeMode needs protocol: "tools"');
   if (settings.protocol === "text" && settings.hooks)
     throw new SkillsetError("invalid-options", 'createSkillsMiddleware: hooks needs protocol: "tools"');
   if (!settings.backend) refuseMissingAbsoluteSources(settings.sources);
