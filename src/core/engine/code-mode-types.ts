@@ -30,6 +30,9 @@ export interface CodeModeOptions {
 /** A tool the code can call: the host's call of the agent's tool, resolving to its result. */
 export type CodeTool = (args: unknown) => Promise<unknown>;
 
+/** The agent's tools handed to a run, by their names as the agent has them (`read_file`). */
+export type CodeTools = Readonly<Record<string, CodeTool>>;
+
 /** What a host says about its tools besides handing them over (see {@link SkillEngine.runCode}). */
 export interface CodeToolContext {
   /** Tools the `"restrict"` policy never blocks (as for direct calls). */

@@ -2,6 +2,7 @@ import { parseSkillCommand } from "../instructions/skill-command.js";
 import type { SkillEngine, SkillEngineOptions } from "./skill-engine-types.js";
 import { loadedSkillsOf } from "./catalog-cache.js";
 import { catalogSection } from "./catalog-section.js";
+import { codeModulesSection } from "./code-mode-prompt.js";
 import { createEngineContext } from "./engine-context.js";
 import { offersSearch, searchReply } from "./engine-search.js";
 import { inheritLoadedSkills } from "./inherit-loaded-skills.js";
@@ -16,7 +17,7 @@ import { toolRefusal } from "./tool-refusal.js";
 import { unloadSkill } from "./unload-skill.js";
 import { verificationProblem } from "./verify-skill.js";
 
-export type { CodeModeOptions, CodeReply, CodeTool, CodeToolContext } from "./code-mode-types.js";
+export type { CodeModeOptions, CodeReply, CodeTool, CodeToolContext, CodeTools } from "./code-mode-types.js";
 export type {
   CatalogRefresh,
   SkillEngine,
@@ -59,6 +60,10 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     readResource: (request, input) => readSkillResource(context, request, input),
     runScript: (request, input) => runSkillScript(context, request, input),
     runCode: (request, input, tools = {}, toolContext) => runCode(context, request, input, tools, toolContext),
+    codeModules: async (request) =>
+      context.code
+        ? codeModulesSection(context, request, loadedSkillsOf(request.state, await catalogs.resolve(request)))
+        : "",
     releaseCode: (threadId) => {
       const pool = context.code?.existingPool();
       if (threadId === undefined) pool?.close();
