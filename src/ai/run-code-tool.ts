@@ -1,7 +1,12 @@
 import { asSchema, type Tool, type ToolSet } from "ai";
-import type { CodeTool } from "../core/engine/skill-engine.js";
+import type { CodeTool, SkillEngine, SkillRequest } from "../core/engine/skill-engine.js";
 import { RUN_CODE } from "../core/tools/skill-tool-definitions.js";
-import type { SkillToolsHost } from "./skill-tools.js";
+
+/** What run_code needs of its thread (a part of `skill-tools.ts`'s host). */
+interface CodeHost {
+  engine: SkillEngine;
+  step(messages: readonly unknown[]): { request: Promise<SkillRequest> };
+}
 
 interface CallOptions {
   toolCallId: string;
@@ -16,7 +21,7 @@ interface CallOptions {
  * step's messages and a call id of its own. A failed run is thrown, as every skill tool's refusal is.
  */
 export function createRunCodeTool(
-  host: SkillToolsHost,
+  host: CodeHost,
   codeTools: ToolSet,
   skillTools: ToolSet,
   refuse: (text: string) => Error,
