@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkillsMcpServer, type SkillsMcpServer } from "../../src/mcp.js";
 import { tempTree } from "../helpers/skill-tree.js";
+import { stdioClient } from "./helpers.js";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -83,5 +84,22 @@ describe("the MCP server's run_code", () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("run_code");
     const loaded = await call(client, "load_skill", { skill_name: "units" });
     expect(loaded.text).not.toContain("Modules of loaded skills");
+  });
+});
+
+describe("skillset mcp --allow-code", () => {
+  it("serves run_code over stdio from the built CLI; without the flag it is not offered", async () => {
+    const tree = library();
+    const withCode = await stdioClient([`${tree.root}/skills`, "--allow-code"]);
+    cleanups.push(() => withCode.close());
+    await call(withCode.client, "load_skill", { skill_name: "units" });
+    expect(
+      await call(withCode.client, "run_code", {
+        code: 'const { milesToKm } = await import("@/skills/units"); console.log("ok"); return milesToKm(1);',
+      }),
+    ).toEqual({ text: "Logs:\nok\n\nResult:\n1.61", isError: false });
+    const without = await stdioClient([`${tree.root}/skills`]);
+    cleanups.push(() => without.close());
+    expect((await without.client.listTools()).tools.map((tool) => tool.name)).not.toContain("run_code");
   });
 });
