@@ -12,6 +12,7 @@ import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
+import { RUN_CODE } from "../core/tools/skill-tool-definitions.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
 import { namesFolder } from "../sources/string-source-kind.js";
@@ -84,6 +85,8 @@ export function createMiddlewareContext(
     SEARCH_SKILLS_TOOL,
     ...ALWAYS_ALLOWED_TOOLS,
     ...options.alwaysAllowedTools,
+    // run_code itself: under "restrict", each tool its code calls is checked instead.
+    ...(options.codeMode !== false ? [RUN_CODE.name] : []),
   ]);
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills,

@@ -129,6 +129,53 @@ return { total };`),
   });
 });
 
+describe('code mode under allowedToolsPolicy: "restrict"', () => {
+  it("run_code itself is allowed, and each tool its code calls is checked against the loaded skills' allowed-tools", async () => {
+    const tree = tempTree("skillset-code-restrict-");
+    trees.push(tree);
+    tree.write(
+      "pricing/SKILL.md",
+      skillFile("pricing", "Prices orders.", "allowed-tools: lookup_price\nmetadata:\n  entrypoint: lib/pricing.ts\n"),
+    );
+    tree.write("pricing/lib/pricing.ts", PRICING_MODULE);
+    const lookupPrice = tool(async ({ sku }: { sku: string }) => ({ price: PRICES[sku] }), {
+      name: "lookup_price",
+      description: "The price of a SKU.",
+      schema: z.object({ sku: z.string() }),
+    });
+    let sent = false;
+    const sendEmail = tool(async () => ((sent = true), "sent"), {
+      name: "send_email",
+      description: "Sends an email.",
+      schema: z.object({}),
+    });
+    const model = scriptedModel([
+      [load("pricing")],
+      [runCode(`return (await tools.lookupPrice({ sku: "pear" })).price;`, "allowed")],
+      [runCode(`return await tools.sendEmail({});`, "restricted")],
+    ]);
+    const { result } = await runAgent({
+      model,
+      tools: [lookupPrice, sendEmail],
+      middleware: [
+        createSkillsMiddleware({
+          sources: [tree.root],
+          allowedToolsPolicy: "restrict",
+          codeMode: { tools: ["lookup_price", "send_email"] },
+        }),
+      ],
+    });
+    const results = toolResults(result.messages);
+    expect(results.get("allowed")).toEqual({ content: "Result:\n3", status: undefined });
+    expect(results.get("restricted")).toEqual({
+      content:
+        "Error: the code threw an error it did not catch: Error: tools.sendEmail (send_email) was refused: Tool 'send_email' is not allowed while the loaded skills (pricing) restrict tools. Allowed: lookup_price, and the skill and file-reading tools. Unload a skill with unload_skill to lift its restriction.",
+      status: "error",
+    });
+    expect(sent).toBe(false);
+  });
+});
+
 describe("code mode with createDeepAgent(withSkillset(…))", () => {
   it('deepagents\' `await import("@/skills/<name>")` works, and the code reads a file with tools.readFile', async () => {
     const tree = pricingSkill("skills/");

@@ -30,6 +30,8 @@ const files = {
   "/s/beta/SKILL.md": withModule("beta"),
   "/s/beta/index.js": 'export const secret = "beta";\n',
   "/s/restricted/SKILL.md": skill("restricted", "allowed-tools: read_file\n"),
+  "/s/thrower/SKILL.md": withModule("thrower"),
+  "/s/thrower/index.js": 'throw new Error("the module refuses to load");\n',
 };
 
 const engines: SkillEngine[] = [];
@@ -165,6 +167,35 @@ describe("imports reach only the loaded skills' modules", () => {
     expect((await engine.runCode(request(["alpha"]), { code })).text).toBe(
       `${IMPORT_FAILED}Cannot import "@/skills/beta": skill 'beta' is not loaded; load it with load_skill, then run the code again. ${ALPHA_ONLY}`,
     );
+  });
+});
+
+describe("a module or a thread cannot harm another", () => {
+  it("a module that throws while it is imported fails the run with its message, and the next run works", async () => {
+    const { engine, request } = await setup();
+    const reply = await engine.runCode(request(["alpha", "thrower"]), {
+      code: `import "@/skills/thrower"; return 1;`,
+    });
+    expect(reply.ok).toBe(false);
+    expect(reply.outcome).toMatchObject({ ok: false, error: { kind: "import" } });
+    expect(reply.text).toContain("the module refuses to load");
+    expect((await engine.runCode(request(["alpha"]), { code: "return 2;" })).text).toBe("Result:\n2");
+  });
+
+  it("prototype pollution in one thread's sandbox, values kept, is not seen by another thread", async () => {
+    const { engine, request } = await setup();
+    const other = (loaded: string[]): SkillRequest => ({ ...request(loaded), sessionId: "thread-2" });
+    const polluted = await engine.runCode(request(["alpha"]), {
+      code: `Object.prototype.isAdmin = true; Array.prototype.push = () => 0; JSON.stringify = () => "pwned"; return ({}).isAdmin;`,
+    });
+    expect(polluted.text).toBe("Result:\ntrue");
+    expect(
+      (
+        await engine.runCode(other(["alpha"]), {
+          code: `const list = []; list.push(1); return [({}).isAdmin ?? null, list];`,
+        })
+      ).text,
+    ).toBe("Result:\n[null,[1]]");
   });
 });
 
