@@ -1,4 +1,5 @@
-import { asSchema, type Tool, type ToolSet } from "ai";
+import type * as AiSdk from "ai";
+import type { Tool, ToolSet } from "ai";
 import type { CodeTool, SkillEngine, SkillRequest } from "../core/engine/skill-engine.js";
 import { RUN_CODE } from "../core/tools/skill-tool-definitions.js";
 
@@ -61,10 +62,13 @@ export function createRunCodeTool(
   };
 }
 
-// The input as the tool's schema reads it (defaults applied), or an error naming what is wrong.
+// The input as the tool's schema reads it (defaults applied), or an error naming what is wrong. Through the
+// AI SDK's own `asSchema`, imported when code first calls a tool (skillset/ai otherwise imports only its
+// types), and looked up, so an AI SDK without it still runs the tool.
 async function validated(tool: Tool, args: unknown): Promise<unknown> {
-  const schema = asSchema(tool.inputSchema as Parameters<typeof asSchema>[0]);
-  if (!schema.validate) return args;
+  const ai = (await import("ai")) as Partial<typeof AiSdk>;
+  const schema = ai.asSchema?.(tool.inputSchema as Parameters<typeof AiSdk.asSchema>[0]);
+  if (!schema?.validate) return args;
   const result = await schema.validate(args);
   if (result.success) return result.value;
   throw new Error(`invalid input: ${result.error.message}`);
