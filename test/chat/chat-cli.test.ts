@@ -316,10 +316,13 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
       { toolCalls: [{ name: "run_code", args: { code } }] },
       { text: "Two items." },
     ]);
-    await chat(
+    const result = await chat(
       [tree.root, "--model", "openai:gpt-test", "--base-url", server.url, "--files", "--allow-code"],
       "how many items?\n",
       { cwd: work },
+    );
+    expect(splitHeader(result.stderr).rest).toMatch(
+      /^· loaded lists \(1 resource\)\n· ran code \(1 tool call, imported @\/skills\/lists\/count\.ts, \d+ ms\)\n$/,
     );
     expect(server.requests[0]!.tools).toContain("run_code");
     expect(server.requests[2]!.messages.at(-1)!.text).toBe("Result:\n2");
