@@ -6,7 +6,14 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import MiniSearch from "minisearch";
 import { generatedSkillMetadata } from "../generate-library.mjs";
-import { evaluateFloor, evaluateRanker, HELD_OUT_PATH, loadRequests, NO_MATCH_PATH } from "./metrics.mjs";
+import {
+  evaluateFloor,
+  evaluateRanker,
+  GOAL_PHRASED_PATH,
+  HELD_OUT_PATH,
+  loadRequests,
+  NO_MATCH_PATH,
+} from "./metrics.mjs";
 
 const CORPUS_ROOT = resolve(import.meta.dirname, "../../../shared/corpus");
 /** Generated skills added to the corpus catalog's 174 for the large library (1,999 skills). */
@@ -20,6 +27,7 @@ export const DISTRACTORS = 1_825;
 export async function searchQuality(dist = resolve(import.meta.dirname, "../../dist")) {
   const core = await import(pathToFileURL(join(dist, "index.js")).href);
   const { createLocalSource } = await import(pathToFileURL(join(dist, "node.js")).href);
+  const host = await import(pathToFileURL(join(dist, "host.js")).href);
   const folders = readdirSync(CORPUS_ROOT, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => join(CORPUS_ROOT, entry.name));
@@ -37,7 +45,13 @@ export async function searchQuality(dist = resolve(import.meta.dirname, "../../d
   };
   const names = corpus.map((skill) => skill.name);
   const heldOut = loadRequests(names, HELD_OUT_PATH);
-  const sets = { tuned: loadRequests(names), "held-out": heldOut };
+  // The held-out requests that name a product, library or file type, and the goal-phrased set.
+  const sets = {
+    tuned: loadRequests(names),
+    "held-out": heldOut,
+    "held-out naming": heldOut.filter((entry) => entry.names !== undefined),
+    "goal-phrased": loadRequests(names, GOAL_PHRASED_PATH),
+  };
   const noMatch = [...loadRequests(names, NO_MATCH_PATH), ...heldOut.filter((entry) => entry.relevant.length === 0)];
   const report = { libraries: {}, rankings: [], floor: [] };
   for (const [library, skills] of Object.entries(libraries)) {
@@ -57,7 +71,7 @@ export async function searchQuality(dist = resolve(import.meta.dirname, "../../d
           ...(await evaluateRanker(rank, requests)),
         });
     }
-    const search = engineSearch(core, skills);
+    const search = engineSearch(host, skills);
     for (const [set, requests] of Object.entries({
       tuned: [...sets.tuned, ...loadRequests(names, NO_MATCH_PATH)],
       "held-out": heldOut,
@@ -81,8 +95,8 @@ function skillsetRanker(core, skills) {
 
 // What `search_skills` answers: results above the floor and weak matches (a build without a
 // floor puts everything in results).
-function engineSearch(core, skills) {
-  const engine = core.createSkillEngine();
+function engineSearch(host, skills) {
+  const engine = host.createSkillEngine();
   const state = { skills, loaded: [], resources: {} };
   return async (query) => {
     const reply = await engine.search({ state, sources: async () => [] }, { query, limit: 5 });
@@ -140,11 +154,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const figure = (value) => (Number.isNaN(value) ? "–" : value.toFixed(3));
   for (const row of report.rankings)
     console.log(
-      `${row.set.padEnd(9)} ${row.library.padEnd(19)} ${row.ranker.padEnd(18)} R@1 ${figure(row.recallAt1)}  R@5 ${figure(row.recallAt5)}  MRR ${figure(row.mrr)}`,
+      `${row.set.padEnd(15)} ${row.library.padEnd(19)} ${row.ranker.padEnd(18)} R@1 ${figure(row.recallAt1)}  R@5 ${figure(row.recallAt5)}  MRR ${figure(row.mrr)}`,
     );
   for (const row of report.floor)
     console.log(
-      `floor ${row.set.padEnd(9)} ${row.library.padEnd(19)} answered ${figure(row.answered)}  false answers ${figure(row.falseAnswers)}  silent on no-match ${figure(row.silent)} (${row.noMatch})`,
+      `floor ${row.set.padEnd(15)} ${row.library.padEnd(19)} answered ${figure(row.answered)}  false answers ${figure(row.falseAnswers)}  silent on no-match ${figure(row.silent)} (${row.noMatch})`,
     );
   const misses = argument("--misses");
   if (misses) {

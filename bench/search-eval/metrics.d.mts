@@ -5,6 +5,8 @@ export interface SearchEvalRequest {
   id: string;
   request: string;
   relevant: string[];
+  /** The product, library or file type the request names (held-out.json), if it names one. */
+  names?: string;
 }
 
 /** How one request fared: the first `k` names returned and the rank of the first relevant one. */
@@ -28,6 +30,8 @@ export type SearchRanker = (query: string) => readonly string[] | Promise<readon
 export const REQUESTS_PATH: string;
 /** The held-out set: never tuned on; some requests have no right skill. */
 export const HELD_OUT_PATH: string;
+/** Requests phrased as goals, written before it was scored and never tuned on. */
+export const GOAL_PHRASED_PATH: string;
 /** Requests no corpus skill fits, which the relevance floor was chosen on. */
 export const NO_MATCH_PATH: string;
 /** How deep a ranking is read unless `k` says otherwise. */

@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 export const REQUESTS_PATH = fileURLToPath(new URL("./requests.json", import.meta.url));
 /** Requests written before the ranker's last changes and never tuned on; 20 have no right skill. */
 export const HELD_OUT_PATH = fileURLToPath(new URL("./held-out.json", import.meta.url));
+/** Requests phrased as goals (what the user wants done, in their words), written before it was scored; never tuned on. */
+export const GOAL_PHRASED_PATH = fileURLToPath(new URL("./goal-phrased.json", import.meta.url));
 /** Requests no corpus skill fits, which the relevance floor was chosen on. */
 export const NO_MATCH_PATH = fileURLToPath(new URL("./no-match.json", import.meta.url));
 

@@ -1,6 +1,8 @@
 import type { Tool } from "ai";
 import { z } from "zod";
 import { SkillsetError } from "../errors/skillset-error.js";
+import { refuseUnknownOptions } from "../errors/known-options.js";
+import { schemaOptionKeys } from "../core/schema-option-keys.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
 import type { CodeLimits } from "../exec/code-sandbox/code-limits.js";
@@ -144,6 +146,9 @@ const optionsSchema = z.object({
 
 const OWN_TOOLS: readonly string[] = [...SKILL_TOOL_DEFINITIONS.map((definition) => definition.name), RUN_CODE.name];
 
+// The keys of the options, read from the schema that gives their type.
+const SKILLS_OPTIONS = schemaOptionKeys(optionsSchema);
+
 /** Options of `createSkills` (from `skillset/ai`). */
 export type SkillsOptions = z.input<typeof optionsSchema>;
 
@@ -152,6 +157,7 @@ export type SkillsSettings = z.output<typeof optionsSchema>;
 
 /** Validates `createSkills`'s options up front; a bad option is an error naming it. */
 export function parseSkillsOptions(options: SkillsOptions): SkillsSettings {
+  refuseUnknownOptions("createSkills", options, SKILLS_OPTIONS);
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) throw new SkillsetError("invalid-options", `createSkills: ${z.prettifyError(parsed.error)}`);
   const clashes = Object.keys(parsed.data.skillTools).filter((name) => OWN_TOOLS.includes(name));

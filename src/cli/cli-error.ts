@@ -15,6 +15,7 @@ const COMMAND_LINE_CODES = [
   "usage",
   "no-skills-folders",
   "no-such-folder",
+  "no-skills",
   "not-a-folder",
   "already-exists",
   "cannot-create",

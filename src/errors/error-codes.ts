@@ -5,6 +5,7 @@
 export const SKILLSET_ERROR_CODES = {
   // Options and inputs given in code.
   "invalid-options": "a host, source or runner was given options it cannot use",
+  "unknown-option": "an options object with a key the factory does not know (misspelt, or from another factory)",
   "invalid-input": "`SkillRunner.run` was given a question or conversation it cannot use",
   "invalid-reply": "a runner's `complete()` resolved to something other than a string",
 

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { isInsideFolder } from "../fs/path-inside.js";
 import { killTree, RUN_MARKER } from "./kill-process-tree.js";
 import type { ScriptExecutor, ScriptRequest, ScriptResult } from "./script-executor.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 /** Environment variables passed to scripts by default; everything else (API keys...) is not. */
 export const DEFAULT_ENV_ALLOW_LIST = [
@@ -38,12 +39,22 @@ export interface LocalExecutorOptions {
   maxConcurrent?: number;
 }
 
+const LOCAL_EXECUTOR_OPTIONS = {
+  timeoutMs: true,
+  maxOutputBytes: true,
+  killAfterOutputBytes: true,
+  passEnv: true,
+  env: true,
+  maxConcurrent: true,
+} as const satisfies KnownOptions<LocalExecutorOptions>;
+
 /**
  * Runs commands as local processes: no shell, the skill's folder as working directory, an
  * environment built from an allow-list, separate capped stdout and stderr, and a timeout that
  * kills the whole process tree (the process group, and any descendant that left it).
  */
 export function createLocalExecutor(options: LocalExecutorOptions = {}): ScriptExecutor {
+  refuseUnknownOptions("createLocalExecutor", options, LOCAL_EXECUTOR_OPTIONS);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxOutput = options.maxOutputBytes ?? 64 * 1024;
   const killAfter = options.killAfterOutputBytes ?? 10 * 1024 * 1024;

@@ -1,4 +1,5 @@
 import type { ScriptExecutor, ScriptResult } from "./script-executor.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 /** The part of a deepagents sandbox backend the executor uses. */
 export interface SandboxBackend {
@@ -25,6 +26,11 @@ export interface SandboxExecutorOptions {
   maxOutputChars?: number;
 }
 
+const SANDBOX_EXECUTOR_OPTIONS = {
+  timeoutSeconds: true,
+  maxOutputChars: true,
+} as const satisfies KnownOptions<SandboxExecutorOptions>;
+
 /**
  * Runs commands through a deepagents sandbox backend's `execute`, for skills that live in the
  * sandbox. The sandbox takes a shell command line, so every argument is single-quoted: the
@@ -32,6 +38,7 @@ export interface SandboxExecutorOptions {
  * one stream (the sandbox merges stdout and stderr).
  */
 export function createSandboxExecutor(backend: SandboxBackend, options: SandboxExecutorOptions = {}): ScriptExecutor {
+  refuseUnknownOptions("createSandboxExecutor", options, SANDBOX_EXECUTOR_OPTIONS);
   const timeoutSeconds = options.timeoutSeconds ?? 60;
   const maxOutput = options.maxOutputChars ?? 64 * 1024;
   return {

@@ -1,3 +1,11 @@
+import type { KnownOptions } from "../errors/known-options.js";
+
+/** The keys of the `{ executor, defaultAllowedCommands }` options that run commands (scripts, dynamic context, hooks). */
+export const SCRIPT_RULES_OPTIONS = { executor: true, defaultAllowedCommands: true } as const satisfies KnownOptions<{
+  executor: ScriptExecutor;
+  defaultAllowedCommands?: readonly string[];
+}>;
+
 /** One command to run, already split into arguments and checked against the allow-list. */
 export interface ScriptRequest {
   argv: readonly string[];

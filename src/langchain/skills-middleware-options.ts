@@ -2,6 +2,8 @@ import type * as NodeFs from "node:fs";
 import type { ClientTool } from "@langchain/core/tools";
 import { z } from "zod";
 import { SkillsetError } from "../errors/skillset-error.js";
+import { refuseUnknownOptions } from "../errors/known-options.js";
+import { schemaOptionKeys } from "../core/schema-option-keys.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
 import type { CodeModeOptions } from "../core/engine/skill-engine.js";
@@ -223,6 +225,9 @@ const optionsSchema = z.object({
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
 
+/** The keys of {@link SkillsMiddlewareOptions}, read from the schema that gives their type. */
+export const SKILLS_MIDDLEWARE_OPTIONS = schemaOptionKeys(optionsSchema);
+
 /** Options of `createSkillsMiddleware`. */
 export type SkillsMiddlewareOptions = z.input<typeof optionsSchema>;
 
@@ -233,10 +238,11 @@ export type ParsedSkillsMiddlewareOptions = z.output<typeof optionsSchema>;
  * Checks `createSkillsMiddleware`'s options up front, so a wrong one fails when the agent is
  * built rather than on its first call, and fills in the defaults.
  *
- * @throws SkillsetError `invalid-options`, naming each wrong option, or an option that needs
+ * @throws SkillsetError `unknown-option` for a key it does not know; `invalid-options`, naming each wrong option, or an option that needs
  * `protocol: "tools"` under the text protocol.
  */
 export function parseSkillsMiddlewareOptions(options: SkillsMiddlewareOptions): ParsedSkillsMiddlewareOptions {
+  refuseUnknownOptions("createSkillsMiddleware", options, SKILLS_MIDDLEWARE_OPTIONS);
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
     throw new SkillsetError("invalid-options", `createSkillsMiddleware: ${z.prettifyError(parsed.error)}`);

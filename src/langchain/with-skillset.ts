@@ -1,5 +1,7 @@
 import type { AgentMiddleware } from "langchain";
+import { refuseUnknownOptions } from "../errors/known-options.js";
 import { createSkillsMiddleware, SKILLS_MIDDLEWARE_NAME, type SkillsMiddlewareOptions } from "./skills-middleware.js";
+import { SKILLS_MIDDLEWARE_OPTIONS } from "./skills-middleware-options.js";
 
 /** The parts of deepagents' `createDeepAgent` parameters that {@link withSkillset} reads and rewrites. */
 export interface DeepAgentSkillParams {
@@ -34,6 +36,10 @@ export function withSkillset<P extends DeepAgentSkillParams>(
   params: P,
   options: WithSkillsetOptions = {},
 ): WithSkillset<P> {
+  // The sources and the backend come from the parameters; options are checked here, even when no
+  // middleware is made (no skills), so a misspelt one fails where it is written.
+  const { sources: _sources, backend: _backend, ...known } = SKILLS_MIDDLEWARE_OPTIONS;
+  refuseUnknownOptions("withSkillset", options, known);
   const backend = params.backend ?? defaultStateBackend;
   const withOurs = (
     middleware: readonly AgentMiddleware[] | undefined,

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { EmbeddingCache, EmbeddingVector } from "../core/search/text-vectors.js";
 import { cacheFolder } from "../fs/cache-folder.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 /** Options of {@link createEmbeddingCache}. */
 export interface EmbeddingCacheOptions {
@@ -25,6 +26,13 @@ export interface EmbeddingFileCache extends EmbeddingCache {
 const MAGIC = "skillset-vectors 1\n";
 const DEFAULT_MAX_ENTRIES = 50_000;
 
+const EMBEDDING_CACHE_OPTIONS = {
+  model: true,
+  folder: true,
+  maxEntries: true,
+  onDiagnostic: true,
+} as const satisfies KnownOptions<EmbeddingCacheOptions>;
+
 /**
  * Skill vectors of one embedding model in one file, for `createEmbeddingRanker`'s `cache`: keyed
  * by the content hash of the text embedded, so a library is embedded once and an unchanged skill
@@ -33,6 +41,7 @@ const DEFAULT_MAX_ENTRIES = 50_000;
  * never sees half a file. An unreadable file is a diagnostic and is rebuilt, never an error.
  */
 export function createEmbeddingCache(options: EmbeddingCacheOptions): EmbeddingFileCache {
+  refuseUnknownOptions("createEmbeddingCache", options, EMBEDDING_CACHE_OPTIONS);
   const folder = options.folder ?? join(cacheFolder(), "embeddings");
   const file = join(folder, cacheFileName(options.model));
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;

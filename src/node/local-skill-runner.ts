@@ -6,6 +6,9 @@ import {
 } from "../core/text-protocol/skill-runner.js";
 import { sourcesFromStrings } from "../sources/source-from-string.js";
 import { lockfileVerifier, type LockfileOption } from "./skills-lock/lockfile-verifier.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
+import { SKILL_RUNNER_OPTIONS } from "../core/text-protocol/skill-runner-options.js";
+import { LOCKFILE_OPTIONS } from "./skills-lock/lockfile-verifier.js";
 
 /** Options of {@link createLocalSkillRunner}: sources may be local folders. */
 export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sources"> {
@@ -20,6 +23,13 @@ export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sourc
   lockfile?: LockfileOption;
 }
 
+const LOCAL_SKILL_RUNNER_OPTIONS = {
+  ...SKILL_RUNNER_OPTIONS,
+  sources: true,
+  recursive: true,
+  lockfile: LOCKFILE_OPTIONS,
+} as const satisfies KnownOptions<LocalSkillRunnerOptions>;
+
 /**
  * `createSkillRunner` (from `skillset`) with local folders as sources: each string becomes a
  * `createLocalSource`. Pair it with `createLocalExecutor()` to run skill scripts.
@@ -30,6 +40,7 @@ export interface LocalSkillRunnerOptions extends Omit<SkillRunnerOptions, "sourc
  * ```
  */
 export function createLocalSkillRunner(options: LocalSkillRunnerOptions): SkillRunner {
+  refuseUnknownOptions("createLocalSkillRunner", options, LOCAL_SKILL_RUNNER_OPTIONS);
   const { sources, recursive = false, lockfile, ...rest } = options;
   const verifySkill = lockfile === undefined ? {} : { verifySkill: lockfileVerifier(lockfile) };
   return createRunner({ ...rest, ...verifySkill, sources: sourcesFromStrings(sources ?? [], { recursive }) });

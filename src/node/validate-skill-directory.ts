@@ -10,6 +10,9 @@ import {
 import { linkTarget } from "../fs/link-target.js";
 import { decodeUtf8, readBoundedFile } from "../fs/bounded-read.js";
 import { expandHome } from "../fs/expand-home.js";
+import { inspectSkill } from "../core/skill-file/inspect-skill.js";
+import { checkSkillModuleNow } from "../core/skill-module/check-skill-module.js";
+import { readContainedFile } from "../sources/skill-folder-files.js";
 
 /** A {@link ValidationReport} for one skill folder on disk. */
 export interface DirectoryValidationReport extends ValidationReport {
@@ -66,9 +69,20 @@ export function validateSkillDirectory(
     // The folder's own name, also for `.` (the reference would compare an empty name there).
     const report = validateSkillText(text, { ...options, directoryName: basename(resolve(directory)) });
     if (fileName !== "SKILL.md") report.warnings.push("skill.md is accepted, but SKILL.md is the standard name");
+    report.warnings.push(...moduleWarnings(directory, text));
     return { path: directory, ...report };
   }
   return fail("Missing required file: SKILL.md");
+}
+
+// The problems of the module `metadata.entrypoint` names, read as a local source reads it (no link
+// out of the folder, no special file). Warnings: the reference validator passes such a skill. A path
+// that breaks the rules is validateSkillText's warning already.
+function moduleWarnings(directory: string, text: string): string[] {
+  const skill = inspectSkill({ text, file: `${directory}/SKILL.md`, source: "validate" }).skill;
+  if (!skill) return [];
+  const report = checkSkillModuleNow(skill, (path, maxBytes) => readContainedFile(directory, path, maxBytes));
+  return report?.problem && report.problem.code !== "entrypoint-invalid" ? [report.problem.message] : [];
 }
 
 // Validation only reads, and the reference follows symlinks, so this does too.

@@ -23,6 +23,7 @@ import {
   type MaybePromise,
   type SkillsBackend,
 } from "./skills-backend.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 export type { BackendFileInfo, SkillsBackend } from "./skills-backend.js";
 
@@ -38,6 +39,13 @@ export interface BackendSourceOptions {
   id?: string;
 }
 
+const BACKEND_SOURCE_OPTIONS = {
+  backend: true,
+  path: true,
+  recursive: true,
+  id: true,
+} as const satisfies KnownOptions<BackendSourceOptions>;
+
 /**
  * A source over any deepagents backend: FilesystemBackend, StateBackend, StoreBackend (a
  * LangGraph store), CompositeBackend or a sandbox. Each scan costs one listing call; the
@@ -45,6 +53,7 @@ export interface BackendSourceOptions {
  * `downloadFiles` call, the rest is reused.
  */
 export function createBackendSource(options: BackendSourceOptions): SkillSource {
+  refuseUnknownOptions("createBackendSource", options, BACKEND_SOURCE_OPTIONS);
   const separator = pathSeparator(options.path);
   const root = /[\\/]$/.test(options.path) ? options.path : `${options.path}${separator}`;
   const id = options.id ?? `backend:${root}`;

@@ -13,6 +13,7 @@ import { createLocalWatchState, stopWatching, syncWatchers, type LocalWatchState
 import { scanLocalFolder } from "./scan-local-folder.js";
 import { listSkillFiles, readContainedFile } from "./skill-folder-files.js";
 import { createTimeSlice } from "./time-slice.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 export type { LocalSourceOptions } from "./local-source-options.js";
 export { listSkillFiles, readContainedFile } from "./skill-folder-files.js";
@@ -36,6 +37,16 @@ interface LocalSourceState {
   watch: LocalWatchState;
 }
 
+const LOCAL_SOURCE_OPTIONS = {
+  path: true,
+  recursive: true,
+  maxDepth: true,
+  maxDirectories: true,
+  allowedRoots: true,
+  watch: true,
+  id: true,
+} as const satisfies KnownOptions<LocalSourceOptions>;
+
 /**
  * A source over local folders (Node only). Discovery reads the whole of each `SKILL.md`,
  * checking its size and UTF-8, but decodes only the frontmatter; symlinks are followed only
@@ -45,6 +56,7 @@ interface LocalSourceState {
  * what has not changed, and calls made while a scan runs share its result.
  */
 export function createLocalSource(options: LocalSourceOptions | string): SkillSource {
+  refuseUnknownOptions("createLocalSource", options, LOCAL_SOURCE_OPTIONS);
   const settings = resolveLocalSourceOptions(options);
   const { allowedRoots } = settings;
   const state: LocalSourceState = {

@@ -4,6 +4,7 @@ import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import { MAX_SKILL_FILE_BYTES, type SkillFile, type SkillSource, type SkillSourceScan } from "../core/skill-source.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isInsideResolvedFolder } from "../fs/folder-prefix.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 /** A source whose files live in memory: for tests, and for skills built at run time. */
 export interface MemorySource extends SkillSource {
@@ -21,8 +22,11 @@ export interface MemorySourceOptions {
   id?: string;
 }
 
+const MEMORY_SOURCE_OPTIONS = { files: true, id: true } as const satisfies KnownOptions<MemorySourceOptions>;
+
 /** Creates an in-memory {@link SkillSource}; every write or removal is seen by the next scan. */
 export function createMemorySource(options: MemorySourceOptions = {}): MemorySource {
+  refuseUnknownOptions("createMemorySource", options, MEMORY_SOURCE_OPTIONS);
   const id = options.id ?? "memory";
   const files = new Map<string, Uint8Array>();
   const encoder = new TextEncoder();

@@ -9,6 +9,7 @@ import { expandHome } from "../fs/expand-home.js";
 import { createLocalSource } from "./local-source.js";
 import { packageSkillFolders } from "./npm-package-skill-folders.js";
 import { resolveNpmPackages, type ResolvedNpmPackage } from "./npm-packages.js";
+import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 export { NPM_SOURCE_PREFIX } from "./string-source-kind.js";
 
@@ -33,6 +34,14 @@ export interface NpmSourceOptions {
   id?: string;
 }
 
+const NPM_SOURCE_OPTIONS = {
+  packages: true,
+  cwd: true,
+  allowedRoots: true,
+  watch: true,
+  id: true,
+} as const satisfies KnownOptions<NpmSourceOptions>;
+
 /**
  * A source over skills shipped in installed npm packages (Node only): a package's root
  * `SKILL.md`, or its `skills/<name>/SKILL.md` and `dist/skills/<name>/SKILL.md`. Packages are
@@ -41,6 +50,7 @@ export interface NpmSourceOptions {
  * installed, without skills, or linked from outside the allowed folders are diagnostics.
  */
 export function createNpmSource(options: NpmSourceOptions = {}): SkillSource {
+  refuseUnknownOptions("createNpmSource", options, NPM_SOURCE_OPTIONS);
   const cwd = resolve(expandHome(options.cwd ?? process.cwd()));
   const id = options.id ?? `npm:${options.packages ? options.packages.join(",") : join(cwd, "package.json")}`;
   const allowedRoots = (options.allowedRoots ?? []).map((path) => realOrResolved(expandHome(path)));

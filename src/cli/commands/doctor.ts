@@ -37,6 +37,8 @@ const COSTLIEST = 10;
 /**
  * `skillset doctor [sources...]`: what hurts the library, in one report. Exit code 1 when a
  * finding is at least as serious as `--fail-on` (default `error`), else 0; 2 for a usage error.
+ *
+ * @throws CliError `no-skills` when the sources hold no skill at all (after writing `--html`).
  */
 export async function doctorCommand(paths: string[], options: DoctorOptions, terminal: Terminal): Promise<number> {
   const failOn = (options.failOn ?? "error") as (typeof FAIL_ON)[number];
@@ -62,18 +64,21 @@ export async function doctorCommand(paths: string[], options: DoctorOptions, ter
           (finding) => DOCTOR_SEVERITIES.indexOf(finding.severity) <= DOCTOR_SEVERITIES.indexOf(failOn),
         ).length;
   const json = doctorJsonReport(report, recorded, meaning.status, failOn, failing, empty);
+  if (options.html !== undefined)
+    writeHtmlReport(options.html, doctorPage(json, reportProvenance(undefined)), terminal);
+  // Whatever --fail-on says: "no findings" about no skills would read as a pass.
+  if (empty)
+    throw new CliError(
+      "no-skills",
+      `No skills found in ${sources.map((source) => printable(source.id.replace(/^local:/, ""))).join(", ")}: nothing to check. ` +
+        "Give the folder that holds the skills (each skill a folder with a SKILL.md), or --recursive to look deeper.",
+    );
   if (options.json) terminal.out(JSON.stringify(json, null, 2));
   else {
     printReport(report, recorded, meaning.status, terminal);
     if (failing > 0) terminal.out(`\n${plural(failing, "finding")} at --fail-on ${failOn} or above: exit code 1`);
-    if (empty)
-      terminal.out(
-        `\nNo skills found in ${sources.map((source) => source.id.replace(/^local:/, "")).join(", ")}: exit code 1`,
-      );
   }
-  if (options.html !== undefined)
-    writeHtmlReport(options.html, doctorPage(json, reportProvenance(undefined)), terminal);
-  return failing > 0 || empty ? 1 : 0;
+  return failing > 0 ? 1 : 0;
 }
 
 // The descriptions' vectors go through the cache `search --embeddings` fills (same model, same

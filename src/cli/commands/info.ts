@@ -5,6 +5,8 @@ import { skillDirectory } from "../../core/skill-file/skill-metadata.js";
 import { scanCatalog, type SourceOptions } from "../open-catalog.js";
 import { requireSkill } from "../require-skill.js";
 import { skillOwnSource } from "../skill-own-source.js";
+import { exportLine } from "../skill-modules.js";
+import { checkSkillModule } from "../../core/skill-module/check-skill-module.js";
 import type { Terminal } from "../terminal.js";
 
 /** Options of `skillset info`. */
@@ -28,7 +30,10 @@ export async function infoCommand(
 ): Promise<number> {
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
   const skill = requireSkill(snapshot, name);
-  const discovery = await discoverResources(await skillOwnSource(skill, sources, options), skill);
+  const own = await skillOwnSource(skill, sources, options);
+  const discovery = await discoverResources(own, skill);
+  // The skill's module (`metadata.entrypoint`), read as the engine reads it: through its source.
+  const module = await checkSkillModule(skill, own.readFile && ((path, max) => own.readFile!(skill, path, max)));
   const diagnostics = snapshot.diagnostics.filter(
     (diagnostic) => diagnostic.skill === name || diagnostic.file === skill.path,
   );
@@ -44,6 +49,7 @@ export async function infoCommand(
           resourcesTruncated: discovery.truncated,
           shadowed,
           diagnostics,
+          ...(module ? { module } : {}),
         },
         null,
         2,
@@ -97,6 +103,12 @@ export async function infoCommand(
       );
   }
   if (discovery.truncated) lines.push(color.yellow("  (listing stopped at a depth or count limit)"));
+  if (module) {
+    lines.push("", color.bold(`Module ${printable(module.path ?? module.entrypoint)}`));
+    if (module.problem) lines.push(color.yellow(`  cannot be imported: ${printable(module.problem.message)}`));
+    else if (module.exports!.length === 0) lines.push("  (no exports)");
+    for (const entry of module.exports ?? []) lines.push(`  ${printable(exportLine(entry))}`);
+  }
   if (shadowed.length > 0) lines.push("", color.bold("Shadows"), ...shadowed.map((path) => `  ${printable(path)}`));
   if (diagnostics.length > 0)
     lines.push("", color.bold("Diagnostics"), ...diagnostics.map((diagnostic) => `  ${formatDiagnostic(diagnostic)}`));

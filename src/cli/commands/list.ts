@@ -15,6 +15,7 @@ import {
 } from "../skill-rows.js";
 import type { Terminal } from "../terminal.js";
 import { verifySiteSkills } from "../verify-site-skills.js";
+import { moduleDiagnostic, skillModules } from "../skill-modules.js";
 
 /** Options of `skillset list`. */
 export interface ListOptions extends SourceOptions {
@@ -34,11 +35,20 @@ export async function listCommand(paths: string[], options: ListOptions, termina
     sources: async () => sources,
   });
   const places = catalogPlaces(catalog, snapshot.skills);
-  const rows = skillRows(snapshot).map((row) =>
-    row.status === "ok" || row.status === "warning"
-      ? { ...row, catalog: places.get(row.name!) ?? null }
-      : { ...row, catalog: null },
-  );
+  const modules = await skillModules(snapshot.skills, sources);
+  const rows = skillRows(snapshot).map((row) => {
+    if (row.status !== "ok" && row.status !== "warning") return { ...row, catalog: null };
+    const module = modules.get(row.path);
+    if (!module) return { ...row, catalog: places.get(row.name!) ?? null };
+    // A module that cannot be imported is a warning: the skill itself loads.
+    const problem = moduleDiagnostic(snapshot.get(row.name!)!, module);
+    return {
+      ...row,
+      ...(problem ? { status: "warning" as const, diagnostics: [...row.diagnostics, problem] } : {}),
+      catalog: places.get(row.name!) ?? null,
+      entrypoint: module.entrypoint,
+    };
+  });
   const general = sourceDiagnostics(snapshot, rows);
   const over = catalog.short.length + catalog.named.length + catalog.hidden.length > 0;
   if (options.json) {
@@ -79,15 +89,22 @@ export async function listCommand(paths: string[], options: ListOptions, termina
   const pathWidth = Math.min(50, Math.max(4, ...table.map((entry) => entry.folder.length)));
   // Over the budget, a column says where the model's catalog shows each skill.
   const place = (row: (typeof rows)[number]) => (over ? `${(row.catalog ?? "").padEnd(11)}  ` : "");
+  // Skills with a module: a column names each one's entrypoint.
+  const entrypoints = rows.map((row) => ("entrypoint" in row ? (row.entrypoint ?? "") : ""));
+  const moduleWidth = entrypoints.some(Boolean)
+    ? Math.min(30, Math.max(6, ...entrypoints.map((entry) => entry.length)))
+    : 0;
+  const moduleCell = (index: number) =>
+    moduleWidth ? `${shortenStart(entrypoints[index]!, moduleWidth).padEnd(moduleWidth)}  ` : "";
   terminal.out(
     color.bold(
-      `${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${over ? "CATALOG      " : ""}${"PATH".padEnd(pathWidth)}  DESCRIPTION`,
+      `${"NAME".padEnd(nameWidth)}  ${"STATUS".padEnd(8)}  ${over ? "CATALOG      " : ""}${moduleWidth ? `${"MODULE".padEnd(moduleWidth)}  ` : ""}${"PATH".padEnd(pathWidth)}  DESCRIPTION`,
     ),
   );
-  for (const { row, name, folder } of table) {
+  for (const [index, { row, name, folder }] of table.entries()) {
     const status = paint[row.status](row.status.padEnd(8));
     terminal.out(
-      `${shorten(name, nameWidth).padEnd(nameWidth)}  ${status}  ${place(row)}${shortenStart(folder, pathWidth).padEnd(pathWidth)}  ${shorten(row.description ?? "", 60)}`,
+      `${shorten(name, nameWidth).padEnd(nameWidth)}  ${status}  ${place(row)}${moduleCell(index)}${shortenStart(folder, pathWidth).padEnd(pathWidth)}  ${shorten(row.description ?? "", 60)}`,
     );
   }
   const counts = (status: SkillStatus) => rows.filter((row) => row.status === status).length;

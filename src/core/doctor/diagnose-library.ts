@@ -10,6 +10,7 @@ import type { SkillSource } from "../skill-source.js";
 import { catalogCosts, catalogFindings, type CatalogCostReport } from "./catalog-cost.js";
 import { sortFindings, type DoctorFinding } from "./doctor-finding.js";
 import { lintSkill } from "./lint-skill.js";
+import { moduleFindings } from "./module-findings.js";
 import { DEFAULT_RIVAL_OVERLAP, DEFAULT_RIVAL_SIMILARITY, findRivalSkills } from "./rival-skills.js";
 
 /** One recorded conversation: which skills it loaded at any point. */
@@ -48,7 +49,8 @@ export interface DoctorReport {
 /**
  * Examines a library: rival skills, same-name shadowing, the catalog's cost per skill and what
  * the budget leaves out, skills recorded threads never loaded, lint of each skill (placeholders,
- * lengths, when to use it, resources its body never names), and the sources' own errors and
+ * lengths, when to use it, resources its body never names), each module that cannot be imported
+ * (`metadata.entrypoint`: its path, file and syntax), and the sources' own errors and
  * warnings. Reads each `SKILL.md` and folder listing through its source; never throws for a
  * skill's problem, which is a finding.
  */
@@ -77,7 +79,10 @@ export async function diagnoseLibrary(
     ...neverLoaded(snapshot.skills, options.threads),
   ];
   const byId = new Map(sources.map((source) => [source.id, source]));
-  for (const skill of snapshot.skills) findings.push(...(await lintFromSource(skill, byId.get(skill.source), count)));
+  for (const skill of snapshot.skills) {
+    findings.push(...(await lintFromSource(skill, byId.get(skill.source), count)));
+    findings.push(...(await moduleFindings(skill, byId.get(skill.source))));
+  }
   return {
     skills: snapshot.skills.length,
     findings: sortFindings(findings),
@@ -114,20 +119,23 @@ async function lintFromSource(
 // The sources' own errors and warnings (invalid frontmatter, skipped links, …); their `shadowed`
 // and `same-skill` infos are told better below or are harmless.
 function sourceFindings(snapshot: CatalogSnapshot): DoctorFinding[] {
-  return snapshot.diagnostics
-    .filter((diagnostic) => diagnostic.severity !== "info")
-    .map((diagnostic) => ({
-      code: diagnostic.code,
-      severity: diagnostic.severity,
-      // A file skipped before its name was read goes by its folder's name, as `list` shows it.
-      skill: diagnostic.skill ?? baseName(skillDirectory({ path: diagnostic.file })),
-      file: diagnostic.file,
-      message: diagnostic.message,
-      fix:
-        diagnostic.severity === "error"
-          ? "Fix the file as the message says (skillset validate checks a skill folder); until then the skill is not offered"
-          : "Fix the file as the message says (skillset validate checks a skill folder)",
-    }));
+  return (
+    snapshot.diagnostics
+      // A module's path that breaks the rules is a module finding, with the others.
+      .filter((diagnostic) => diagnostic.severity !== "info" && diagnostic.code !== "entrypoint-invalid")
+      .map((diagnostic) => ({
+        code: diagnostic.code,
+        severity: diagnostic.severity,
+        // A file skipped before its name was read goes by its folder's name, as `list` shows it.
+        skill: diagnostic.skill ?? baseName(skillDirectory({ path: diagnostic.file })),
+        file: diagnostic.file,
+        message: diagnostic.message,
+        fix:
+          diagnostic.severity === "error"
+            ? "Fix the file as the message says (skillset validate checks a skill folder); until then the skill is not offered"
+            : "Fix the file as the message says (skillset validate checks a skill folder)",
+      }))
+  );
 }
 
 function shadowFindings(snapshot: CatalogSnapshot): DoctorFinding[] {

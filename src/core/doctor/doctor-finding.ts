@@ -11,6 +11,9 @@
  * - `description-without-when`: a description that does not say when to use the skill;
  * - `unmentioned-resource`: a file in the skill's folder its body never names;
  * - `unreadable-skill`: a `SKILL.md` or folder listing the source could not read;
+ * - `entrypoint-invalid`, `entrypoint-missing`, `entrypoint-outside`, `entrypoint-unreadable`,
+ *   `module-too-large`, `module-not-utf8`, `module-syntax`: the module `metadata.entrypoint` names
+ *   cannot be imported (its path, its file, its syntax);
  * - any code of a source's own diagnostics (errors and warnings, e.g. `description-missing`).
  */
 export type DoctorCode =

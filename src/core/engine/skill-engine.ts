@@ -16,6 +16,8 @@ import { systemPrompt } from "./system-prompt.js";
 import { toolRefusal } from "./tool-refusal.js";
 import { unloadSkill } from "./unload-skill.js";
 import { verificationProblem } from "./verify-skill.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
+import { SCRIPT_RULES_OPTIONS } from "../../exec/script-executor.js";
 
 export type { CodeModeOptions, CodeReply, CodeTool, CodeToolContext, CodeTools } from "./code-mode-types.js";
 export type {
@@ -40,8 +42,31 @@ export { applySkillOperations } from "./apply-skill-operations.js";
 // operation returned to the host from `load-skill.ts`. What they share (options resolved once, the
 // catalog cache) is the `EngineContext` made here, passed to each part explicitly.
 
-/** Creates a {@link SkillEngine}. */
+const ENGINE_OPTIONS = {
+  maxLoadedSkills: true,
+  allowedToolsPolicy: true,
+  guidance: true,
+  maxDescriptionLength: true,
+  resourceReadTool: true,
+  scriptRunTool: true,
+  skillLocation: true,
+  scripts: SCRIPT_RULES_OPTIONS,
+  dynamicContext: SCRIPT_RULES_OPTIONS,
+  catalogBudget: true,
+  catalogPriority: true,
+  search: { offer: true, rankers: true } satisfies KnownOptions<NonNullable<SkillEngineOptions["search"]>>,
+  forkSkills: true,
+  verifySkill: true,
+  logger: true,
+} as const satisfies KnownOptions<SkillEngineOptions>;
+
+/**
+ * Creates a {@link SkillEngine}.
+ *
+ * @throws SkillsetError `unknown-option` for an option key it does not know.
+ */
 export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine {
+  refuseUnknownOptions("createSkillEngine", options, ENGINE_OPTIONS);
   const context = createEngineContext(options);
   const { catalogs } = context;
   const engine: SkillEngine = {

@@ -1,6 +1,7 @@
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { EmbedTexts, SkillRanker } from "./skill-search.js";
 import { createTextVectors, dotProduct, unitVector, type EmbeddingCache } from "./text-vectors.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 
 /** LangChain's `Embeddings` interface, as far as the ranker uses it. */
 export interface EmbeddingsLike {
@@ -19,6 +20,8 @@ export interface EmbeddingRankerOptions {
   onError?: (error: unknown) => void;
 }
 
+const EMBEDDING_RANKER_OPTIONS = { cache: true, onError: true } as const satisfies KnownOptions<EmbeddingRankerOptions>;
+
 /**
  * A ranker by meaning: cosine similarity between the query's vector and each skill's (name and
  * description). Vectors are kept per content hash of that text, in memory and in `cache`, so a
@@ -29,6 +32,7 @@ export function createEmbeddingRanker(
   embeddings: EmbedTexts | EmbeddingsLike,
   options: EmbeddingRankerOptions = {},
 ): SkillRanker {
+  refuseUnknownOptions("createEmbeddingRanker", options, EMBEDDING_RANKER_OPTIONS);
   const embedDocuments =
     typeof embeddings === "function" ? embeddings : (texts: string[]) => embeddings.embedDocuments(texts);
   const embedQuery =

@@ -61,6 +61,20 @@ describe("queryWords", () => {
     ]);
   });
 
+  it("weighs them down only where they open the request: later they are part of the goal", () => {
+    expect(queryWords("before we build anything, get a new plan").map((word) => word.weight)).toEqual([
+      1, 1, 1, 1, 1, 1,
+    ]);
+    expect(queryWords("just make something new to plan the build").map((word) => word.weight)).toEqual([
+      NOISE_WEIGHT,
+      NOISE_WEIGHT,
+      NOISE_WEIGHT,
+      NOISE_WEIGHT,
+      1,
+      1,
+    ]);
+  });
+
   it("has an alias table whose every entry survives text analysis and belongs to one group", () => {
     const seen = new Map<string, number>();
     QUERY_ALIASES.forEach((group, index) => {

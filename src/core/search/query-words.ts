@@ -8,9 +8,11 @@ export const ALIAS_WEIGHT = 0.8;
 /** Weight of a word that asks for work in general rather than naming it ("make", "write"). */
 export const NOISE_WEIGHT = 0.5;
 
-// Verbs and fillers of requests: they match many skills by chance ("write" matches every
+// Verbs and fillers that open requests: they match many skills by chance ("write" matches every
 // writing skill) but rarely name the task. Weighted down in queries, not dropped, because in
-// some requests they are all there is ("write a plan").
+// some requests they are all there is ("write a plan"). Only where they open the request: later
+// in a request phrased as a goal they are part of it ("before we build anything", "a new routine"),
+// and weighing them down there cost such requests recall (bench/search-eval/goal-phrased.json).
 const NOISE = new Set(
   searchTerms(
     "make write create build get need just some something thing stuff new good nice quick quickly really also like let can't don't",
@@ -21,7 +23,7 @@ const NOISE = new Set(
 export interface QueryWord {
   /** The word as typed (weight 1) and its aliases; a skill scores the best of them. */
   spellings: ReadonlyArray<readonly [string, number]>;
-  /** 1, or {@link NOISE_WEIGHT} for a word that names no task. */
+  /** 1, or {@link NOISE_WEIGHT} for a request verb or filler that opens the request. */
   weight: number;
 }
 
@@ -43,14 +45,16 @@ const bySingle = new Map(
 );
 const phrases = aliases.filter((alias) => alias.terms.length > 1);
 
-/** The distinct words of `query`, in order, each with its aliases; a phrase alias ("word document") adds a word of its own. */
+/** The distinct words of `query`, in order, each with its aliases and weight; a phrase alias ("word document") adds a word of its own. */
 export function queryWords(query: string): QueryWord[] {
   const terms = searchTerms(query);
   const words: QueryWord[] = [];
+  let opening = true;
   for (const term of new Set(terms)) {
     const spellings: Array<readonly [string, number]> = [[term, 1]];
     for (const alias of bySingle.get(term) ?? []) spellings.push([alias, ALIAS_WEIGHT]);
-    words.push({ spellings, weight: NOISE.has(term) ? NOISE_WEIGHT : 1 });
+    opening &&= NOISE.has(term);
+    words.push({ spellings, weight: opening ? NOISE_WEIGHT : 1 });
   }
   for (const phrase of phrases) {
     if (containsRun(terms, phrase.terms))

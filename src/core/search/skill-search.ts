@@ -1,6 +1,7 @@
 import { createLexicalIndex } from "./lexical-index.js";
 import type { RankedSkill } from "./ranked-skill.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 
 export type { RankedSkill };
 
@@ -39,6 +40,10 @@ export interface LexicalRankerOptions {
   relevanceFloor?: Partial<RelevanceFloor> | false;
 }
 
+const LEXICAL_RANKER_OPTIONS = {
+  relevanceFloor: { score: true, coverage: true } satisfies KnownOptions<RelevanceFloor>,
+} as const satisfies KnownOptions<LexicalRankerOptions>;
+
 /**
  * The default ranker: BM25 over the name, split at hyphens and weighted twice, and the
  * description, with Porter2 stemming, prefix matches for longer words (at a lower weight), for
@@ -48,6 +53,7 @@ export interface LexicalRankerOptions {
  * only added, removed or changed skills are indexed again.
  */
 export function createLexicalRanker(options: LexicalRankerOptions = {}): SkillRanker {
+  refuseUnknownOptions("createLexicalRanker", options, LEXICAL_RANKER_OPTIONS);
   const floor =
     options.relevanceFloor === false
       ? { score: 0, coverage: 0 }

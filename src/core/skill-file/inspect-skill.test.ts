@@ -244,3 +244,29 @@ describe("inspectSkill: lenient loading (decision 8)", () => {
     expect(result.diagnostics[0]).toMatchObject({ severity: "error", code: "invalid-yaml" });
   });
 });
+
+describe("inspectSkill: metadata.entrypoint", () => {
+  const withEntrypoint = (value: string) =>
+    inspect(`---\nname: demo\ndescription: Use demo.\nmetadata:\n  entrypoint: ${value}\n---\n`);
+
+  it("a usable path loads quietly; the skill keeps it in its metadata", () => {
+    expect(withEntrypoint("src/index.ts")).toMatchObject({
+      skill: { metadata: { entrypoint: "src/index.ts" } },
+      diagnostics: [],
+    });
+  });
+
+  it("a path that breaks the rules: the skill loads, with a warning that says why", () => {
+    expect(withEntrypoint("../shared/index.js").diagnostics).toEqual([
+      {
+        severity: "warning",
+        code: "entrypoint-invalid",
+        file,
+        message:
+          "metadata.entrypoint '../shared/index.js' cannot be used: '..' is not allowed; the module must be inside the skill's folder",
+        skill: "demo",
+        source: "test",
+      },
+    ]);
+  });
+});

@@ -6,6 +6,7 @@ import { parseLeniently } from "./parse-leniently.js";
 import { readSimpleSkillFrontmatter } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "../tools/included-tools.js";
+import { skillEntrypoint } from "../skill-module/skill-entrypoint.js";
 import { frontmatterErrors, isUsualSkillName, normalizeSkillName } from "./validate-frontmatter.js";
 
 /** Input of {@link inspectSkill}. */
@@ -221,6 +222,10 @@ function readMetadata(
         key === INCLUDE_TOOLS_KEY ? INCLUDE_TOOLS_SHAPE : "a string",
       );
   }
+  // The skill loads; its module cannot be imported, and this says why.
+  const entrypoint = skillEntrypoint(skill);
+  if (entrypoint && "error" in entrypoint)
+    report(diagnostics, input, "warning", "entrypoint-invalid", entrypoint.error, skill.name);
 }
 
 // Adds a diagnostic about the file of `input`.

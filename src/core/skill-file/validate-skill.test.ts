@@ -246,3 +246,28 @@ describe("validateSkillText: fields (reference rules, in order)", () => {
     ]);
   });
 });
+
+describe("validateSkillText: metadata.entrypoint (warnings: the reference passes these skills)", () => {
+  const validate = (metadata: string) =>
+    validateSkillText(`---\nname: demo\ndescription: Use demo.\nmetadata:\n${metadata}---\n`, {
+      directoryName: "demo",
+    });
+
+  it.each([
+    ["  entrypoint: src/index.ts\n", []],
+    [
+      "  entrypoint: lib/run.py\n",
+      [
+        "metadata.entrypoint 'lib/run.py' cannot be used: '.py' files cannot be imported; the module must end in .js, .mjs, .ts, .mts. Runtimes ignore it.",
+      ],
+    ],
+    [
+      "  entrypoint:\n    - a.js\n",
+      [
+        "Field 'metadata.entrypoint' must be a path to a .js, .mjs, .ts or .mts file in the skill's folder; runtimes ignore it.",
+      ],
+    ],
+  ])("%j", (metadata, warnings) => {
+    expect(validate(metadata)).toEqual({ valid: true, name: "demo", errors: [], warnings });
+  });
+});

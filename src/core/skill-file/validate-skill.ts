@@ -2,6 +2,7 @@ import { quoteBracketedArgumentHint } from "./bracketed-argument-hint.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import { parseSkillDocument } from "./skill-document.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "../tools/included-tools.js";
+import { ENTRYPOINT_KEY, checkEntrypoint } from "../skill-module/skill-entrypoint.js";
 import { CLAUDE_CODE_FIELDS, normalizeSkillName, validateFrontmatter } from "./validate-frontmatter.js";
 
 /** The outcome of strict validation: `valid` exactly when `errors` is empty. */
@@ -57,6 +58,19 @@ export function validateSkillText(text: string, options: SkillValidationOptions 
   ) {
     warnings.push(`Field 'metadata.${INCLUDE_TOOLS_KEY}' must be ${INCLUDE_TOOLS_SHAPE}; runtimes ignore it.`);
   }
+  // The reference reads `metadata` as any mapping, so a module's problems are warnings, never errors.
+  const entrypoint = entrypointWarning(metadata);
+  if (entrypoint) warnings.push(entrypoint);
   const name = typeof frontmatter.name === "string" ? normalizeSkillName(frontmatter.name) : null;
   return { valid: errors.length === 0, name, errors, warnings };
+}
+
+// What is wrong with `metadata.entrypoint` as written; whether its file exists is for validateSkillDirectory.
+function entrypointWarning(metadata: unknown): string | undefined {
+  if (typeof metadata !== "object" || metadata === null || !Object.hasOwn(metadata, ENTRYPOINT_KEY)) return undefined;
+  const value = (metadata as Record<string, unknown>)[ENTRYPOINT_KEY];
+  if (typeof value !== "string")
+    return `Field 'metadata.${ENTRYPOINT_KEY}' must be a path to a .js, .mjs, .ts or .mts file in the skill's folder; runtimes ignore it.`;
+  const checked = checkEntrypoint(value);
+  return "error" in checked ? `${checked.error}. Runtimes ignore it.` : undefined;
 }

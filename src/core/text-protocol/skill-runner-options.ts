@@ -6,7 +6,8 @@ import type { SkillsLogger } from "../skill-events.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../catalog/render-catalog.js";
 import type { SkillSource } from "../skill-source.js";
-import type { ScriptExecutor } from "../../exec/script-executor.js";
+import { type ScriptExecutor, SCRIPT_RULES_OPTIONS } from "../../exec/script-executor.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 import type { TextCompletion } from "./text-conversation.js";
 
 /** Options of `createSkillRunner`. */
@@ -51,7 +52,27 @@ export interface SkillRunnerOptions {
 export type SkillRunnerSettings = ReturnType<typeof validateSkillRunnerOptions>;
 
 /** Fills in the defaults; throws `SkillsetError` (`invalid-options`) naming every invalid option. */
+/** The keys of {@link SkillRunnerOptions}, for the runners that take them. */
+export const SKILL_RUNNER_OPTIONS = {
+  sources: true,
+  complete: true,
+  executor: true,
+  defaultAllowedCommands: true,
+  maxIterations: true,
+  maxInstructionsPerReply: true,
+  maxLoadedSkills: true,
+  maxDescriptionLength: true,
+  catalogBudget: true,
+  catalogPriority: true,
+  searchSkills: true,
+  dynamicContext: SCRIPT_RULES_OPTIONS,
+  userInvocation: true,
+  verifySkill: true,
+  logger: true,
+} as const satisfies KnownOptions<SkillRunnerOptions>;
+
 export function validateSkillRunnerOptions(options: SkillRunnerOptions) {
+  refuseUnknownOptions("createSkillRunner", options, SKILL_RUNNER_OPTIONS);
   const problems: string[] = [];
   const isSource = (value: unknown) =>
     typeof value === "object" && value !== null && typeof (value as SkillSource).scan === "function";

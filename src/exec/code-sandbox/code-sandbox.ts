@@ -1,30 +1,31 @@
 import syncVariant from "@jitl/quickjs-ng-wasmfile-release-sync";
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSContext,
-  type QuickJSDeferredPromise,
-  type QuickJSHandle,
-  type QuickJSRuntime,
-} from "quickjs-emscripten-core";
+import { newQuickJSWASMModuleFromVariant, type QuickJSContext } from "quickjs-emscripten-core";
 import type { CodeLimits } from "./code-limits.js";
 import type { CodeRunHost, CodeRunOutcome } from "./code-run-outcome.js";
 import { resolveModuleSpecifier } from "./module-specifier.js";
 import { executeRun, type ActiveRun } from "./execute-run.js";
-import { HOST_FUNCTIONS, sandboxPrelude } from "./sandbox-prelude.js";
-import { approvedName, loadModuleGraph } from "./module-graph.js";
+import { newSandboxContext } from "./sandbox-context.js";
+import { approvedName } from "./module-graph.js";
 
 // The package's types describe its CommonJS build; under ESM its default export is the variant itself.
 const variant = syncVariant as unknown as Parameters<typeof newQuickJSWASMModuleFromVariant>[0];
 
-// The engine's own stack limit, well inside the WASM stack, so deep recursion is a catchable RangeError
-// rather than a trap of the WebAssembly instance.
-const MAX_STACK_BYTES = 256 * 1024;
+// The heap a WebAssembly instance starts with is 16 MiB; one grown past twice that is replaced.
+const SHRINK_ABOVE_BYTES = 32 * 1024 * 1024;
+
+// The engine's own stack limit. WebAssembly frames run on Node's native stack: at 256 KiB the engine's
+// C recursion over deep data (JSON.stringify, JSON.parse, Array#join) overflowed that stack first, which
+// leaves the instance unusable; at 64 KiB it is a RangeError inside the sandbox (about 400 nested JS calls).
+const MAX_STACK_BYTES = 64 * 1024;
 
 /** One thread's sandbox: its own WebAssembly instance (own heap), runtime and JavaScript context. */
 export interface CodeSandbox {
   /** Runs the model's code; resolves to its outcome (never rejects for anything the code does). */
   run(code: string, host: CodeRunHost): Promise<CodeRunOutcome>;
-  /** False once the sandbox must not run again (its engine failed or its memory limit was hit). */
+  /**
+   * False once the sandbox must not run again: its engine failed, its memory limit was hit, or (values not
+   * kept) its heap grew past 32 MiB, which a WebAssembly instance never gives back.
+   */
   readonly usable: boolean;
   /** Frees the engine; further runs are refused. */
   dispose(): void;
@@ -56,14 +57,16 @@ export async function createCodeSandbox(options: CodeSandboxOptions): Promise<Co
     () => active !== undefined && (Date.now() > active.deadline || active.stop !== undefined),
   );
   runtime.setModuleLoader(
-    (name) => active?.approved.sources.get(name) ?? { error: new Error(`Cannot import "${name}": ${NOT_APPROVED}`) },
+    (name) => {
+      const source = name.startsWith(REFUSED) ? undefined : active?.approved.sources.get(name);
+      return source ?? { error: new Error(`Cannot import "${name.replace(REFUSED, "")}": ${NOT_APPROVED}`) };
+    },
     // Asked for every import, cached modules included: a module the host did not approve for this run
-    // (an unloaded skill's, or one reached through eval) is refused even when an earlier run loaded it.
+    // (an unloaded skill's, or one reached through eval) gets a name no module has, which the loader refuses.
     (base, name) => {
       const approved = active?.approved;
       const resolved = resolveModuleSpecifier(approved?.sources.has(base) ? base : undefined, name);
-      const full = approved && approvedName(approved, resolved);
-      return full ?? { error: new Error(`Cannot import "${resolved}": ${NOT_APPROVED}`) };
+      return (approved && approvedName(approved, resolved)) ?? REFUSED + resolved;
     },
   );
 
@@ -97,14 +100,17 @@ export async function createCodeSandbox(options: CodeSandboxOptions): Promise<Co
           return context;
         },
       });
+      const stopped = run.stop !== undefined || (!outcome.ok && outcome.error.kind === "timeout");
       if (run.broken) {
         usable = false;
-      } else if (
-        !options.keepValues ||
-        run.stop !== undefined ||
-        (outcome.ok === false && outcome.error.kind === "timeout")
-      ) {
+      } else if (!options.keepValues) {
         dropContext();
+        // A WebAssembly heap never shrinks: after a run that used much memory, start over (nothing is kept).
+        if (wasm.getWasmMemory().buffer.byteLength > SHRINK_ABOVE_BYTES) usable = false;
+      } else if (stopped) {
+        // Code stopped mid-way may have left half-updated values and jobs that would run in the next run.
+        dropContext();
+        run.notes.push("The sandbox was reset after the code was stopped; values kept from earlier runs are gone.");
       }
       return outcome;
     } catch (error) {
@@ -134,6 +140,8 @@ export async function createCodeSandbox(options: CodeSandboxOptions): Promise<Co
   };
 }
 
+// Names cross into C as NUL-terminated strings, so the marker is a control character other than NUL.
+const REFUSED = "\u0001refused:";
 const NOT_APPROVED =
   "only modules named directly in an import statement or import() call can be imported (not through eval or Function).";
 
@@ -152,120 +160,4 @@ function newActiveRun(host: CodeRunHost, limits: CodeLimits): ActiveRun {
     broken: false,
     wake: () => {},
   };
-}
-
-/** A context with the prelude run and the host functions it takes: log, tool call and module preload. */
-function newSandboxContext(
-  runtime: QuickJSRuntime,
-  current: () => ActiveRun | undefined,
-  limits: CodeLimits,
-): QuickJSContext {
-  const context = runtime.newContext();
-  const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
-    const handle = context.newFunction(name, fn);
-    context.setProp(context.global, name, handle);
-    handle.dispose();
-  };
-  define(HOST_FUNCTIONS.log, (text, length) => {
-    const run = current();
-    if (run && text && length) recordLog(run, context.getString(text), context.getNumber(length), limits);
-    return undefined;
-  });
-  define(HOST_FUNCTIONS.callTool, (name, json) => {
-    const run = current();
-    if (!run || !name || !json) throw new Error("Tools can only be called while the code runs.");
-    return callTool(context, run, context.getString(name), context.getString(json), limits);
-  });
-  define(HOST_FUNCTIONS.preload, (importer, specifier) => {
-    const run = current();
-    if (!run || !importer || !specifier) throw new Error("Modules can only be imported while the code runs.");
-    // Argument handles live only during this call: read them before going asynchronous.
-    const base = context.getString(importer);
-    const asked = context.getString(specifier);
-    return settleLater(context, run, async () => {
-      const graph = await loadModuleGraph(run.host, run.approved, run.approved.sources.has(base) ? base : undefined, [
-        asked,
-      ]);
-      if ("error" in graph) throw Object.assign(new Error(graph.error), { name: "ImportError" });
-      return graph.resolved[0];
-    });
-  });
-  const prelude = context.evalCode(sandboxPrelude(limits.maxResultChars), "<prelude>", { type: "global" });
-  if (prelude.error) {
-    const problem = context.dump(prelude.error);
-    prelude.error.dispose();
-    context.dispose();
-    throw new Error(`The code sandbox's prelude failed: ${JSON.stringify(problem)}`);
-  }
-  prelude.value.dispose();
-  return context;
-}
-
-function recordLog(run: ActiveRun, text: string, length: number, limits: CodeLimits): void {
-  const room = limits.maxResultChars - run.logChars;
-  if (room <= 0) {
-    run.logsCutChars += length;
-  } else if (length > room) {
-    run.logs.push(text.slice(0, room));
-    run.logChars = limits.maxResultChars;
-    run.logsCutChars += length - room;
-  } else {
-    run.logs.push(text);
-    run.logChars += length;
-  }
-}
-
-function callTool(
-  context: QuickJSContext,
-  run: ActiveRun,
-  name: string,
-  json: string,
-  limits: CodeLimits,
-): QuickJSHandle {
-  run.toolCalls += 1;
-  if (run.toolCalls > limits.maxToolCalls) {
-    run.stop ??= "tool-calls";
-    throw new Error(`Too many tool calls: the limit is ${limits.maxToolCalls} per run.`);
-  }
-  const tool = Object.hasOwn(run.host.tools, name) ? run.host.tools[name] : undefined;
-  if (typeof tool !== "function") {
-    throw new TypeError(
-      `tools.${name} is not a tool you can call here. Available tools: ${Object.keys(run.host.tools).join(", ") || "none"}.`,
-    );
-  }
-  return settleLater(context, run, async () => {
-    const result = await tool(JSON.parse(json));
-    return result === undefined ? undefined : JSON.stringify(result);
-  });
-}
-
-/**
- * A sandbox promise settled by host work: fulfilled with the JSON text (or undefined) the work returns,
- * rejected with its error's message. Results arriving after the run ended are dropped.
- */
-function settleLater(context: QuickJSContext, run: ActiveRun, work: () => Promise<string | undefined>): QuickJSHandle {
-  const deferred: QuickJSDeferredPromise = context.newPromise();
-  run.pending.add(deferred);
-  const settle = (apply: () => void) => {
-    if (!run.pending.delete(deferred) || !deferred.alive || run.ended) return;
-    apply();
-    deferred.dispose();
-    run.wake();
-  };
-  Promise.resolve()
-    .then(work)
-    .then(
-      (text) =>
-        settle(() => {
-          if (text === undefined) return deferred.resolve(context.undefined);
-          context.newString(text).consume((handle) => deferred.resolve(handle));
-        }),
-      (error: unknown) =>
-        settle(() => {
-          const name = error instanceof Error && error.name === "ImportError" ? "ImportError" : "Error";
-          const message = error instanceof Error ? error.message : String(error);
-          context.newError({ name, message }).consume((handle) => deferred.reject(handle));
-        }),
-    );
-  return deferred.handle.dup();
 }

@@ -65,12 +65,13 @@ async function settle(run: ActiveRun, code: string, deps: RunDependencies): Prom
   if (graph === "timeout") return { kind: "timeout", message: "" };
   if ("error" in graph) return { kind: "import", message: graph.error };
   const context = deps.context();
-  const toolNames = JSON.stringify(Object.keys(run.host.tools));
-  context.newString(toolNames).consume((names) => {
-    context.getProp(context.global, SET_TOOLS_FUNCTION).consume((setTools) => {
-      context.unwrapResult(context.callFunction(setTools, context.undefined, names)).dispose();
-    });
-  });
+  const toolNames = context.newString(JSON.stringify(Object.keys(run.host.tools)));
+  const setTools = context.getProp(context.global, SET_TOOLS_FUNCTION);
+  const toolsSet = context.callFunction(setTools, context.undefined, toolNames);
+  setTools.dispose();
+  toolNames.dispose();
+  if (toolsSet.error) return classify(run, context, toolsSet.error, "thrown");
+  toolsSet.value.dispose();
   const evaluated = context.evalCode(prepared.source, RUN_CODE_FILE, { type: "module" });
   if (evaluated.error) return classify(run, context, evaluated.error, "import");
   const done = await awaitValue(run, context, deps.runtime, evaluated.value);
@@ -149,7 +150,11 @@ function toValue(run: ActiveRun, context: QuickJSContext, value: QuickJSHandle):
   const jsonChars = Number(text.slice(0, colon));
   const json = text.slice(colon + 1);
   const whole = json.length === jsonChars;
-  return { ok: true, value: whole ? JSON.parse(json) : undefined, json, jsonChars, ...report };
+  try {
+    return { ok: true, value: whole ? JSON.parse(json) : undefined, json, jsonChars, ...report };
+  } catch {
+    return { kind: "result", message: "the returned value's JSON text could not be read back." };
+  }
 }
 
 /** The failure an error handle from the engine stands for (and disposes it). */
@@ -192,7 +197,7 @@ function describe(dumped: unknown): { name: string; message: string; stack: stri
       stack: stack
         .replace(
           new RegExp(`${RUN_CODE_FILE.replace(".", "\\.")}:1:(\\d+)`, "g"),
-          (_m, column: string) => `${RUN_CODE_FILE}:1:${Math.max(1, Number(column) - RUN_CODE_PREFIX.length)}`,
+          (_m, column: string) => `${RUN_CODE_FILE}:1:${Math.max(1, Number(column) - RUN_CODE_PREFIX.length + 1)}`,
         )
         .trimEnd()
         .split("\n")

@@ -61,13 +61,17 @@ function cutLogs(lines: readonly string[], room: number): { lines: string[]; cut
   return { lines: kept, cutChars };
 }
 
+const STACK_OVERFLOW = "RangeError: Maximum call stack size exceeded";
+
 /** One sentence (or two) per kind: what happened, the limit when one was hit, and what to do instead. */
 function errorSentence(kind: CodeRunErrorKind, message: string, limits: CodeLimits): string {
   switch (kind) {
     case "syntax":
       return `the code does not parse. ${message}. Fix it and run it again.`;
     case "thrown":
-      return `the code threw an error it did not catch: ${message}`;
+      return message.startsWith(STACK_OVERFLOW)
+        ? `the code threw an error it did not catch: ${message}\nThe sandbox allows a few hundred nested calls: use a loop instead of deep recursion, and keep data less deeply nested.`
+        : `the code threw an error it did not catch: ${message}`;
     case "import":
       return `an import failed. ${message}`;
     case "timeout":

@@ -21,6 +21,9 @@ import { sourceOf, type McpServerContext } from "./server-context.js";
 import { SKILLS_EXTENSION } from "../skills-extension/skill-entry.js";
 import { skillUri } from "../skills-extension/skill-uri.js";
 import { handleSkillsExtension } from "./skills-methods.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
+import { SCRIPT_RULES_OPTIONS } from "../../exec/script-executor.js";
+import { LOCKFILE_OPTIONS } from "../../node/skills-lock/lockfile-verifier.js";
 
 /** Options of {@link createSkillsMcpServer}. */
 export interface SkillsMcpServerOptions {
@@ -88,6 +91,20 @@ interface Session {
   tools: SkillTools;
 }
 
+const MCP_SERVER_OPTIONS = {
+  sources: true,
+  recursive: true,
+  maxLoadedSkills: true,
+  runScripts: SCRIPT_RULES_OPTIONS,
+  pageSize: true,
+  ttlMs: true,
+  watchIntervalMs: true,
+  serverInfo: { name: true, version: true },
+  lockfile: LOCKFILE_OPTIONS,
+  logger: true,
+  searchRankers: true,
+} as const satisfies KnownOptions<SkillsMcpServerOptions>;
+
 /**
  * Agent Skills over the Model Context Protocol. Each session (a client over stdio, or one
  * Streamable HTTP session) gets:
@@ -103,6 +120,7 @@ interface Session {
  * Everything goes through the skill engine, as in the LangChain middleware.
  */
 export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMcpServer {
+  refuseUnknownOptions("createSkillsMcpServer", options, MCP_SERVER_OPTIONS);
   if (options.sources.length === 0)
     throw new SkillsetError("invalid-options", "createSkillsMcpServer: give at least one source");
   const catalog = createCatalog(sourcesFromStrings(options.sources, { recursive: options.recursive ?? false }));

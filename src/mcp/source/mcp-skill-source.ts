@@ -7,6 +7,7 @@ import { scanMcpSkills } from "./mcp-skill-scan.js";
 import { createMcpSourceState } from "./mcp-source-state.js";
 import { createSkillFolderCopies } from "./skill-folder-copy.js";
 import { readVerifiedFile, readVerifiedSkill } from "./verified-skill-reader.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 
 /** Options of {@link mcpSkillSource}. */
 export interface McpSkillSourceOptions {
@@ -34,6 +35,15 @@ export interface McpSkillSourceOptions {
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+const MCP_SKILL_SOURCE_OPTIONS = {
+  client: true,
+  label: true,
+  allowDynamic: true,
+  trustAllowedTools: true,
+  runScripts: true,
+  timeoutMs: true,
+} as const satisfies KnownOptions<McpSkillSourceOptions>;
+
 /**
  * Skills an MCP server serves through the Skills extension (`io.modelcontextprotocol/skills`), as
  * a {@link SkillSource} for the catalog, the engine and every host. Only a server that declares
@@ -55,6 +65,7 @@ const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  *   the `ttlMs` the server gave.
  */
 export function mcpSkillSource(options: McpSkillSourceOptions): SkillSource {
+  refuseUnknownOptions("mcpSkillSource", options, MCP_SKILL_SOURCE_OPTIONS);
   const { client, label } = options;
   if (!LABEL.test(label))
     throw new SkillsetError(

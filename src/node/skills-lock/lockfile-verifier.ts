@@ -7,6 +7,7 @@ import { compareWithLock } from "./compare-with-lock.js";
 import { installFolderName } from "./installed-skill-folders.js";
 import { readSkillsLock, type SkillsLock, type SkillsLockEntry } from "./read-skills-lock.js";
 import { skillFolderStamp } from "./skill-folder-hash.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 
 /**
  * The `lockfile` option of every host: a `skills-lock.json` path (then `mode` is `"refuse"`), or
@@ -26,6 +27,10 @@ interface VerdictCache {
   verdict: SkillVerification | undefined;
 }
 
+export const LOCKFILE_OPTIONS = { path: true, mode: true } as const satisfies KnownOptions<
+  Exclude<LockfileOption, string>
+>;
+
 /**
  * A `verifySkill` for the engine that checks each skill's folder against a `skills-lock.json` as
  * the `skills` CLI hashes it. The lockfile is read now, so a missing or malformed one fails here
@@ -35,6 +40,7 @@ interface VerdictCache {
  * included, is caught at the next load.
  */
 export function lockfileVerifier(option: LockfileOption): (skill: SkillMetadata) => SkillVerification | undefined {
+  refuseUnknownOptions("lockfileVerifier", option, LOCKFILE_OPTIONS);
   const path = resolve(typeof option === "string" ? option : option.path);
   const refuse = typeof option === "string" || option.mode !== "warn";
   let lock: SkillsLock | Error = readSkillsLock(path);

@@ -9,6 +9,7 @@ import { parseSiteUrl } from "./site-url.js";
 import { cacheFolder } from "../../fs/cache-folder.js";
 import { siteCacheFolder } from "./well-known-cache.js";
 import type { WellKnownState } from "./well-known-state.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 
 /** Options of {@link createWellKnownSource}. */
 export interface WellKnownSourceOptions {
@@ -46,6 +47,15 @@ export function wellKnownSiteOf(id: string): string | undefined {
   return isWellKnownSourceId(id) ? id.slice(ID_PREFIX.length) : undefined;
 }
 
+const WELL_KNOWN_SOURCE_OPTIONS = {
+  url: true,
+  cacheDir: true,
+  fetch: true,
+  timeoutMs: true,
+  refreshMs: true,
+  runScripts: true,
+} as const satisfies KnownOptions<WellKnownSourceOptions>;
+
 /**
  * The skills a site publishes at its well-known URL (agent-skills discovery 0.2.0, as
  * `npx skills add <url>` reads it), as a {@link SkillSource}.
@@ -64,6 +74,7 @@ export function wellKnownSiteOf(id: string): string | undefined {
  * Throws a `SkillsetError` at once for a URL that is not `https:` (or loopback `http:`).
  */
 export function createWellKnownSource(options: WellKnownSourceOptions): SkillSource {
+  refuseUnknownOptions("createWellKnownSource", options, WELL_KNOWN_SOURCE_OPTIONS);
   const site = parseSiteUrl(options.url);
   const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const state: WellKnownState = {
