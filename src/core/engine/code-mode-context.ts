@@ -1,7 +1,24 @@
+import type { KnownOptions } from "../../errors/known-options.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import { resolveCodeLimits, type CodeLimits } from "../../exec/code-sandbox/code-limits.js";
 import type { CodeSandboxPool } from "../../exec/code-sandbox/code-sandbox-pool.js";
 import type { CodeModeOptions } from "./code-mode-types.js";
+
+/** The keys of a run's limits, for the factories that refuse unknown option keys. */
+export const CODE_LIMITS_OPTIONS = {
+  memoryBytes: true,
+  timeoutMs: true,
+  maxToolCalls: true,
+  maxResultChars: true,
+} as const satisfies KnownOptions<CodeLimits>;
+
+/** The keys of {@link CodeModeOptions}. */
+export const CODE_MODE_OPTIONS = {
+  tools: true,
+  limits: CODE_LIMITS_OPTIONS,
+  keepValues: true,
+  pool: true,
+} as const satisfies KnownOptions<CodeModeOptions>;
 
 /** Code mode's options resolved once per engine: the limits, checked up front, and the pool, made on first use. */
 export interface CodeModeContext {

@@ -2,6 +2,7 @@ import { parseSkillCommand } from "../instructions/skill-command.js";
 import type { SkillEngine, SkillEngineOptions } from "./skill-engine-types.js";
 import { loadedSkillsOf } from "./catalog-cache.js";
 import { catalogSection } from "./catalog-section.js";
+import { CODE_MODE_OPTIONS } from "./code-mode-context.js";
 import { codeModulesSection } from "./code-mode-prompt.js";
 import { createEngineContext } from "./engine-context.js";
 import { offersSearch, searchReply } from "./engine-search.js";
@@ -57,6 +58,7 @@ const ENGINE_OPTIONS = {
   search: { offer: true, rankers: true } satisfies KnownOptions<NonNullable<SkillEngineOptions["search"]>>,
   forkSkills: true,
   verifySkill: true,
+  codeMode: CODE_MODE_OPTIONS,
   logger: true,
 } as const satisfies KnownOptions<SkillEngineOptions>;
 

@@ -5,6 +5,7 @@ import { createCatalog, type Catalog } from "../../core/catalog/catalog.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import { createSkillEngine, type SkillEngine } from "../../core/engine/skill-engine.js";
 import type { CodeLimits } from "../../exec/code-sandbox/code-limits.js";
+import { CODE_LIMITS_OPTIONS } from "../../core/engine/code-mode-context.js";
 import type { SkillsLogger } from "../../core/skill-events.js";
 import type { SkillRanker } from "../../core/search/skill-search.js";
 import type { SkillSource } from "../../core/skill-source.js";
@@ -101,6 +102,7 @@ const MCP_SERVER_OPTIONS = {
   watchIntervalMs: true,
   serverInfo: { name: true, version: true },
   lockfile: LOCKFILE_OPTIONS,
+  codeMode: { limits: CODE_LIMITS_OPTIONS, keepValues: true },
   logger: true,
   searchRankers: true,
 } as const satisfies KnownOptions<SkillsMcpServerOptions>;
