@@ -209,10 +209,8 @@ const optionsSchema = z.object({
     ])
     .optional(),
   /**
-   * Code mode: the `run_code` tool runs the model's JavaScript in a WebAssembly sandbox per thread, where
-   * it may import loaded skills' modules (`@/skills/<name>`) and call the agent's tools listed in `tools`
-   * as `tools.<camelCaseName>(args)`; the prompt lists the loaded skills' modules and their exports.
-   * `true`: on, with no tool callable from code. Tools protocol only.
+   * Code mode: `run_code` runs the model's JavaScript in a sandbox per thread, importing loaded skills' modules
+   * and calling the agent's tools listed in `tools` (`tools.<camelCaseName>(args)`). `true`: no tool callable.
    * @default false
    */
   codeMode: z
