@@ -260,6 +260,19 @@ describe("tools reach only what the app and the loaded skills allow", () => {
   });
 });
 
+describe("the module-skills fixture on disk", () => {
+  it("table-totals (TypeScript, importing ./row.js for row.ts) runs from a local folder", async () => {
+    const fixtures = join(import.meta.dirname, "../__fixtures__/module-skills");
+    const { engine, request } = await setup({}, [createLocalSource({ path: fixtures, watch: false })]);
+    const reply = await engine.runCode(request(["table-totals"]), {
+      code: `import { total, countFilled } from "@/skills/table-totals";
+const rows = [{ amount: 2 }, { amount: 3 }, { amount: "" }];
+return [total(rows, "amount"), countFilled(rows, "amount")];`,
+    });
+    expect(reply.text).toBe("Result:\n[5,2]");
+  });
+});
+
 describe("a module changed on disk after the skill was verified", () => {
   it("is refused under skills-lock.json, with a skill_unverified event", async () => {
     const tree = tempTree("skillset-code-lock-");

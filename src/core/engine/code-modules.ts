@@ -63,14 +63,15 @@ async function resolveModule(
   // Checked on every import, as every read of a skill's file is: it may have changed since it was loaded.
   const problem = await verificationProblem(context, request, skill, "imported");
   if (problem) return { reason: `${problem}; it cannot be used until it passes verification` };
-  let text: string;
+  let found: { path: string; text: string };
   try {
-    text = await readModule(request, skill, path.path);
+    found = await readModuleOrTypeScript(request, skill, path.path);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { reason: `cannot read ${path.path} in skill '${name}': ${message}` };
   }
-  const full = `${SKILL_MODULE_PREFIX}${name}/${path.path}`;
+  const { text } = found;
+  const full = `${SKILL_MODULE_PREFIX}${name}/${found.path}`;
   const javascript = moduleJavaScript(full, text);
   if ("error" in javascript) return { reason: javascript.error };
   return { source: javascript.source, specifier: full };
@@ -97,6 +98,30 @@ function modulePath(path: string): { path: string } | { reason: string } {
   if (!MODULE_EXTENSIONS.some((extension) => checked.path.endsWith(extension)))
     return { reason: `only ${MODULE_EXTENSIONS.join(", ")} files can be imported` };
   return { path: checked.path };
+}
+
+// TypeScript's own convention: `./row.js` in a `.ts` module names `row.ts` (and `.mjs` names `.mts`) when the
+// skill ships only its TypeScript sources, as `tsc` resolves it.
+async function readModuleOrTypeScript(
+  request: SkillRequest,
+  skill: SkillMetadata,
+  path: string,
+): Promise<{ path: string; text: string }> {
+  try {
+    return { path, text: await readModule(request, skill, path) };
+  } catch (error) {
+    const typescript = path.endsWith(".js")
+      ? `${path.slice(0, -3)}.ts`
+      : path.endsWith(".mjs")
+        ? `${path.slice(0, -4)}.mts`
+        : undefined;
+    if (typescript === undefined) throw error;
+    try {
+      return { path: typescript, text: await readModule(request, skill, typescript) };
+    } catch {
+      throw error;
+    }
+  }
 }
 
 async function readModule(request: SkillRequest, skill: SkillMetadata, path: string): Promise<string> {

@@ -30,8 +30,12 @@ afterEach(() => {
   for (const engine of engines.splice(0)) engine.releaseCode();
 });
 
-async function setup(options: Partial<SkillEngineOptions> = {}, loaded = ["csv-kit"]) {
-  const catalog = createCatalog([createMemorySource({ files })]);
+async function setup(
+  options: Partial<SkillEngineOptions> = {},
+  loaded = ["csv-kit"],
+  source = createMemorySource({ files }),
+) {
+  const catalog = createCatalog([source]);
   const entries: SkillsLogEntry[] = [];
   const engine = createSkillEngine({
     codeMode: { tools: ["read_file"] },
@@ -113,6 +117,27 @@ return [answer, parseCsv("x,y")];`,
     );
     expect(load.text).toBe(
       "Error: the code threw an error it did not catch: Error: tools.loadSkill cannot be called from code: load_skill works on the skills themselves; call load_skill directly, outside run_code.",
+    );
+  });
+
+  it("a TypeScript module's `./row.js` import finds `row.ts`, as tsc resolves it", async () => {
+    const source = createMemorySource({
+      files: {
+        ...files,
+        "/s/csv-kit/src/row.ts":
+          'export const isBlank = (cells: string[]): boolean => cells.every((cell) => cell === "");\n',
+        "/s/csv-kit/src/rows.ts":
+          'import { isBlank } from "./row.js";\nimport type { Missing } from "./types.js";\nexport const blank = (rows: string[][]): number => rows.filter(isBlank).length;\n',
+      },
+    });
+    const { engine, request } = await setup({}, ["csv-kit"], source);
+    const reply = await engine.runCode(request, {
+      code: `const { blank } = await import("@/skills/csv-kit/src/rows.ts"); return blank([["", ""], ["a"]]);`,
+    });
+    expect(reply.text).toBe("Result:\n1");
+    const missing = await engine.runCode(request, { code: `await import("@/skills/csv-kit/src/nothing.js");` });
+    expect(missing.text).toMatch(
+      /^Error: an import failed\. Cannot import "@\/skills\/csv-kit\/src\/nothing\.js": cannot read src\/nothing\.js in skill 'csv-kit': /,
     );
   });
 
