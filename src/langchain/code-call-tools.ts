@@ -20,11 +20,12 @@ export function createCodeCallTools<T>(limit = 256) {
       }
       return response;
     },
-    /** The tools offered with the call `id`; a call this process did not see gets the latest model call's. */
+    /**
+     * The tools offered with the call `id` (kept, so a retried tool node finds them again); a call this
+     * process did not see (a thread resumed elsewhere) gets the latest model call's.
+     */
     take(id: string): readonly T[] {
-      const tools = byCall.get(id);
-      byCall.delete(id);
-      return tools ?? latest;
+      return byCall.get(id) ?? latest;
     },
   };
 }
