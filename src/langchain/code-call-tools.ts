@@ -8,10 +8,8 @@ import { RUN_CODE } from "../core/tools/skill-tool-definitions.js";
  */
 export function createCodeCallTools<T>(limit = 256) {
   const byCall = new Map<string, readonly T[]>();
-  let latest: readonly T[] = [];
   return {
     remember<R>(response: R, tools: readonly T[]): R {
-      latest = tools;
       if (!AIMessage.isInstance(response)) return response;
       for (const call of response.tool_calls ?? []) {
         if (call.name !== RUN_CODE.name || !call.id) continue;
@@ -21,11 +19,12 @@ export function createCodeCallTools<T>(limit = 256) {
       return response;
     },
     /**
-     * The tools offered with the call `id` (kept, so a retried tool node finds them again); a call this
-     * process did not see (a thread resumed elsewhere) gets the latest model call's.
+     * The tools offered with the call `id` (kept, so a retried tool node finds them again). A call this
+     * process did not see (a thread resumed in another process) gets none rather than another agent's:
+     * its code is told no tool is available, and the model's next run_code is seen here.
      */
     take(id: string): readonly T[] {
-      return byCall.get(id) ?? latest;
+      return byCall.get(id) ?? [];
     },
   };
 }
