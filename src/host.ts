@@ -17,8 +17,20 @@ export {
   type SkillSearchResult,
   type SkillInvocation,
   type CatalogRefresh,
+  type CodeModeOptions,
+  type CodeTool,
+  type CodeTools,
+  type CodeToolContext,
+  type CodeReply,
   createSkillEngine,
 } from "./core/engine/skill-engine.js";
+export type { CodeLimits } from "./exec/code-sandbox/code-limits.js";
+export type {
+  CodeRunErrorKind,
+  CodeRunHost,
+  CodeRunOutcome,
+  CodeRunReport,
+} from "./exec/code-sandbox/code-run-outcome.js";
 export type { SkillCall } from "./core/loaded/plan-skill-calls.js";
 export type { InheritedSkills } from "./core/loaded/inherit-skills.js";
 export type { AllowedToolsPolicy } from "./core/tools/tool-policy.js";
@@ -49,8 +61,14 @@ export {
   RUN_SKILL_SCRIPT,
   SKILL_TOOL_DEFINITIONS,
   type SkillToolName,
+  RUN_CODE,
 } from "./core/tools/skill-tool-definitions.js";
-export type { SkillToolDefinition, TextProtocolInstruction } from "./core/tools/skill-tool-definition.js";
+export type {
+  SkillToolDefinition,
+  TextProtocolInstruction,
+  ToolDefinition,
+} from "./core/tools/skill-tool-definition.js";
+export { codeToolName } from "./core/tools/code-tool-names.js";
 
 // The text protocol's parts, for a host with its own loop (`createSkillRunner` assembles them).
 export {

@@ -11,6 +11,11 @@ export { type PackagedSkill, type PackageSkillOptions, packageSkill } from "./no
 export { type LocalExecutorOptions, DEFAULT_ENV_ALLOW_LIST, createLocalExecutor } from "./exec/local-executor.js";
 export { type LocalSkillRunnerOptions, createLocalSkillRunner } from "./node/local-skill-runner.js";
 export {
+  type CodeSandboxPool,
+  type CodeSandboxPoolOptions,
+  createCodeSandboxPool,
+} from "./exec/code-sandbox/code-sandbox-pool.js";
+export {
   type VerifySkillsLockOptions,
   type SkillsLockReport,
   type LockedSkillCheck,

@@ -1,5 +1,5 @@
-// Each skill tool is defined once (src/core/tools/skill-tool-definitions.ts) and every host builds
-// its own from that definition. Checked here on what the hosts actually offer a model, each read
+// Each skill tool, and run_code, is defined once (src/core/tools/skill-tool-definitions.ts) and every
+// host builds its own from that definition (here with code mode on, so run_code is among them). Checked here on what the hosts actually offer a model, each read
 // through its own framework: the names, the JSON Schemas of the inputs and the descriptions must
 // be the same in LangChain, the AI SDK and the MCP server, and the definitions'.
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
@@ -10,7 +10,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSkills } from "../src/ai.js";
-import { LOAD_SKILL, SKILL_TOOL_DEFINITIONS } from "../src/core/tools/skill-tool-definitions.js";
+import { LOAD_SKILL, RUN_CODE, SKILL_TOOL_DEFINITIONS } from "../src/core/tools/skill-tool-definitions.js";
 import type { ScriptExecutor } from "../src/exec/script-executor.js";
 import { createMemorySource } from "../src/index.js";
 import { createSkillsMiddleware } from "../src/langchain.js";
@@ -58,7 +58,12 @@ function byName(tools: OfferedTool[]): OfferedTool[] {
 }
 
 function langchainTools(): OfferedTool[] {
-  const middleware = createSkillsMiddleware({ sources: sources(), searchSkills: true, runScripts: { executor } });
+  const middleware = createSkillsMiddleware({
+    sources: sources(),
+    searchSkills: true,
+    runScripts: { executor },
+    codeMode: true,
+  });
   return (middleware.tools as StructuredToolInterface[]).map((tool) => {
     const offered = convertToOpenAITool(tool).function;
     return { name: offered.name, description: offered.description ?? "", schema: comparable(offered.parameters) };
@@ -66,7 +71,7 @@ function langchainTools(): OfferedTool[] {
 }
 
 async function aiSdkTools(): Promise<OfferedTool[]> {
-  const skills = createSkills({ sources: sources(), searchSkills: true, runScripts: { executor } });
+  const skills = createSkills({ sources: sources(), searchSkills: true, runScripts: { executor }, codeMode: true });
   const tools: ToolSet = skills.thread("definitions").tools;
   return Promise.all(
     Object.entries(tools).map(async ([name, tool]) => ({
@@ -81,7 +86,12 @@ describe("skill tools, defined once", () => {
   let server: SkillsMcpServer;
   let client: Client;
   beforeAll(async () => {
-    server = createSkillsMcpServer({ sources: sources(), runScripts: { executor }, watchIntervalMs: 0 });
+    server = createSkillsMcpServer({
+      sources: sources(),
+      runScripts: { executor },
+      codeMode: true,
+      watchIntervalMs: 0,
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: "tool-definitions-test", version: "1" });
@@ -103,7 +113,7 @@ describe("skill tools, defined once", () => {
 
   it("LangChain, the AI SDK and the MCP server offer the same tools, with the same inputs, as defined", async () => {
     const defined = byName(
-      SKILL_TOOL_DEFINITIONS.map((definition) => ({
+      [...SKILL_TOOL_DEFINITIONS, RUN_CODE].map((definition) => ({
         name: definition.name,
         description: definition.description,
         schema: comparable(z.toJSONSchema(definition.input, { io: "input" })),

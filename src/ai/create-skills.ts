@@ -1,11 +1,11 @@
 import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
 import { listInvocableSkills, type InvocableSkill } from "../core/instructions/skill-command.js";
-import { createSkillEngine } from "../core/engine/skill-engine.js";
+import { createSkillEngine, type CodeModeOptions } from "../core/engine/skill-engine.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { READ_SKILL_RESOURCE, RUN_SKILL_SCRIPT } from "../core/tools/skill-tool-definitions.js";
-import { parseSkillsOptions, type SkillsOptions } from "./skills-options.js";
+import { parseSkillsOptions, type SkillsOptions, type SkillsSettings } from "./skills-options.js";
 import { createSkillsThread, type CatalogNow, type SkillsHost, type SkillsThread } from "./skills-thread.js";
 
 /** Agent Skills for the Vercel AI SDK: see {@link createSkills}. */
@@ -18,7 +18,7 @@ export interface Skills extends SkillsThread {
   thread(id: string): SkillsThread;
   /** The skills a user may invoke as `/name args`, with description and argument hint: for a `/` menu. */
   invocableSkills(): Promise<InvocableSkill[]>;
-  /** Stops watching the skill folders (watchers never keep a process alive, so this is optional). */
+  /** Stops watching the skill folders (watchers never keep a process alive, so this is optional), and frees code sandboxes. */
   close(): Promise<void>;
 }
 
@@ -46,6 +46,7 @@ export function createSkills(options: SkillsOptions): Skills {
   const settings = parseSkillsOptions(options);
   const readTool = settings.resourceReadTool ?? (settings.readResourceTool ? READ_SKILL_RESOURCE.name : "read_file");
   const runTool = settings.scriptRunTool ?? (settings.runScripts ? RUN_SKILL_SCRIPT.name : undefined);
+  const code = settings.codeMode === true ? { tools: {} } : settings.codeMode || undefined;
   const engine = createSkillEngine({
     maxLoadedSkills: settings.maxLoadedSkills,
     maxDescriptionLength: settings.maxDescriptionLength,
@@ -59,6 +60,7 @@ export function createSkills(options: SkillsOptions): Skills {
     catalogPriority: settings.catalogPriority,
     search: { offer: settings.searchSkills, rankers: settings.searchRankers },
     ...(settings.lockfile === undefined ? {} : { verifySkill: lazyLockfileVerifier(settings.lockfile) }),
+    ...(code ? { codeMode: engineCodeMode(code) } : {}),
   });
 
   // One catalog for every thread: sources hold only what they read from the skills.
@@ -80,6 +82,7 @@ export function createSkills(options: SkillsOptions): Skills {
       runScript: settings.runScripts !== undefined,
       search: settings.searchSkills,
       skillTools: settings.skillTools,
+      ...(code ? { codeTools: code.tools } : {}),
     },
     ...(settings.store ? { store: settings.store } : {}),
   };
@@ -89,8 +92,19 @@ export function createSkills(options: SkillsOptions): Skills {
     thread: (id) => createSkillsThread(host, id),
     invocableSkills: async () => listInvocableSkills((await host.catalog()).skills),
     async close() {
+      engine.releaseCode();
       if (catalog) (await catalog).close();
     },
+  };
+}
+
+// The app's code tools are all it lets code call: the engine's list is "all" of what this host hands over.
+function engineCodeMode(code: Exclude<SkillsSettings["codeMode"], boolean>): CodeModeOptions {
+  return {
+    tools: "all",
+    ...(code.limits ? { limits: code.limits } : {}),
+    ...(code.keepValues !== undefined ? { keepValues: code.keepValues } : {}),
+    ...(code.pool ? { pool: code.pool } : {}),
   };
 }
 

@@ -10,10 +10,12 @@ import {
   type SkillStep,
 } from "../core/engine/skill-engine.js";
 import type { SkillOperation } from "../core/loaded/skill-operations.js";
+import { createRunCodeTool } from "./run-code-tool.js";
 import { disclosedTools, includedTools, skillToolsNote, undisclosedToolMessage } from "../core/tools/included-tools.js";
 import {
   LOAD_SKILL,
   READ_SKILL_RESOURCE,
+  RUN_CODE,
   RUN_SKILL_SCRIPT,
   SEARCH_SKILLS,
   UNLOAD_SKILL,
@@ -48,6 +50,8 @@ export interface SkillToolsIncluded {
   search: boolean | "auto";
   /** Tools skills bring (`metadata.include_tools`), callable only while a loaded skill names them. */
   skillTools: ToolSet;
+  /** With code mode: the app's tools the model's code may call; `run_code` is offered. */
+  codeTools?: ToolSet;
 }
 
 interface CallOptions {
@@ -103,6 +107,16 @@ export function createSkillTools(host: SkillToolsHost, include: SkillToolsInclud
       ? {
           [RUN_SKILL_SCRIPT.name]: replyTool(host, RUN_SKILL_SCRIPT, (request, input) =>
             host.engine.runScript(request, input),
+          ),
+        }
+      : {}),
+    ...(include.codeTools
+      ? {
+          [RUN_CODE.name]: createRunCodeTool(
+            host,
+            include.codeTools,
+            include.skillTools,
+            (text) => new SkillToolRefusal(text),
           ),
         }
       : {}),

@@ -5,12 +5,14 @@ import { refuseUnknownOptions } from "../errors/known-options.js";
 import { schemaOptionKeys } from "../core/schema-option-keys.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
+import type { CodeLimits } from "../exec/code-sandbox/code-limits.js";
+import type { CodeSandboxPool } from "../exec/code-sandbox/code-sandbox-pool.js";
 import type { SkillRanker } from "../core/search/skill-search.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { DEFAULT_ALLOWED_COMMANDS } from "../exec/command-allow-list.js";
 import type { ScriptExecutor } from "../exec/script-executor.js";
-import { SKILL_TOOL_DEFINITIONS } from "../core/tools/skill-tool-definitions.js";
+import { RUN_CODE, SKILL_TOOL_DEFINITIONS } from "../core/tools/skill-tool-definitions.js";
 import type { SkillStateStore } from "./skill-state-store.js";
 
 const executor = z.custom<ScriptExecutor>(
@@ -112,11 +114,37 @@ const optionsSchema = z.object({
       z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") }),
     ])
     .optional(),
+  /**
+   * Code mode: adds `run_code`, which runs the model's JavaScript in a WebAssembly sandbox per thread
+   * (`skills.thread(id)`; without one, a sandbox per run), where it may import loaded skills' modules
+   * (`@/skills/<name>`) and call `tools` (yours, by name, as `tools.<camelCaseName>(input)`) and the tools
+   * loaded skills bring. The prompt lists the loaded skills' modules and their exports. `true`: on, with
+   * no tool callable from code. `limits` and `keepValues` as `createCodeSandboxPool` takes them.
+   * @default false
+   */
+  codeMode: z
+    .union([
+      z.boolean(),
+      z.object({
+        tools: z
+          .record(
+            z.string(),
+            z.custom<Tool>((value) => typeof value === "object" && value !== null, "an AI SDK tool"),
+          )
+          .default({}),
+        limits: z.custom<Partial<CodeLimits>>((value) => typeof value === "object" && value !== null).optional(),
+        keepValues: z.boolean().optional(),
+        pool: z
+          .custom<CodeSandboxPool>((value) => typeof (value as CodeSandboxPool | null)?.run === "function")
+          .optional(),
+      }),
+    ])
+    .default(false),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
 
-const OWN_TOOLS: readonly string[] = SKILL_TOOL_DEFINITIONS.map((definition) => definition.name);
+const OWN_TOOLS: readonly string[] = [...SKILL_TOOL_DEFINITIONS.map((definition) => definition.name), RUN_CODE.name];
 
 // The keys of the options, read from the schema that gives their type.
 const SKILLS_OPTIONS = schemaOptionKeys(optionsSchema);

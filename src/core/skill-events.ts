@@ -13,6 +13,7 @@ export type SkillsEventName =
   | "tool_restricted"
   | "script_ran"
   | "script_refused"
+  | "code_ran"
   | "dynamic_context"
   | "catalog_over_budget"
   | "skills_searched"

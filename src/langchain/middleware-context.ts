@@ -1,4 +1,5 @@
 import type { LanguageModelLike } from "@langchain/core/language_models/base";
+import type { ClientTool, ServerTool } from "@langchain/core/tools";
 import type { AgentMiddleware } from "langchain";
 import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
 import {
@@ -11,10 +12,12 @@ import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { TEXT_PROTOCOL_READ_HINT } from "../core/text-protocol/text-protocol-prompt.js";
+import { RUN_CODE } from "../core/tools/skill-tool-definitions.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
 import { createBackendSource, type SkillsBackend } from "../sources/backend-source.js";
 import { namesFolder } from "../sources/string-source-kind.js";
 import { agentFileTools } from "./agent-file-tools.js";
+import { createCodeCallTools } from "./code-call-tools.js";
 import { threadId, threadState } from "./engine-translation.js";
 import { stateForBackend } from "./graph-context.js";
 import {
@@ -63,6 +66,8 @@ export interface MiddlewareContext {
    * follow it; before any, the defaults of the options. The agent's tools are fixed, so threads share it.
    */
   fileTools: { current: SkillFileTools | undefined };
+  /** With `codeMode`: the tools each `run_code` call's model call offered, which its code may reach. */
+  codeCallTools: ReturnType<typeof createCodeCallTools<ClientTool | ServerTool>>;
 }
 
 /**
@@ -80,6 +85,8 @@ export function createMiddlewareContext(
     SEARCH_SKILLS_TOOL,
     ...ALWAYS_ALLOWED_TOOLS,
     ...options.alwaysAllowedTools,
+    // run_code itself: under "restrict", each tool its code calls is checked instead.
+    ...(options.codeMode !== false ? [RUN_CODE.name] : []),
   ]);
   const engine = createSkillEngine({
     maxLoadedSkills: options.maxLoadedSkills,
@@ -98,6 +105,7 @@ export function createMiddlewareContext(
     search: { offer: textProtocol ? false : options.searchSkills, rankers: options.searchRankers },
     forkSkills: !textProtocol && options.forkAgents !== false,
     ...(options.lockfile === undefined ? {} : { verifySkill: lazyLockfileVerifier(options.lockfile) }),
+    ...(options.codeMode === false ? {} : { codeMode: options.codeMode === true ? {} : options.codeMode }),
   });
   const catalogFor = createCatalogFor(options);
   const fileTools: MiddlewareContext["fileTools"] = { current: undefined };
@@ -141,6 +149,7 @@ export function createMiddlewareContext(
     runFork,
     forkParents: createForkParents(),
     fileTools,
+    codeCallTools: createCodeCallTools(),
   };
 }
 

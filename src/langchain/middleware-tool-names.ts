@@ -1,6 +1,7 @@
 import {
   LOAD_SKILL,
   READ_SKILL_RESOURCE,
+  RUN_CODE,
   RUN_SKILL_SCRIPT,
   SEARCH_SKILLS,
   UNLOAD_SKILL,
@@ -17,14 +18,17 @@ export type MiddlewareToolName =
   | typeof UNLOAD_SKILL.name
   | typeof SEARCH_SKILLS.name
   | typeof READ_SKILL_RESOURCE.name
-  | typeof RUN_SKILL_SCRIPT.name;
+  | typeof RUN_SKILL_SCRIPT.name
+  | typeof RUN_CODE.name;
 
 /**
  * The middleware's own tools under these options, in the order the agent gets them. Known before
  * the tools are built, because the skill tools and the forks must tell them apart from others.
  */
 export function middlewareToolNames(
-  options: Pick<ParsedSkillsMiddlewareOptions, "searchSkills" | "readResourceTool" | "runScripts">,
+  options: Pick<ParsedSkillsMiddlewareOptions, "searchSkills" | "readResourceTool" | "runScripts"> & {
+    codeMode?: ParsedSkillsMiddlewareOptions["codeMode"];
+  },
 ): MiddlewareToolName[] {
   return [
     LOAD_SKILL.name,
@@ -32,5 +36,6 @@ export function middlewareToolNames(
     ...(options.searchSkills !== false ? [SEARCH_SKILLS.name] : []),
     ...(options.readResourceTool !== false ? [READ_SKILL_RESOURCE.name] : []),
     ...(options.runScripts ? [RUN_SKILL_SCRIPT.name] : []),
+    ...(options.codeMode ? [RUN_CODE.name] : []),
   ];
 }

@@ -35,6 +35,7 @@ describe("parseSkillsMiddlewareOptions", () => {
       readResourceTool: "auto",
       userInvocation: true,
       catalogBudget: 5000,
+      codeMode: false,
       searchSkills: "auto",
       protocol: "tools",
       subagentSkills: "isolated",

@@ -6,6 +6,7 @@ import { refuseUnknownOptions } from "../errors/known-options.js";
 import { schemaOptionKeys } from "../core/schema-option-keys.js";
 import { DEFAULT_MAX_DESCRIPTION_LENGTH } from "../core/catalog/prompt-markdown.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
+import type { CodeModeOptions } from "../core/engine/skill-engine.js";
 import type { SkillsLogger } from "../core/skill-events.js";
 import type { SkillRanker } from "../core/search/skill-search.js";
 import type { SkillSource } from "../core/skill-source.js";
@@ -207,6 +208,17 @@ const optionsSchema = z.object({
       z.object({ path: z.string().min(1), mode: z.enum(["refuse", "warn"]).default("refuse") }),
     ])
     .optional(),
+  /**
+   * Code mode: `run_code` runs the model's JavaScript in a sandbox per thread, importing loaded skills' modules
+   * and calling the agent's tools listed in `tools` (`tools.<camelCaseName>(args)`). `true`: no tool callable.
+   * @default false
+   */
+  codeMode: z
+    .union([
+      z.boolean(),
+      z.custom<CodeModeOptions>((value) => typeof value === "object" && value !== null, "code mode options"),
+    ])
+    .default(false),
   /** Receives structured log entries; nothing is logged without it. */
   logger: z.custom<SkillsLogger>((value) => typeof value === "function").optional(),
 });
@@ -239,6 +251,8 @@ export function parseSkillsMiddlewareOptions(options: SkillsMiddlewareOptions): 
       "invalid-options",
       'createSkillsMiddleware: skillTools needs protocol: "tools"; the text protocol offers no tools',
     );
+  if (settings.protocol === "text" && settings.codeMode !== false)
+    throw new SkillsetError("invalid-options", 'createSkillsMiddleware: codeMode needs protocol: "tools"');
   if (settings.protocol === "text" && settings.hooks)
     throw new SkillsetError("invalid-options", 'createSkillsMiddleware: hooks needs protocol: "tools"');
   if (!settings.backend) refuseMissingAbsoluteSources(settings.sources);

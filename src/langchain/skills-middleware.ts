@@ -5,6 +5,7 @@ import { createLoadSkillTool } from "./load-skill-tool.js";
 import { createMiddlewareContext, type MiddlewareContext } from "./middleware-context.js";
 import type { MiddlewareToolName } from "./middleware-tool-names.js";
 import { createReadResourceTool, createRunScriptTool } from "./resource-tools.js";
+import { createRunCodeTool } from "./run-code-tool.js";
 import { createSearchSkillsTool } from "./search-skills-tool.js";
 import { createSkillHookParts } from "./skill-hooks-middleware-part.js";
 import { parseSkillsMiddlewareOptions, type SkillsMiddlewareOptions } from "./skills-middleware-options.js";
@@ -26,6 +27,7 @@ const TOOL_FACTORIES = {
   search_skills: createSearchSkillsTool,
   read_skill_resource: (context: MiddlewareContext) => createReadResourceTool(context.engine, context.requestFor),
   run_skill_script: (context: MiddlewareContext) => createRunScriptTool(context.engine, context.requestFor),
+  run_code: createRunCodeTool,
 } satisfies Record<MiddlewareToolName, (context: MiddlewareContext) => unknown>;
 
 /**

@@ -49,8 +49,9 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
     // Only forks asked: their answers are the answer. Else the model answers, knowing theirs.
     if (forks?.answer) return forks.answer;
     if (forks) request = { ...request, messages: forks.messages };
-    const finish = (response: Awaited<ReturnType<typeof handler>>) => {
+    const finish = (response: Awaited<ReturnType<typeof handler>>, tools = request.tools) => {
       context.forkParents.remember(response, parent);
+      if (options.codeMode !== false) context.codeCallTools.remember(response, tools);
       return forks ? new Command({ update: { messages: forks.answered } }) : response;
     };
     const section = await engine.systemPrompt(skills, () => messageTexts(messagesAfterSummarization(request.messages)));
@@ -78,7 +79,7 @@ export function createWrapModelCallHook(context: MiddlewareContext): WrapModelCa
       skillTools.noteAgentTools(offered.map(toolName));
       offered = [...offered, ...(await disclosedSkillTools(context, skills, request.runtime))];
     }
-    return finish(await handler({ ...request, systemMessage, tools: offered }));
+    return finish(await handler({ ...request, systemMessage, tools: offered }), offered);
   };
 }
 

@@ -515,6 +515,56 @@ export function describeSkillsForAiSdk(version: AiSdk): void {
       });
     });
 
+    describe("code mode (run_code)", () => {
+      const PRICING = {
+        "pricing/SKILL.md": skillFile("pricing", "Prices orders.", "metadata:\n  entrypoint: lib/pricing.ts\n"),
+        "pricing/lib/pricing.ts":
+          "/** Totals quantities times prices. */\nexport const total = (lines: { sku: string; quantity: number }[], prices: Record<string, number>): number =>\n  lines.reduce((sum, line) => sum + line.quantity * prices[line.sku]!, 0);\n",
+      };
+      const lookupPrice = {
+        description: "The price of a SKU.",
+        inputSchema: z.object({ sku: z.string() }),
+        execute: async ({ sku }: { sku: string }) => ({ sku, price: sku === "apple" ? 2 : 3 }),
+      };
+      const CODE = `import { total } from "@/skills/pricing";
+const prices = {};
+for (const sku of ["apple", "pear"]) prices[sku] = (await tools.lookupPrice({ sku })).price;
+return total([{ sku: "apple", quantity: 3 }, { sku: "pear", quantity: 2 }], prices);`;
+
+      it("run_code imports the loaded skill's module and calls the app's code tools; the prompt lists the module", async () => {
+        const { skills } = setup({ codeMode: { tools: { lookup_price: lookupPrice } } }, PRICING);
+        const thread = skills.thread("code-thread");
+        const steps: ScriptedStep[] = [
+          [["run_code", { code: CODE }, "early"]],
+          [load("pricing", "l1")],
+          [["run_code", { code: CODE }, "c1"]],
+          [["run_code", { code: "return await tools.lookupPrice({ sku: 7 });" }, "bad"]],
+          "done",
+        ];
+        const { calls, conversation } = await turn(thread, [user("Price the order")], steps);
+        const results = toolResults(conversation);
+        expect(results.get("early")).toEqual({
+          text: "Error: an import failed. Cannot import \"@/skills/pricing\": skill 'pricing' is not loaded; load it with load_skill, then run the code again. No loaded skill has a module you can import.",
+          error: true,
+        });
+        expect(results.get("c1")).toEqual({ text: "Result:\n12", error: false });
+        expect(results.get("bad")!.text).toMatch(
+          /^Error: the code threw an error it did not catch: Error: invalid input: [^]*expected string/,
+        );
+        expect(calls[0]!.tools).toContain("run_code");
+        expect(calls[2]!.system).toContain(
+          "- @/skills/pricing (lib/pricing.ts):\n  - total(lines: { sku: string; quantity: number }[], prices: Record<string, number>): number — Totals quantities times prices.",
+        );
+      });
+
+      it("without codeMode there is no run_code; a code tool cannot replace skillset's own", () => {
+        expect(Object.keys(setup({}, PRICING).skills.tools)).not.toContain("run_code");
+        expect(() => setup({ skillTools: { run_code: lookupPrice } }, PRICING)).toThrow(
+          "createSkills: skillTools may not replace skillset's own tools: run_code",
+        );
+      });
+    });
+
     describe("streamText and ToolLoopAgent", () => {
       it("streamText streams the answer, and the loop loads between steps", async () => {
         const { skills } = setup();

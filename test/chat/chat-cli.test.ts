@@ -296,6 +296,38 @@ describe("skillset chat, one message per line", { timeout: 120_000 }, () => {
     );
   });
 
+  it("--allow-code offers run_code, whose code imports a loaded skill's module and, with --files, reads files", async () => {
+    const tree = tempTree("skillset-chat-code-");
+    trees.push(tree);
+    tree.write(
+      "lists/SKILL.md",
+      "---\nname: lists\ndescription: Counts list items.\nmetadata:\n  entrypoint: count.ts\n---\n\nUse the module.\n",
+    );
+    tree.write(
+      "lists/count.ts",
+      'export const countItems = (text: string): number => text.trim().split("\\n").length;\n',
+    );
+    const work = folders.make("skillset-work-");
+    writeFileSync(path.join(work, "todo.txt"), "buy milk\ncall mum\n");
+    const code =
+      'import { countItems } from "@/skills/lists"; const page = await tools.readFile({ path: "todo.txt" }); return countItems(page.split("\\n").slice(1).join("\\n"));';
+    const server = await openai([
+      { toolCalls: [{ name: "load_skill", args: { skill_name: "lists" } }] },
+      { toolCalls: [{ name: "run_code", args: { code } }] },
+      { text: "Two items." },
+    ]);
+    const result = await chat(
+      [tree.root, "--model", "openai:gpt-test", "--base-url", server.url, "--files", "--allow-code"],
+      "how many items?\n",
+      { cwd: work },
+    );
+    expect(splitHeader(result.stderr).rest).toMatch(
+      /^· loaded lists \(1 resource\)\n· ran code \(1 tool call, imported @\/skills\/lists\/count\.ts, \d+ ms\)\n$/,
+    );
+    expect(server.requests[0]!.tools).toContain("run_code");
+    expect(server.requests[2]!.messages.at(-1)!.text).toBe("Result:\n2");
+  });
+
   it("talks to Anthropic's API the same way", async () => {
     const root = skills();
     const server = await startFakeAnthropicServer(

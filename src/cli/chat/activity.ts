@@ -16,7 +16,7 @@ export interface ToolActivity {
 }
 
 // Tools whose activity the middleware reports as events already (loaded, refused, scripts run).
-const REPORTED_BY_EVENTS = new Set(["load_skill", "unload_skill", "run_skill_script", "search_skills"]);
+const REPORTED_BY_EVENTS = new Set(["load_skill", "unload_skill", "run_skill_script", "search_skills", "run_code"]);
 
 /** The activity line for one of the middleware's events (`{ type: "skillset", event, … }`). */
 export function describeSkillEvent(entry: SkillsLogEntry): ActivityLine {
@@ -39,6 +39,14 @@ export function describeSkillEvent(entry: SkillsLogEntry): ActivityLine {
       const argv = Array.isArray(entry.argv) ? entry.argv.join(" ") : "a script";
       const outcome = entry.timedOut ? "timed out" : `exit ${entry.exitCode ?? "by signal"}`;
       return { level, text: `ran ${argv} in ${skill} (${outcome}, ${entry.durationMs ?? 0} ms)` };
+    }
+    case "code_ran": {
+      const imported =
+        Array.isArray(entry.imported) && entry.imported.length > 0 ? `, imported ${entry.imported.join(", ")}` : "";
+      const calls = `${plural(Number(entry.toolCalls ?? 0), "tool call")}${imported}, ${String(entry.durationMs ?? 0)} ms`;
+      return entry.ok
+        ? { level, text: `ran code (${calls})` }
+        : { level, text: `code failed (${String(entry.errorKind)}; ${calls})` };
     }
     default:
       return { level, text: entry.message };

@@ -14,6 +14,8 @@ export interface ChatAgentOptions {
   sources: readonly SkillSource[];
   /** Run skill scripts and dynamic context with the local executor (`--allow-scripts`). */
   allowScripts: boolean;
+  /** Offer `run_code` (`--allow-code`); its code may call the read-only file tools when there are any. */
+  allowCode?: boolean;
   /** The working folder the read-only file tools may read (`--files`). */
   filesRoot?: string;
   checkpointer: BaseCheckpointSaver;
@@ -24,6 +26,9 @@ export interface ChatAgentOptions {
   /** The rankers of `search_skills` (`--embeddings`); the middleware's default when not given. */
   searchRankers?: SkillRanker[];
 }
+
+// What `--files` gives the model; all of it only reads, so code may call it too.
+const READ_ONLY_FILE_TOOLS = ["ls", "read_file", "glob", "grep"] as const;
 
 /** The system prompt the skills section is appended to. */
 export function chatSystemPrompt(filesRoot: string | undefined): string {
@@ -46,6 +51,7 @@ export function createChatAgent(options: ChatAgentOptions) {
     ...(options.searchRankers ? { searchRankers: options.searchRankers } : {}),
     ...(executor ? { runScripts: { executor }, dynamicContext: { executor } } : {}),
     ...(options.lockfile === undefined ? {} : { lockfile: options.lockfile }),
+    ...(options.allowCode ? { codeMode: { tools: options.filesRoot ? [...READ_ONLY_FILE_TOOLS] : [] } } : {}),
   });
   const limit =
     options.maxModelCalls === undefined

@@ -19,6 +19,8 @@ import type { Terminal } from "../terminal.js";
 export interface ChatOptions extends SourceOptions, ModelCliOptions {
   thread?: string;
   allowScripts?: boolean;
+  /** `--allow-code`: offer `run_code`. */
+  allowCode?: boolean;
   files?: boolean;
   /** `--lock <file>`: refuse skills that differ from this skills-lock.json or are not in it. */
   lock?: string;
@@ -49,6 +51,7 @@ export async function chatCommand(paths: string[], options: ChatOptions, termina
       model: model.model,
       sources,
       allowScripts: options.allowScripts ?? false,
+      ...(options.allowCode ? { allowCode: true } : {}),
       ...(rankers ? { searchRankers: rankers } : {}),
       checkpointer: store.checkpointer,
       ...(options.files ? { filesRoot: process.cwd() } : {}),

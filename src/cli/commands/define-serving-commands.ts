@@ -31,6 +31,10 @@ function defineMcpCommand(program: Command, { terminal, version, run }: CommandC
       "--allow-scripts",
       "offer run_skill_script, running skills' scripts on this machine under their allow-lists",
     )
+    .option(
+      "--allow-code",
+      "offer run_code: the model's JavaScript in a WebAssembly sandbox per session, importing loaded skills' modules",
+    )
     .option("--max-loaded <n>", "skills one session may have loaded at once (default 10)")
     .option("--lock <file>", LOCK_HELP)
     .option("--embeddings <provider:model>", EMBEDDINGS_HELP)
@@ -49,6 +53,10 @@ function defineModelCommands(program: Command, { terminal, run }: CommandContext
       .description("Talk with a model that has the skills: /skills, /<skill> args, /loaded, /unload, /exit")
       .argument("[sources...]", SOURCES_HELP)
       .option("--thread <id>", "continue a saved conversation (threads are kept under the user's data folder)")
+      .option(
+        "--allow-code",
+        "offer run_code: the model's JavaScript in a WebAssembly sandbox, importing loaded skills' modules (and, with --files, reading files)",
+      )
       .option("--lock <file>", LOCK_HELP),
   ).action((sources: string[], options) =>
     run(async () =>

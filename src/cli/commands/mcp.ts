@@ -16,6 +16,8 @@ export interface McpOptions extends SourceOptions {
   http?: string;
   host?: string;
   allowScripts?: boolean;
+  /** `--allow-code`: offer `run_code`. */
+  allowCode?: boolean;
   maxLoaded?: string;
   /** `--lock <file>`: refuse skills that differ from this skills-lock.json or are not in it. */
   lock?: string;
@@ -46,6 +48,7 @@ export async function mcpCommand(
     ...(maxLoaded !== undefined ? { maxLoadedSkills: maxLoaded } : {}),
     ...(rankers ? { searchRankers: rankers } : {}),
     ...(options.allowScripts ? { runScripts: { executor: createLocalExecutor() } } : {}),
+    ...(options.allowCode ? { codeMode: true } : {}),
     ...lockfileOption(options.lock),
     serverInfo: { name: "skillset", version },
   });

@@ -6,6 +6,7 @@ import { parentFolder } from "../text/path-separator.js";
 import { createLexicalRanker, type SkillRanker } from "../search/skill-search.js";
 import type { AllowedToolsPolicy } from "../tools/tool-policy.js";
 import { createCatalogCache, type CatalogCache } from "./catalog-cache.js";
+import { createCodeModeContext, type CodeModeContext } from "./code-mode-context.js";
 
 /** The tool hosts offer for skills the catalog leaves out; the catalog and refusals point to it. */
 export const SEARCH_TOOL = "search_skills";
@@ -31,6 +32,8 @@ export interface EngineContext {
   readonly catalogs: CatalogCache;
   /** Catalog snapshots whose discovery was logged already, so it is logged once, not once per thread. */
   readonly announced: WeakSet<object>;
+  /** Code mode (`run_code`), when the app turned it on. */
+  readonly code: CodeModeContext | undefined;
   /** Sends an entry to the engine's logger and the request's own sink. */
   emit(request: Pick<SkillRequest, "emit">, entry: SkillsLogEntry): void;
 }
@@ -51,6 +54,7 @@ export function createEngineContext(options: SkillEngineOptions): EngineContext 
     rankers: options.search?.rankers ?? [createLexicalRanker()],
     catalogs: createCatalogCache(),
     announced: new WeakSet<object>(),
+    code: createCodeModeContext(options.codeMode),
     emit: (request, entry) => emitSkillsEvent(logger, request.emit, entry),
   };
 }

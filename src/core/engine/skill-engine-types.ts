@@ -11,6 +11,7 @@ import type { SkillRanker } from "../search/skill-search.js";
 import type { SkillSource } from "../skill-source.js";
 import type { AllowedToolsPolicy } from "../tools/tool-policy.js";
 import type { ScriptExecutor } from "../../exec/script-executor.js";
+import type { CodeModeOptions, CodeReply, CodeToolContext, CodeTools } from "./code-mode-types.js";
 
 // The engine's public shapes, apart from its parts so that every part can name them without
 // importing the engine that assembles the parts. `skill-engine.ts` re-exports them.
@@ -73,6 +74,8 @@ export interface SkillEngineOptions {
    * should cache its own work.
    */
   verifySkill?: (skill: SkillMetadata) => SkillVerification | undefined | Promise<SkillVerification | undefined>;
+  /** Code mode: {@link SkillEngine.runCode} runs the model's JavaScript (see {@link CodeModeOptions}). Off unless given. */
+  codeMode?: CodeModeOptions;
   /** Receives structured log entries; nothing is logged without it. */
   logger?: SkillsLogger;
 }
@@ -265,6 +268,17 @@ export interface SkillEngine {
   ): Promise<SkillReply>;
   /** Runs a command in a loaded skill's folder, if its allow-list permits it. */
   runScript(request: SkillRequest, input: { skill: string; command: string }): Promise<SkillReply>;
+  /** The model's `run_code`, in `request.sessionId`'s sandbox; the code calls allowed `tools` as `tools.<camelCase>()`. */
+  runCode(
+    request: SkillRequest,
+    input: { code: string },
+    tools?: CodeTools,
+    host?: CodeToolContext,
+  ): Promise<CodeReply>;
+  /** With code mode, what the loaded skills' modules export, as the prompt shows it; `""` when none has one. */
+  codeModules(request: SkillRequest): Promise<string>;
+  /** Frees a thread's code sandbox (e.g. when the thread ends), or, without a thread, every sandbox for good. */
+  releaseCode(threadId?: string): void;
   /** The loaded skills, in load order, as the catalog describes them (e.g. for the tools they bring). */
   loadedSkills(request: SkillRequest): Promise<SkillMetadata[]>;
   /**

@@ -2,6 +2,8 @@ import { parseSkillCommand } from "../instructions/skill-command.js";
 import type { SkillEngine, SkillEngineOptions } from "./skill-engine-types.js";
 import { loadedSkillsOf } from "./catalog-cache.js";
 import { catalogSection } from "./catalog-section.js";
+import { CODE_MODE_OPTIONS } from "./code-mode-context.js";
+import { codeModulesSection } from "./code-mode-prompt.js";
 import { createEngineContext } from "./engine-context.js";
 import { offersSearch, searchReply } from "./engine-search.js";
 import { inheritLoadedSkills } from "./inherit-loaded-skills.js";
@@ -9,6 +11,7 @@ import { invokeCommands, invokeSkill } from "./invoke-skill.js";
 import { loadSkill } from "./load-skill.js";
 import { readSkillResource } from "./read-skill-resource.js";
 import { refreshCatalog } from "./refresh-catalog.js";
+import { runCode } from "./run-code.js";
 import { runSkillScript } from "./run-skill-script.js";
 import { systemPrompt } from "./system-prompt.js";
 import { toolRefusal } from "./tool-refusal.js";
@@ -17,6 +20,7 @@ import { verificationProblem } from "./verify-skill.js";
 import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 import { SCRIPT_RULES_OPTIONS } from "../../exec/script-executor.js";
 
+export type { CodeModeOptions, CodeReply, CodeTool, CodeToolContext, CodeTools } from "./code-mode-types.js";
 export type {
   CatalogRefresh,
   SkillEngine,
@@ -54,6 +58,7 @@ const ENGINE_OPTIONS = {
   search: { offer: true, rankers: true } satisfies KnownOptions<NonNullable<SkillEngineOptions["search"]>>,
   forkSkills: true,
   verifySkill: true,
+  codeMode: CODE_MODE_OPTIONS,
   logger: true,
 } as const satisfies KnownOptions<SkillEngineOptions>;
 
@@ -81,6 +86,16 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
     inherit: (request, parent, visibleTexts) => inheritLoadedSkills(context, request, parent, visibleTexts),
     readResource: (request, input) => readSkillResource(context, request, input),
     runScript: (request, input) => runSkillScript(context, request, input),
+    runCode: (request, input, tools = {}, toolContext) => runCode(context, request, input, tools, toolContext),
+    codeModules: async (request) =>
+      context.code
+        ? codeModulesSection(context, request, loadedSkillsOf(request.state, await catalogs.resolve(request)))
+        : "",
+    releaseCode: (threadId) => {
+      const pool = context.code?.existingPool();
+      if (threadId === undefined) pool?.close();
+      else pool?.release(threadId);
+    },
     loadedSkills: async (request) => loadedSkillsOf(request.state, await catalogs.resolve(request)),
     toolRefusal: (request, tool, alwaysAllowed) => toolRefusal(context, request, tool, alwaysAllowed),
     verifyRead: (request, skill) => verificationProblem(context, request, skill, "read"),

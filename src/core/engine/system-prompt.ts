@@ -5,6 +5,7 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { allowedToolUnion } from "../tools/tool-policy.js";
 import { loadedSkillsOf } from "./catalog-cache.js";
 import { catalogSection } from "./catalog-section.js";
+import { codeModulesSection } from "./code-mode-prompt.js";
 import type { EngineContext } from "./engine-context.js";
 import { readSkillText, sourceOf } from "./skill-reader.js";
 
@@ -30,8 +31,10 @@ export async function systemPrompt(
     policy,
     ...(union ? { allowedTools: union } : {}),
   });
+  const modules = context.code && loaded.length > 0 ? await codeModulesSection(context, request, loaded) : "";
   // `+` keeps the large, cached catalog text shared instead of copying it on every call.
   let section = (await catalogSection(context, request, catalog)).text + "\n\n" + dynamic;
+  if (modules) section += "\n\n" + modules;
   // Checked without awaiting anything: this runs on every model call, and nothing is dropped
   // almost always.
   const dropped = loaded.length > 0 && visibleTexts ? droppedSkills(loaded, visibleTexts()) : [];

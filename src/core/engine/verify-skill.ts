@@ -4,7 +4,7 @@ import type { EngineContext } from "./engine-context.js";
 
 /**
  * Runs the engine's `verifySkill` on a skill about to be loaded or invoked, or whose file is about
- * to be read or script run (`action`, for the event): a problem is a `skill_unverified` event,
+ * to be read, script run or module imported (`action`, for the event): a problem is a `skill_unverified` event,
  * and with `refuse` the model-facing error naming the skill and why. A check that throws refuses
  * too: a skill that could not be verified is not a verified one.
  */
@@ -12,7 +12,7 @@ export async function verificationRefusal(
   context: EngineContext,
   request: Pick<SkillRequest, "emit">,
   skill: SkillMetadata,
-  action: "loaded" | "read" | "run" = "loaded",
+  action: "loaded" | "read" | "run" | "imported" = "loaded",
 ): Promise<string | undefined> {
   const problem = await verificationProblem(context, request, skill, action);
   return (
@@ -29,7 +29,7 @@ export async function verificationProblem(
   context: EngineContext,
   request: Pick<SkillRequest, "emit">,
   skill: SkillMetadata,
-  action: "loaded" | "read" | "run",
+  action: "loaded" | "read" | "run" | "imported",
 ): Promise<string | undefined> {
   const verify = context.options.verifySkill;
   if (!verify) return undefined;

@@ -33,12 +33,17 @@ export interface TextProtocolInstruction<Tag extends string = string> {
   summary: string;
 }
 
-/** One model-facing skill tool, defined once for every host. */
-export interface SkillToolDefinition<
+/** Longest code `run_code` accepts. */
+export const MAX_CODE_CHARS = 100_000;
+
+/**
+ * One model-facing tool, defined once for every tool-calling host. A {@link SkillToolDefinition} adds
+ * the text protocol's instruction; `run_code` has none, since the text protocol does not offer code mode.
+ */
+export interface ToolDefinition<
   Name extends string = string,
   Input extends z.ZodObject = z.ZodObject,
   EngineInput = unknown,
-  Tag extends string = string,
 > {
   /** The tool's name in every host. */
   name: Name;
@@ -48,6 +53,15 @@ export interface SkillToolDefinition<
   input: Input;
   /** The engine's input for a call with these arguments (hosts add the call's id where the engine takes one). */
   engineInput(input: z.output<Input>): EngineInput;
+}
+
+/** One model-facing skill tool, defined once for every host, with the text protocol's instruction for it. */
+export interface SkillToolDefinition<
+  Name extends string = string,
+  Input extends z.ZodObject = z.ZodObject,
+  EngineInput = unknown,
+  Tag extends string = string,
+> extends ToolDefinition<Name, Input, EngineInput> {
   /** The text protocol's instruction for the same action. */
   textProtocol: TextProtocolInstruction<Tag>;
 }
@@ -59,6 +73,13 @@ export function defineSkillTool<
   EngineInput,
   const Tag extends string,
 >(definition: SkillToolDefinition<Name, Input, EngineInput, Tag>): SkillToolDefinition<Name, Input, EngineInput, Tag> {
+  return definition;
+}
+
+/** A definition without a text protocol instruction (`run_code`), typed by what it holds. */
+export function defineTool<const Name extends string, Input extends z.ZodObject, EngineInput>(
+  definition: ToolDefinition<Name, Input, EngineInput>,
+): ToolDefinition<Name, Input, EngineInput> {
   return definition;
 }
 

@@ -3,6 +3,8 @@ import { DEFAULT_RESOURCE_LINES } from "../resources/read-resource.js";
 import {
   DEFAULT_SEARCH_LIMIT,
   defineSkillTool,
+  defineTool,
+  MAX_CODE_CHARS,
   MAX_RESOURCE_LINES,
   MAX_RESOURCE_PATH_CHARS,
   MAX_SEARCH_LIMIT,
@@ -143,3 +145,30 @@ export const SKILL_TOOL_DEFINITIONS = [LOAD_SKILL, UNLOAD_SKILL, SEARCH_SKILLS, 
 
 /** A skill tool's name. */
 export type SkillToolName = (typeof SKILL_TOOL_DEFINITIONS)[number]["name"];
+
+/**
+ * `run_code`: the model's JavaScript, run in a sandbox, importing loaded skills' modules and calling the
+ * agent's tools; only its logs and returned value come back. Offered only when the app turns code mode on,
+ * and only to tool-calling hosts (the text protocol has no instruction for it).
+ */
+export const RUN_CODE = defineTool({
+  name: "run_code",
+  description:
+    "Run JavaScript in a sandbox; only its console output and returned value come back to you. Use it to call " +
+    "tools many times, or to work through data, without every intermediate result passing through the " +
+    "conversation. The code is the body of an async function: use `await`, and `return` the result (plain " +
+    'data, as small as will do). Import a loaded skill\'s module with `import { name } from "@/skills/<skill>"` ' +
+    'at the top, or a file inside it with `@/skills/<skill>/<path>`, or `await import("@/skills/<skill>")`; ' +
+    "only loaded skills can be imported. Call the agent's tools as `await tools.<name>(args)`, with the tool's " +
+    "name in camelCase (read_file is `tools.readFile({ ... })`) and the same arguments as a direct call; only " +
+    "the tools the app lets code use are there. `console.log` prints. There is no file system, network or " +
+    "`require` besides these.",
+  input: z.object({
+    code: z
+      .string()
+      .min(1)
+      .max(MAX_CODE_CHARS)
+      .describe("The body of an async function, in JavaScript; `return` the value you want back."),
+  }),
+  engineInput: ({ code }) => ({ code }),
+});

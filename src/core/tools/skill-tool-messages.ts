@@ -158,3 +158,36 @@ export function unloadResultText(skill: string, stillLoaded: readonly string[], 
     `Its instructions from the earlier ${LOAD_SKILL.name} call are still in the conversation history, but no longer apply.`
   );
 }
+
+// Code mode (`run_code`): what an import or a tool call the code may not make answers inside the
+// sandbox. The sandbox prefixes them (`an import failed.`, `the code threw …`), so they are clauses.
+
+/** The answer to `run_code` when the app has not turned code mode on. */
+export const CODE_MODE_OFF_MESSAGE = "Error: Running code is not enabled for this agent.";
+
+/** Why an import is refused, then which modules can be imported, so the model can fix the specifier (the sandbox names the specifier). */
+export function importRefusalMessage(reason: string, importable: readonly string[]): string {
+  const modules =
+    importable.length > 0
+      ? `Modules you can import now: ${listNames(importable.map((name) => `@/skills/${name}`))}.`
+      : "No loaded skill has a module you can import.";
+  return `${reason}. ${modules}`;
+}
+
+/** The rejection of `tools.<name>(…)` for a tool of the agent's that code may not call. */
+export function codeToolRefusalMessage(
+  tool: string,
+  codeName: string,
+  why: "skill-tool" | "not-allowed" | "not-disclosed" | "restricted",
+  detail?: string,
+): string {
+  switch (why) {
+    case "skill-tool":
+      return `tools.${codeName} cannot be called from code: ${tool} works on the skills themselves; call ${tool} directly, outside run_code.`;
+    case "not-allowed":
+      return `tools.${codeName} (${tool}) is not available to code in this agent; call ${tool} directly, outside run_code, if you need it.`;
+    case "not-disclosed":
+    case "restricted":
+      return `tools.${codeName} (${tool}) was refused: ${(detail ?? "").replace(/^Error: /, "")}`;
+  }
+}

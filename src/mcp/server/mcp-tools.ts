@@ -1,10 +1,16 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { SkillEngine } from "../../core/engine/skill-engine.js";
+import {
+  applySkillOperations,
+  type SkillEngine,
+  type SkillRequest,
+  type SkillStep,
+} from "../../core/engine/skill-engine.js";
 import {
   LOAD_SKILL,
   READ_SKILL_RESOURCE,
+  RUN_CODE,
   RUN_SKILL_SCRIPT,
   SEARCH_SKILLS,
   UNLOAD_SKILL,
@@ -37,7 +43,7 @@ export function registerSkillTools(
   server: McpServer,
   engine: SkillEngine,
   session: McpSkillSession,
-  options: { scripts: boolean; catalog: ToolCatalog },
+  options: { scripts: boolean; code?: boolean; catalog: ToolCatalog },
 ): SkillTools {
   let calls = 0;
   const callId = () => `${session.id}#${++calls}`;
@@ -60,7 +66,10 @@ export function registerSkillTools(
 
   const load = register(
     LOAD_SKILL,
-    (input) => (request) => engine.load(request, { ...LOAD_SKILL.engineInput(input), id: callId() }),
+    (input) => async (request) => {
+      const step = await engine.load(request, { ...LOAD_SKILL.engineInput(input), id: callId() });
+      return options.code && step.ok ? withModuleExports(engine, request, step) : step;
+    },
     loadDescription(options.catalog.text),
   );
   register(
@@ -78,6 +87,8 @@ export function registerSkillTools(
   if (!options.catalog.search) search.disable();
   if (options.scripts)
     register(RUN_SKILL_SCRIPT, (input) => (request) => engine.runScript(request, RUN_SKILL_SCRIPT.engineInput(input)));
+  // No tools for the code: the skill tools are never callable from code, and the client's tools are the client's.
+  if (options.code) register(RUN_CODE, (input) => (request) => engine.runCode(request, RUN_CODE.engineInput(input)));
 
   return {
     showCatalog(catalog) {
@@ -85,6 +96,15 @@ export function registerSkillTools(
       if (catalog.search !== search.enabled) search.update({ enabled: catalog.search });
     },
   };
+}
+
+// MCP has no system prompt of its own: the load result says what the skill's module exports.
+async function withModuleExports(engine: SkillEngine, request: SkillRequest, step: SkillStep): Promise<SkillStep> {
+  if (!step.ok) return step;
+  const loaded = { ...request, state: applySkillOperations(request.state, step.operations) };
+  const added = loaded.state.loaded.filter((name) => !request.state.loaded.includes(name));
+  const section = await engine.codeModules({ ...loaded, state: { ...loaded.state, loaded: added } });
+  return section ? { ...step, text: `${step.text}\n\n${section}` } : step;
 }
 
 // This host's wrapping: the catalog follows the shared description, since MCP has no system prompt of its own.

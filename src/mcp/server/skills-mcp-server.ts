@@ -4,6 +4,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createCatalog, type Catalog } from "../../core/catalog/catalog.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import { createSkillEngine, type SkillEngine } from "../../core/engine/skill-engine.js";
+import type { CodeLimits } from "../../exec/code-sandbox/code-limits.js";
+import { CODE_LIMITS_OPTIONS } from "../../core/engine/code-mode-context.js";
 import type { SkillsLogger } from "../../core/skill-events.js";
 import type { SkillRanker } from "../../core/search/skill-search.js";
 import type { SkillSource } from "../../core/skill-source.js";
@@ -47,6 +49,14 @@ export interface SkillsMcpServerOptions {
    * or invokes it: a path (refuse skills that differ or are not listed) or `{ path, mode: "warn" }`.
    */
   lockfile?: LockfileOption;
+  /**
+   * Offer `run_code`: the client's model runs JavaScript in a WebAssembly sandbox of its session, importing
+   * the modules of the skills it loaded (`@/skills/<name>`); `load_skill` results list a module's exports.
+   * The code calls no tools: this server's tools are the skill tools, which code never calls, and the
+   * client's own tools live in the client. `limits` and `keepValues` as `createCodeSandboxPool` takes them.
+   * Off unless given.
+   */
+  codeMode?: boolean | { limits?: Partial<CodeLimits>; keepValues?: boolean };
   /** Receives structured log entries; nothing is logged without it (and nothing is ever written to stdout). */
   logger?: SkillsLogger;
   /**
@@ -92,6 +102,7 @@ const MCP_SERVER_OPTIONS = {
   watchIntervalMs: true,
   serverInfo: { name: true, version: true },
   lockfile: LOCKFILE_OPTIONS,
+  codeMode: { limits: CODE_LIMITS_OPTIONS, keepValues: true },
   logger: true,
   searchRankers: true,
 } as const satisfies KnownOptions<SkillsMcpServerOptions>;
@@ -101,7 +112,7 @@ const MCP_SERVER_OPTIONS = {
  * Streamable HTTP session) gets:
  * - tools, with the LangChain tools' names and arguments: `load_skill`, `unload_skill`,
  *   `read_skill_resource`, `search_skills` (when the engine offers search) and, only with
- *   `runScripts`, `run_skill_script`; the session's loaded skills and budget are its own;
+ *   `runScripts`, `run_skill_script`, and with `codeMode`, `run_code`; the session's loaded skills and budget are its own;
  * - one prompt per skill a user may invoke, so a client's slash menu is the skill list;
  * - every skill file as a resource `skill://<name>/<path>`, under the same confinement as
  *   `read_skill_resource`;
@@ -124,6 +135,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
     ...(options.lockfile === undefined ? {} : { verifySkill: lockfileVerifier(options.lockfile) }),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.searchRankers ? { search: { rankers: options.searchRankers } } : {}),
+    ...(options.codeMode ? { codeMode: options.codeMode === true ? {} : { ...options.codeMode, tools: [] } } : {}),
   });
   const context: McpServerContext = {
     engine,
@@ -151,13 +163,17 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
       server,
       tools: registerSkillTools(server, engine, session, {
         scripts: options.runScripts !== undefined,
+        code: Boolean(options.codeMode),
         catalog: shownCatalog,
       }),
     };
     handleSkillPrompts(server.server, context, session);
     handleSkillResources(server.server, context);
     handleSkillsExtension(server.server, context, options.logger);
-    server.server.onclose = () => sessions.delete(entry);
+    server.server.onclose = () => {
+      sessions.delete(entry);
+      engine.releaseCode(id);
+    };
     sessions.add(entry);
     await server.connect(transport);
   }
@@ -180,6 +196,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
       if (timer) clearInterval(timer);
       await Promise.all([...listeners].map((listener) => listener.close()));
       await Promise.all([...sessions].map(({ server }) => server.close()));
+      engine.releaseCode();
       catalog.close();
     },
   };
