@@ -1,6 +1,8 @@
 // `npm run bench`: runs every benchmark table and prints it as Markdown.
 import { aiSdkTable } from "./ai-sdk.mjs";
 import { catalogCoverageTable } from "./catalog-coverage.mjs";
+import { codeModeTable } from "./code-mode.mjs";
+import { codeSandboxTable } from "./code-sandbox.mjs";
 import { CORPUS_ROOT, hasCorpus } from "./contenders.mjs";
 import { discoveryTable } from "./discovery.mjs";
 import { forkTable } from "./fork.mjs";
@@ -35,7 +37,7 @@ const TABLES = corpus
   : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
 // Search by meaning measures the vector cache everywhere, and quality only on the corpus;
 // Catalog over budget needs the corpus's requests.
-TABLES.push(hybridSearchTable);
+TABLES.push(hybridSearchTable, codeModeTable, codeSandboxTable);
 if (corpus) TABLES.push(catalogCoverageTable);
 if (!corpus)
   console.log(
