@@ -39,7 +39,8 @@ export interface BackendSourceOptions {
   id?: string;
 }
 
-const BACKEND_SOURCE_OPTIONS = {
+/** The keys of {@link BackendSourceOptions}; sources that extend them (the snapshot source) add theirs. */
+export const BACKEND_SOURCE_OPTIONS = {
   backend: true,
   path: true,
   recursive: true,

@@ -12,6 +12,7 @@ import {
   createMemorySource,
   createSandboxExecutor,
   createSkillRunner,
+  createSnapshotSource,
   SkillsetError,
 } from "../../src/index.js";
 import {
@@ -218,6 +219,14 @@ const FACTORIES: Factory[] = [
     typo: "Recursive",
     suggests: "recursive",
     known: ["backend", "path", "recursive", "id"],
+  },
+  {
+    name: "createSnapshotSource",
+    base: () => ({ backend: {}, path: "/skills/", store: {} }),
+    make: (options) => createSnapshotSource(options as never),
+    typo: "storename",
+    suggests: "storeName",
+    known: ["backend", "path", "recursive", "id", "store", "namespace", "storeName", "retry"],
   },
   {
     name: "createMemorySource",

@@ -5,7 +5,13 @@ import type { SkillSource, SkillSourceScan } from "../../core/skill-source.js";
 import { pathSeparator } from "../../core/text/path-separator.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
-import { createBackendSource, isContained, type BackendSourceOptions } from "../backend-source.js";
+import {
+  BACKEND_SOURCE_OPTIONS,
+  createBackendSource,
+  isContained,
+  type BackendSourceOptions,
+} from "../backend-source.js";
+import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
 import type { SkillsBackend } from "../skills-backend.js";
 import { refreshEntries } from "./refresh-entries.js";
 import { scanBackendLibrary, type LibraryPlace } from "./scan-backend-library.js";
@@ -31,6 +37,14 @@ export interface SnapshotSourceOptions extends BackendSourceOptions {
   /** How a store that does not answer is asked again. @default 3 tries, 200 ms apart, doubling */
   retry?: StoreRetry;
 }
+
+const SNAPSHOT_SOURCE_OPTIONS = {
+  ...BACKEND_SOURCE_OPTIONS,
+  store: true,
+  namespace: true,
+  storeName: true,
+  retry: true,
+} as const satisfies KnownOptions<SnapshotSourceOptions>;
 
 /** What {@link SnapshotSource.refresh} did. */
 export interface SnapshotRefresh {
@@ -61,7 +75,9 @@ export interface SnapshotSource extends SkillSource {
  * read again and its entry alone rewritten, and content that does not match is never served.
  */
 export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSource {
-  const backendSource = createBackendSource(options);
+  refuseUnknownOptions("createSnapshotSource", options, SNAPSHOT_SOURCE_OPTIONS);
+  const { store: _store, namespace: _namespace, storeName: _storeName, retry: _retry, ...backendOptions } = options;
+  const backendSource = createBackendSource(backendOptions);
   const separator = pathSeparator(options.path);
   const root = /[\\/]$/.test(options.path) ? options.path : `${options.path}${separator}`;
   const storeName = options.storeName ?? options.store.constructor?.name ?? "store";
