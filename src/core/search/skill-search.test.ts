@@ -112,6 +112,31 @@ describe("createLexicalRanker", () => {
     expect(await search(rank, "spreadsheets", changed.slice(0, 1), 5)).toEqual([]);
     expect(await search(rank, "spreadsheets", LIBRARY, 5)).toEqual(["xlsx"]);
   });
+  it("scores alike after any changes as a new index over the same skills, large libraries and gaps included (property, seed 36)", async () => {
+    let seed = 36;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const WORDS =
+      "pdf forms merge tables spreadsheet charts git rebase release notes image crop resize video deploy report test review".split(
+        " ",
+      );
+    const text = (words: number) =>
+      Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
+    const ranked = async (rank: SkillRanker, query: string, skills: readonly SkillMetadata[]) =>
+      [...(await rank(query, skills, skills.length))].map(({ name, score, weak }) => `${score} ${name} ${weak}`).sort();
+    let skills = Array.from({ length: 1500 }, (_, at) => skill(`s-${at}`, text(8)));
+    const followed = createLexicalRanker();
+    for (let round = 0; round < 6; round++) {
+      // Rounds remove up to two thirds of the skills, so the gaps they leave outnumber the live docs.
+      const share = round % 2 === 0 ? 0.66 : 0.1;
+      skills = skills
+        .filter(() => random() > share)
+        .map((kept) => (random() < 0.1 ? skill(kept.name, text(6)) : kept))
+        .concat(Array.from({ length: 300 }, (_, at) => skill(`r${round}-${at}`, text(8))));
+      const fresh = createLexicalRanker();
+      for (const query of [text(1), text(2), text(4), "deploying reports", "spreadsheat"])
+        expect(await ranked(followed, query, skills)).toEqual(await ranked(fresh, query, skills));
+    }
+  });
 });
 
 describe("fuseRankings and createEmbeddingRanker", () => {
