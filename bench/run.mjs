@@ -10,6 +10,7 @@ import { lockfileTable } from "./lockfile.mjs";
 import { loadTable, postgresAnswers } from "./load.mjs";
 import { middlewareTable } from "./middleware.mjs";
 import { mcpTable } from "./mcp.mjs";
+import { scaleTable } from "./scale.mjs";
 import { searchQualityTable } from "./search-quality.mjs";
 import { skillToolsTable } from "./skill-tools.mjs";
 import { formatTable } from "./stats.mjs";
@@ -36,6 +37,9 @@ const TABLES = corpus
 // Search by meaning measures the vector cache everywhere, and quality only on the corpus;
 // Catalog over budget needs the corpus's requests.
 TABLES.push(hybridSearchTable);
+// Every path at 10,000 and 100,000 generated skills (about a minute and a half; generating the
+// 100,000-skill library the first time adds about a minute and 1.3 GB in the temp folder).
+TABLES.push(scaleTable);
 if (corpus) TABLES.push(catalogCoverageTable);
 if (!corpus)
   console.log(

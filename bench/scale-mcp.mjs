@@ -1,5 +1,6 @@
 // `skillset mcp` on a large library: start-up (a new process until it answers `initialize`),
 // `skills/list` pages at the start, middle and end, and load_skill and skills/get against ping.
+import { Buffer } from "node:buffer";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";

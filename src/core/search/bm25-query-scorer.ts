@@ -116,10 +116,10 @@ export function createQueryScorer(): { score(index: ScoredPostings, query: strin
       const sums = alone ? wordScores : spellingScores;
       for (const term of spelling.terms) addPosting(term, sums, 1, undefined);
       if (alone) break;
-      for (const { posting } of spelling.terms) keepBest(posting, spelling.weight);
+      for (const { posting } of spelling.terms) keepBest(posting, spelling.weight, spellingScores, wordScores);
     }
     for (const spelling of word.spellings)
-      for (const { posting } of spelling.terms) fold(posting, word.weight, touched);
+      for (const { posting } of spelling.terms) fold(posting, word.weight, touched, wordScores, scores);
   }
 
   // sums[doc] += weight * (the term's BM25 score in doc), for every doc of the posting.
@@ -138,28 +138,40 @@ export function createQueryScorer(): { score(index: ScoredPostings, query: strin
       sums[id]! += weight * ((idfWeight * frequency * K1_PLUS_1) / (frequency + norms[id]!));
     }
   }
+}
 
-  function keepBest(posting: Posting, spellingWeight: number): void {
-    const { docs, size } = posting;
-    for (let at = 0; at < size; at++) {
-      const id = docs[at]!;
-      const value = spellingScores[id]!;
-      if (value === 0) continue;
-      wordScores[id] = Math.max(wordScores[id]!, spellingWeight * value);
-      spellingScores[id] = 0;
-    }
+// Keeps, per doc the spelling reached, the better of the word's score so far and this spelling's.
+function keepBest(
+  posting: Posting,
+  spellingWeight: number,
+  spellingScores: Float64Array,
+  wordScores: Float64Array,
+): void {
+  const { docs, size } = posting;
+  for (let at = 0; at < size; at++) {
+    const id = docs[at]!;
+    const value = spellingScores[id]!;
+    if (value === 0) continue;
+    wordScores[id] = Math.max(wordScores[id]!, spellingWeight * value);
+    spellingScores[id] = 0;
   }
+}
 
-  function fold(posting: Posting, weight: number, touched: number[] | undefined): void {
-    const { docs, size } = posting;
-    for (let at = 0; at < size; at++) {
-      const id = docs[at]!;
-      const value = wordScores[id]!;
-      if (value === 0) continue;
-      if (touched && scores[id] === 0) touched.push(id);
-      scores[id]! += weight * value;
-      wordScores[id] = 0;
-    }
+function fold(
+  posting: Posting,
+  weight: number,
+  touched: number[] | undefined,
+  wordScores: Float64Array,
+  scores: Float64Array,
+): void {
+  const { docs, size } = posting;
+  for (let at = 0; at < size; at++) {
+    const id = docs[at]!;
+    const value = wordScores[id]!;
+    if (value === 0) continue;
+    if (touched && scores[id] === 0) touched.push(id);
+    scores[id]! += weight * value;
+    wordScores[id] = 0;
   }
 }
 

@@ -38,161 +38,177 @@ const NAME_WEIGHT = 2;
  * again from its text when it is removed or returned.
  */
 export function createLexicalIndex(): LexicalIndex {
-  const postings = new Map<string, Posting>();
-  let names: Array<string | undefined> = [];
-  let descriptions: string[] = [];
-  let byName: Map<string, number> | undefined;
-  let sortedTerms: string[] | undefined;
-  const view: ScoredPostings = {
-    postings,
+  return new PostingsIndex();
+}
+
+// A class rather than closures: its parts are methods of their own.
+class PostingsIndex implements LexicalIndex {
+  private readonly postings = new Map<string, Posting>();
+  private names: Array<string | undefined> = [];
+  private descriptions: string[] = [];
+  private byName: Map<string, number> | undefined;
+  private sortedTerms: string[] | undefined;
+  private totalLength = 0;
+  private readonly scorer = createQueryScorer();
+  private readonly view: ScoredPostings = {
+    postings: this.postings,
     size: 0,
     docLengths: new Int32Array(1024),
     live: 0,
     averageLength: 0,
     generation: 0,
-    vocabulary: () => (sortedTerms ??= [...postings.keys()].sort()),
-    termsOf: (id) => {
-      const terms = new Set<string>();
-      for (const posting of docPostings(id)) terms.add(posting.term);
-      return terms;
-    },
+    vocabulary: () => (this.sortedTerms ??= [...this.postings.keys()].sort()),
+    termsOf: (id) => new Set([...this.docPostings(id)].map((posting) => posting.term)),
   };
-  let totalLength = 0;
-  const scorer = createQueryScorer();
+  private readonly words = createWordTable(
+    (word) => this.resolve(word),
+    (posting) => !posting.live,
+  );
+  // The postings of one text's words, in order: reused from text to text.
+  private readonly found: Posting[] = [];
+
+  follow(skills: readonly SkillMetadata[]): void {
+    const { view } = this;
+    if (view.size > 0) {
+      const byName = (this.byName ??= namesById(this.names));
+      const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+      const removed: number[] = [];
+      for (const [name, id] of byName) {
+        const skill = wanted.get(name);
+        if (!skill || skill.description !== this.descriptions[id]) removed.push(id);
+      }
+      if (removed.length > 0) this.remove(removed);
+      // Removed docs leave gaps in the per-doc arrays: index afresh once they outnumber the live ones.
+      if (view.size > 1024 && view.size > 2 * view.live) this.clear();
+      // Words of removed skills stay in the table: bounded, so a library that keeps changing cannot grow it.
+      else if (this.words.size > 4 * this.postings.size + 10_000) this.words.clear();
+    }
+    this.addAll(skills);
+    view.averageLength = view.live === 0 ? 0 : this.totalLength / view.live;
+    view.generation++;
+  }
+
+  search(query: string, limit: number): IndexHit[] {
+    if (this.view.live === 0 || limit <= 0) return [];
+    return this.scorer
+      .score(this.view, query, limit)
+      .map(({ id, score, coverage }) => ({ name: this.names[id]!, score, coverage }));
+  }
 
   // A word's posting, made when the word is first met; none for a stop word.
-  function resolve(word: string): Posting | undefined {
+  private resolve(word: string): Posting | undefined {
     const term = searchTerm(word);
     if (term === null) return undefined;
-    let posting = postings.get(term);
+    let posting = this.postings.get(term);
     if (!posting) {
       posting = { term, docs: new Int32Array(4), frequencies: new Int32Array(4), size: 0, live: true };
-      postings.set(term, posting);
-      sortedTerms = undefined;
+      this.postings.set(term, posting);
+      this.sortedTerms = undefined;
     }
     return posting;
   }
-  const words = createWordTable(resolve, (posting) => !posting.live);
-  // The postings of one text's words, in order: reused from text to text.
-  const found: Posting[] = [];
 
   // Adds the words of `text` to doc `id`'s postings at `weight`; returns how many it indexed.
-  function addWords(text: string, id: number, weight: number): number {
-    const count = words.valuesOf(text, found);
-    for (let at = 0; at < count; at++) {
-      const posting = found[at]!;
-      const last = posting.size - 1;
-      if (last >= 0 && posting.docs[last] === id) {
-        posting.frequencies[last]! += weight;
-        continue;
-      }
-      if (posting.size === posting.docs.length) {
-        posting.docs = grown(posting.docs, posting.size * 2);
-        posting.frequencies = grown(posting.frequencies, posting.size * 2);
-      }
-      posting.docs[posting.size] = id;
-      posting.frequencies[posting.size++] = weight;
-    }
+  private addWords(text: string, id: number, weight: number): number {
+    const count = this.words.valuesOf(text, this.found);
+    for (let at = 0; at < count; at++) append(this.found[at]!, id, weight);
     return count;
   }
 
-  function add(skill: SkillMetadata): void {
+  private add(skill: SkillMetadata): void {
+    const { view } = this;
     const id = view.size++;
     if (id === view.docLengths.length) view.docLengths = grown(view.docLengths, id * 2);
-    names[id] = skill.name;
-    descriptions[id] = skill.description;
-    byName?.set(skill.name, id);
-    const length = addWords(skill.name, id, NAME_WEIGHT) * NAME_WEIGHT + addWords(skill.description, id, 1);
+    this.names[id] = skill.name;
+    this.descriptions[id] = skill.description;
+    this.byName?.set(skill.name, id);
+    const length = this.addWords(skill.name, id, NAME_WEIGHT) * NAME_WEIGHT + this.addWords(skill.description, id, 1);
     view.docLengths[id] = length;
     view.live++;
-    totalLength += length;
+    this.totalLength += length;
+  }
+
+  // Adds the skills not indexed yet; of two with one name, the first. No map of names while names
+  // come in order (a catalog's always do), so a first build makes none.
+  private addAll(skills: readonly SkillMetadata[]): void {
+    let last = this.view.size > 0 ? undefined : "";
+    for (const skill of skills) {
+      if (this.byName === undefined && (last === undefined || !(skill.name > last)))
+        this.byName = namesById(this.names);
+      if (this.byName?.has(skill.name)) continue;
+      this.add(skill);
+      last = skill.name;
+    }
   }
 
   // The postings that hold doc `id`, read again from its text.
-  function docPostings(id: number): Set<Posting> {
+  private docPostings(id: number): Set<Posting> {
     const held = new Set<Posting>();
-    for (const text of [names[id]!, descriptions[id]!]) {
-      const count = words.valuesOf(text, found);
-      for (let at = 0; at < count; at++) held.add(found[at]!);
+    for (const text of [this.names[id]!, this.descriptions[id]!]) {
+      const count = this.words.valuesOf(text, this.found);
+      for (let at = 0; at < count; at++) held.add(this.found[at]!);
     }
     return held;
   }
 
   // Removes docs, each posting they touch rewritten once.
-  function remove(ids: readonly number[]): void {
+  private remove(ids: readonly number[]): void {
     const gone = new Set(ids);
     const touched = new Set<Posting>();
-    for (const id of ids) for (const posting of docPostings(id)) touched.add(posting);
+    for (const id of ids) for (const posting of this.docPostings(id)) touched.add(posting);
     for (const posting of touched) {
-      let kept = 0;
-      for (let at = 0; at < posting.size; at++) {
-        if (gone.has(posting.docs[at]!)) continue;
-        posting.docs[kept] = posting.docs[at]!;
-        posting.frequencies[kept++] = posting.frequencies[at]!;
-      }
-      posting.size = kept;
-      if (kept > 0) continue;
-      postings.delete(posting.term);
+      if (withoutDocs(posting, gone) > 0) continue;
+      this.postings.delete(posting.term);
       posting.live = false;
-      sortedTerms = undefined;
+      this.sortedTerms = undefined;
     }
     for (const id of ids) {
-      byName!.delete(names[id]!);
-      names[id] = undefined;
-      totalLength -= view.docLengths[id]!;
-      view.live--;
+      this.byName!.delete(this.names[id]!);
+      this.names[id] = undefined;
+      this.totalLength -= this.view.docLengths[id]!;
+      this.view.live--;
     }
   }
 
-  function clear(): void {
-    postings.clear();
-    words.clear();
-    names = [];
-    descriptions = [];
-    byName = undefined;
-    sortedTerms = undefined;
-    view.size = view.live = totalLength = 0;
+  private clear(): void {
+    this.postings.clear();
+    this.words.clear();
+    this.names = [];
+    this.descriptions = [];
+    this.byName = undefined;
+    this.sortedTerms = undefined;
+    this.view.size = this.view.live = this.totalLength = 0;
   }
+}
 
-  // Adds the skills not indexed yet; of two with one name, the first. No map of names while names
-  // come in order (a catalog's always do), so a first build makes none.
-  function addAll(skills: readonly SkillMetadata[]): void {
-    let last = view.size > 0 ? undefined : "";
-    for (const skill of skills) {
-      if (byName === undefined && (last === undefined || !(skill.name > last)))
-        byName = new Map(names.flatMap((name, id) => (name === undefined ? [] : [[name, id]])));
-      if (byName?.has(skill.name)) continue;
-      add(skill);
-      last = skill.name;
-    }
+// Adds doc `id` (the highest so far) to a posting at `weight`, or adds `weight` to its frequency.
+function append(posting: Posting, id: number, weight: number): void {
+  const last = posting.size - 1;
+  if (last >= 0 && posting.docs[last] === id) {
+    posting.frequencies[last]! += weight;
+    return;
   }
+  if (posting.size === posting.docs.length) {
+    posting.docs = grown(posting.docs, posting.size * 2);
+    posting.frequencies = grown(posting.frequencies, posting.size * 2);
+  }
+  posting.docs[posting.size] = id;
+  posting.frequencies[posting.size++] = weight;
+}
 
-  return {
-    follow(skills) {
-      if (view.size > 0) {
-        byName ??= new Map(names.flatMap((name, id) => (name === undefined ? [] : [[name, id]])));
-        const wanted = new Map(skills.map((skill) => [skill.name, skill]));
-        const removed: number[] = [];
-        for (const [name, id] of byName) {
-          const skill = wanted.get(name);
-          if (!skill || skill.description !== descriptions[id]) removed.push(id);
-        }
-        if (removed.length > 0) remove(removed);
-        // Removed docs leave gaps in the per-doc arrays: index afresh once they outnumber the live ones.
-        if (view.size > 1024 && view.size > 2 * view.live) clear();
-        // Words of removed skills stay in the table: bounded, so a library that keeps changing cannot grow it.
-        else if (words.size > 4 * postings.size + 10_000) words.clear();
-      }
-      addAll(skills);
-      view.averageLength = view.live === 0 ? 0 : totalLength / view.live;
-      view.generation++;
-    },
+// Drops the docs in `gone` from a posting, in place; returns how many it keeps.
+function withoutDocs(posting: Posting, gone: ReadonlySet<number>): number {
+  let kept = 0;
+  for (let at = 0; at < posting.size; at++) {
+    if (gone.has(posting.docs[at]!)) continue;
+    posting.docs[kept] = posting.docs[at]!;
+    posting.frequencies[kept++] = posting.frequencies[at]!;
+  }
+  return (posting.size = kept);
+}
 
-    search(query, limit) {
-      if (view.live === 0 || limit <= 0) return [];
-      return scorer.score(view, query, limit).map(({ id, score, coverage }) => ({ name: names[id]!, score, coverage }));
-    },
-  };
+function namesById(names: ReadonlyArray<string | undefined>): Map<string, number> {
+  return new Map(names.flatMap((name, id) => (name === undefined ? [] : [[name, id] as const])));
 }
 
 function grown(array: Int32Array, length: number): Int32Array {

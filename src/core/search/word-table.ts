@@ -69,47 +69,11 @@ export function createWordTable<T>(
     values[slot] = value;
   }
 
-  // The words of plain ASCII text, found in one pass that also lowers their case; -1 for other text.
-  function asciiValues(text: string, into: T[]): number {
-    let count = 0;
-    let start = -1;
-    let hash = 0;
-    for (let at = 0; at <= text.length; at++) {
-      let code = at < text.length ? text.charCodeAt(at) : 32;
-      if (code >= 65 && code <= 90) code += 32;
-      if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
-        if (start < 0) {
-          start = at;
-          hash = 0;
-        }
-        hash = (Math.imul(hash, 31) + code) | 0;
-        continue;
-      }
-      // Not plain ASCII (as searchWords tests it): split the Unicode way.
-      if (code > 126 || (code < 32 && code !== 9 && code !== 10 && code !== 13)) return -1;
-      if (start < 0) continue;
-      const value = valueAt(text, start, at, mix(hash));
-      if (value !== undefined) into[count++] = value;
-      start = -1;
-    }
-    return count;
-  }
-
-  function otherValues(text: string, into: T[]): number {
-    let count = 0;
-    for (const word of searchWords(text)) {
-      if (word === "") continue;
-      const value = valueAt(word, 0, word.length, hashOf(word, 0, word.length));
-      if (value !== undefined) into[count++] = value;
-    }
-    return count;
-  }
-
   return {
     valuesOf(text, into) {
-      const count = asciiValues(text, into);
+      const count = asciiValues(text, into, valueAt);
       if (count >= 0) return count;
-      return otherValues(text, into);
+      return otherValues(text, into, valueAt);
     },
     get size() {
       return size;
@@ -122,6 +86,45 @@ export function createWordTable<T>(
     },
   };
 }
+
+// The words of plain ASCII text, found in one pass that also lowers their case; -1 for other text.
+function asciiValues<T>(text: string, into: T[], valueAt: ValueAt<T>): number {
+  let count = 0;
+  let start = -1;
+  let hash = 0;
+  for (let at = 0; at <= text.length; at++) {
+    let code = at < text.length ? text.charCodeAt(at) : 32;
+    if (code >= 65 && code <= 90) code += 32;
+    if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
+      if (start < 0) {
+        start = at;
+        hash = 0;
+      }
+      hash = (Math.imul(hash, 31) + code) | 0;
+      continue;
+    }
+    // Not plain ASCII (as searchWords tests it): split the Unicode way.
+    if (code > 126 || (code < 32 && code !== 9 && code !== 10 && code !== 13)) return -1;
+    if (start < 0) continue;
+    const value = valueAt(text, start, at, mix(hash));
+    if (value !== undefined) into[count++] = value;
+    start = -1;
+  }
+  return count;
+}
+
+function otherValues<T>(text: string, into: T[], valueAt: ValueAt<T>): number {
+  let count = 0;
+  for (const word of searchWords(text)) {
+    if (word === "") continue;
+    const value = valueAt(word, 0, word.length, hashOf(word, 0, word.length));
+    if (value !== undefined) into[count++] = value;
+  }
+  return count;
+}
+
+// The value of the word text[start..end) whose hash is `hash`, resolved when new.
+type ValueAt<T> = (text: string, start: number, end: number, hash: number) => T | undefined;
 
 // Whether text[start..start + word.length), in lower case, is `word` (a word of letters and digits; only ASCII capitals differ).
 function sameWord(text: string, start: number, word: string): boolean {
