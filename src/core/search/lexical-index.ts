@@ -13,6 +13,11 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 export interface LexicalIndex {
   /** Makes the index hold exactly `skills`: only added, removed or changed skills are (re)indexed. */
   follow(skills: readonly SkillMetadata[]): void;
+  /**
+   * {@link follow}, pausing whenever `due()` says so, so that indexing a large library does not hold
+   * the event loop. The index must not be searched or changed until the promise settles.
+   */
+  followInSlices(skills: readonly SkillMetadata[], due: () => boolean, pause: () => Promise<void>): Promise<void>;
   search(query: string, limit: number): IndexHit[];
 }
 
@@ -48,6 +53,8 @@ class PostingsIndex implements LexicalIndex {
   private descriptions: string[] = [];
   private byName: Map<string, number> | undefined;
   private sortedTerms: string[] | undefined;
+  // The name last added by this follow, "" before the first of a new index (undefined: look names up).
+  private lastAdded: string | undefined;
   private totalLength = 0;
   private readonly scorer = createQueryScorer();
   private readonly view: ScoredPostings = {
@@ -68,22 +75,45 @@ class PostingsIndex implements LexicalIndex {
   private readonly found: Posting[] = [];
 
   follow(skills: readonly SkillMetadata[]): void {
+    this.begin(skills);
+    this.addFrom(skills, 0, () => false);
+    this.finish();
+  }
+
+  async followInSlices(
+    skills: readonly SkillMetadata[],
+    due: () => boolean,
+    pause: () => Promise<void>,
+  ): Promise<void> {
+    this.begin(skills);
+    for (let at = this.addFrom(skills, 0, due); at < skills.length; at = this.addFrom(skills, at, due)) await pause();
+    this.finish();
+  }
+
+  // Drops removed and changed skills; what is left to add comes next.
+  private begin(skills: readonly SkillMetadata[]): void {
     const { view } = this;
-    if (view.size > 0) {
-      const byName = (this.byName ??= namesById(this.names));
-      const wanted = new Map(skills.map((skill) => [skill.name, skill]));
-      const removed: number[] = [];
-      for (const [name, id] of byName) {
-        const skill = wanted.get(name);
-        if (!skill || skill.description !== this.descriptions[id]) removed.push(id);
-      }
-      if (removed.length > 0) this.remove(removed);
-      // Removed docs leave gaps in the per-doc arrays: index afresh once they outnumber the live ones.
-      if (view.size > 1024 && view.size > 2 * view.live) this.clear();
-      // Words of removed skills stay in the table: bounded, so a library that keeps changing cannot grow it.
-      else if (this.words.size > 4 * this.postings.size + 10_000) this.words.clear();
+    this.lastAdded = view.size > 0 ? undefined : "";
+    if (view.size === 0) return;
+    const byName = (this.byName ??= namesById(this.names));
+    const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+    const removed: number[] = [];
+    for (const [name, id] of byName) {
+      const skill = wanted.get(name);
+      if (!skill || skill.description !== this.descriptions[id]) removed.push(id);
     }
-    this.addAll(skills);
+    if (removed.length > 0) this.remove(removed);
+    // Removed docs leave gaps in the per-doc arrays: index afresh once they outnumber the live ones.
+    if (view.size > 1024 && view.size > 2 * view.live) {
+      this.clear();
+      this.lastAdded = "";
+    }
+    // Words of removed skills stay in the table: bounded, so a library that keeps changing cannot grow it.
+    else if (this.words.size > 4 * this.postings.size + 10_000) this.words.clear();
+  }
+
+  private finish(): void {
+    const { view } = this;
     view.averageLength = view.live === 0 ? 0 : this.totalLength / view.live;
     view.generation++;
   }
@@ -128,17 +158,21 @@ class PostingsIndex implements LexicalIndex {
     this.totalLength += length;
   }
 
-  // Adds the skills not indexed yet; of two with one name, the first. No map of names while names
-  // come in order (a catalog's always do), so a first build makes none.
-  private addAll(skills: readonly SkillMetadata[]): void {
-    let last = this.view.size > 0 ? undefined : "";
-    for (const skill of skills) {
+  // Adds the skills not indexed yet, from `start`, until `due()`; returns where it stopped. Of two
+  // skills with one name, the first. No map of names while names come in order (a catalog's
+  // always do), so a first build makes none.
+  private addFrom(skills: readonly SkillMetadata[], start: number, due: () => boolean): number {
+    for (let at = start; at < skills.length; at++) {
+      if ((at & 63) === 63 && due()) return at;
+      const skill = skills[at]!;
+      const last = this.lastAdded;
       if (this.byName === undefined && (last === undefined || !(skill.name > last)))
         this.byName = namesById(this.names);
       if (this.byName?.has(skill.name)) continue;
       this.add(skill);
-      last = skill.name;
+      this.lastAdded = skill.name;
     }
+    return skills.length;
   }
 
   // The postings that hold doc `id`, read again from its text.

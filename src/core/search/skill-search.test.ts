@@ -5,6 +5,7 @@ import { createSkillEngine, type SkillRequest } from "../engine/skill-engine.js"
 import type { SkillsLogEntry } from "../skill-events.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createEmbeddingRanker } from "./embedding-ranker.js";
+import { createLexicalIndex } from "./lexical-index.js";
 import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
 
 const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({
@@ -136,6 +137,28 @@ describe("createLexicalRanker", () => {
       for (const query of [text(1), text(2), text(4), "deploying reports", "spreadsheat"])
         expect(await ranked(followed, query, skills)).toEqual(await ranked(fresh, query, skills));
     }
+  });
+  it("indexes a large library in slices: searches made meanwhile wait for it, and one for a newer catalog follows it", async () => {
+    const WORDS = "pdf forms merge tables spreadsheet charts git rebase release notes image crop".split(" ");
+    const large = Array.from({ length: 6000 }, (_, at) =>
+      skill(`s-${at}`, `${WORDS[at % WORDS.length]} ${WORDS[(at * 7) % WORDS.length]} task ${at}`),
+    );
+    const newer = [...large.slice(0, 5000), skill("zz-crop", "Crop crop crop images.")];
+    const expected = async (skills: SkillMetadata[], query: string) => {
+      const index = createLexicalIndex();
+      index.follow(skills);
+      return index.search(query, 5).map((hit) => hit.name);
+    };
+    const rank = createLexicalRanker();
+    const [first, same, later] = await Promise.all([
+      search(rank, "merge tables", large),
+      search(rank, "merge tables", large),
+      search(rank, "crop images", newer),
+    ]);
+    expect(first).toEqual(await expected(large, "merge tables"));
+    expect(same).toEqual(first);
+    expect(later).toEqual(await expected(newer, "crop images"));
+    expect(later[0]).toBe("zz-crop");
   });
 });
 
