@@ -59,7 +59,7 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
     if (visited.has(realDirectory)) return;
     visited.add(realDirectory);
     walked.push(directory);
-    stack.push({ children: await childDirectories(directory, realDirectory, options), next: 0, depth });
+    stack.push({ children: await childDirectories(directory, realDirectory, depth === 0, options), next: 0, depth });
   };
   // Walks until the slice is used up (false), a folder is to be entered (listing it may pause),
   // or the walk is complete (true).
@@ -117,12 +117,13 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
 async function childDirectories(
   directory: string,
   realDirectory: string,
+  isRoot: boolean,
   { allowedRoots, warn, skip }: LocalWalkOptions,
 ): Promise<ChildFolders> {
   const children: ChildFolders = { paths: [], reals: [], names: [] };
   let entries: Dirent[];
   try {
-    entries = await listFolder(directory);
+    entries = await listFolder(directory, isRoot);
   } catch (error) {
     warn(
       directory,
@@ -169,9 +170,23 @@ async function childDirectories(
   return children;
 }
 
-// A folder's entries, listed in libuv's thread pool: one readdirSync of a folder of 100,000
-// skills held the event loop for 200 ms. (Node sorts them there too, so the sort below is a pass.)
-function listFolder(directory: string): Promise<Dirent[]> {
+// A large folder's entries (over 1 MiB of directory, some 30,000 entries on ext4) are listed in
+// libuv's thread pool: one readdirSync of a folder of 100,000 skills held the event loop for
+// 200 ms. Smaller ones (by the folder's own size, which grows with its entries on the usual file
+// systems) synchronously: a thread-pool round trip per folder made a recursive scan of the corpus
+// half again as slow, and 10,000 entries take about 20 ms. Only a source's own folder is weighed
+// (a stat per folder cost a recursive scan 10%): a library's skills sit there. Node sorts either way, so the
+// sort that follows is one pass.
+const LARGE_FOLDER_BYTES = 1024 * 1024;
+
+function listFolder(directory: string, isRoot: boolean): Dirent[] | Promise<Dirent[]> {
+  let large = false;
+  try {
+    large = isRoot && statSync(directory).size > LARGE_FOLDER_BYTES;
+  } catch {
+    // readdirSync says what is wrong.
+  }
+  if (!large) return readdirSync(directory, { withFileTypes: true });
   return new Promise((resolve, reject) =>
     readdir(directory, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))),
   );
