@@ -37,14 +37,14 @@ const TABLES = corpus
 // Search by meaning measures the vector cache everywhere, and quality only on the corpus;
 // Catalog over budget needs the corpus's requests.
 TABLES.push(hybridSearchTable);
-// Every path at 10,000 and 100,000 generated skills (about a minute and a half; generating the
-// 100,000-skill library the first time adds about a minute and 1.3 GB in the temp folder).
-TABLES.push(scaleTable);
 if (corpus) TABLES.push(catalogCoverageTable);
 if (!corpus)
   console.log(
     `Skipped: the Discovery rows on the real-skills corpus and the Middleware, Search quality and Catalog over budget tables, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`,
   );
+// Every path at 10,000 and 100,000 generated skills (about a minute and a half; generating the
+// 100,000-skill library the first time adds about a minute and 1.3 GB in the temp folder).
+TABLES.push(scaleTable);
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);
 else console.log("Skipped: the Load table, because no PostgreSQL server answers (set SKILLSET_TEST_PG_URL).\n");
