@@ -97,7 +97,7 @@ async function measureLibrary({ folders, recursive }) {
 }
 
 // Queries made of words from the skills' own descriptions, two to five words each, seeded.
-function queriesFor(skills) {
+export function queriesFor(skills) {
   let seed = 7;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const words = skills.flatMap((skill) => skill.description.toLowerCase().match(/[a-z]{4,}/g) ?? []);
@@ -107,7 +107,7 @@ function queriesFor(skills) {
 }
 
 // wrapModelCall with the default budget on: the middleware's own time per model call, in µs.
-async function measureCall(folders, recursive) {
+export async function measureCall(folders, recursive) {
   const middleware = createSkillsMiddleware({ sources: folders, recursive });
   const state = {
     messages: [new HumanMessage("Hello")],

@@ -12,6 +12,7 @@ import { lockfileTable } from "./lockfile.mjs";
 import { loadTable, postgresAnswers } from "./load.mjs";
 import { middlewareTable } from "./middleware.mjs";
 import { mcpTable } from "./mcp.mjs";
+import { scaleTable } from "./scale.mjs";
 import { searchQualityTable } from "./search-quality.mjs";
 import { skillToolsTable } from "./skill-tools.mjs";
 import { formatTable } from "./stats.mjs";
@@ -43,6 +44,9 @@ if (!corpus)
   console.log(
     `Skipped: the Discovery rows on the real-skills corpus and the Middleware, Search quality and Catalog over budget tables, because there is no corpus at ${CORPUS_ROOT} (the project's ../shared folder).\n`,
   );
+// Every path at 10,000 and 100,000 generated skills (about a minute and a half; generating the
+// 100,000-skill library the first time adds about a minute and 1.3 GB in the temp folder).
+TABLES.push(scaleTable);
 // Load needs a PostgreSQL server (SKILLSET_TEST_PG_URL, as the tests); it runs for minutes.
 if (await postgresAnswers()) TABLES.push(loadTable);
 else console.log("Skipped: the Load table, because no PostgreSQL server answers (set SKILLSET_TEST_PG_URL).\n");

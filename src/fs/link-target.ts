@@ -2,10 +2,15 @@ import { readlinkSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { SkillsetError } from "../errors/skillset-error.js";
 
+// One realpath(3) call rather than Node's JavaScript walk, which makes an lstat per path segment:
+// a skill's folder is resolved again on every load and read. (Windows keeps the JavaScript one,
+// which handles its drive and network paths as the rest of Node does.)
+const realPath = process.platform === "win32" ? realpathSync : realpathSync.native;
+
 /** `path` with every symlink resolved, or made absolute when it cannot be resolved (missing, a loop). */
 export function realOrResolved(path: string): string {
   try {
-    return realpathSync(path);
+    return realPath(path);
   } catch {
     return resolve(path);
   }
@@ -18,7 +23,7 @@ export function realOrResolved(path: string): string {
  */
 export function linkTarget(link: string): string {
   try {
-    return realpathSync(link);
+    return realPath(link);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {

@@ -1,4 +1,4 @@
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdir, readdirSync, statSync, type Dirent } from "node:fs";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { linkTarget } from "../fs/link-target.js";
 import { isInsideAllowedRoots } from "./allowed-roots.js";
@@ -55,14 +55,15 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
   // A depth-first walk in sorted order, kept on an explicit stack rather than in recursive
   // async calls, so the work between pauses runs as plain (optimised) synchronous code.
   const stack: Array<{ children: ChildFolders; next: number; depth: number }> = [];
-  const enter = (directory: string, realDirectory: string, depth: number) => {
+  const enter = async (directory: string, realDirectory: string, depth: number) => {
     if (visited.has(realDirectory)) return;
     visited.add(realDirectory);
     walked.push(directory);
-    stack.push({ children: childDirectories(directory, realDirectory, options), next: 0, depth });
+    stack.push({ children: await childDirectories(directory, realDirectory, depth === 0, options), next: 0, depth });
   };
-  // Walks until the slice is used up; true once the walk is complete.
-  const walkSlice = (): boolean => {
+  // Walks until the slice is used up (false), a folder is to be entered (listing it may pause),
+  // or the walk is complete (true).
+  const walkSlice = (): boolean | { path: string; real: string; depth: number } => {
     while (stack.length > 0) {
       if (slice.due()) return false;
       const folder = stack[stack.length - 1]!;
@@ -90,13 +91,16 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
           );
         continue;
       }
-      enter(path, real, folder.depth + 1);
+      return { path, real, depth: folder.depth + 1 };
     }
     return true;
   };
 
-  enter(root, realRoot, 0);
-  while (!walkSlice()) await slice.pause();
+  await enter(root, realRoot, 0);
+  for (let step = walkSlice(); step !== true; step = walkSlice()) {
+    if (step === false) await slice.pause();
+    else await enter(step.path, step.real, step.depth);
+  }
   if (cut.length > 0) {
     const others = cut.length > 1 ? ` and ${cut.length - 1} other ${cut.length === 2 ? "folder" : "folders"}` : "";
     warn(
@@ -110,15 +114,16 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
 
 // The folders directly inside `directory`, sorted, without skipped names; symlinks only when
 // their real target is a folder inside the allowed roots (others are reported).
-function childDirectories(
+async function childDirectories(
   directory: string,
   realDirectory: string,
+  isRoot: boolean,
   { allowedRoots, warn, skip }: LocalWalkOptions,
-): ChildFolders {
+): Promise<ChildFolders> {
   const children: ChildFolders = { paths: [], reals: [], names: [] };
   let entries: Dirent[];
   try {
-    entries = readdirSync(directory, { withFileTypes: true });
+    entries = await listFolder(directory, isRoot);
   } catch (error) {
     warn(
       directory,
@@ -163,6 +168,28 @@ function childDirectories(
     }
   }
   return children;
+}
+
+// A large folder's entries (over 1 MiB of directory, some 30,000 entries on ext4) are listed in
+// libuv's thread pool: one readdirSync of a folder of 100,000 skills held the event loop for
+// 200 ms. Smaller ones (by the folder's own size, which grows with its entries on the usual file
+// systems) synchronously: a thread-pool round trip per folder made a recursive scan of the corpus
+// half again as slow, and 10,000 entries take about 20 ms. Only a source's own folder is weighed
+// (a stat per folder cost a recursive scan 10%): a library's skills sit there. Node sorts either way, so the
+// sort that follows is one pass.
+const LARGE_FOLDER_BYTES = 1024 * 1024;
+
+function listFolder(directory: string, isRoot: boolean): Dirent[] | Promise<Dirent[]> {
+  let large = false;
+  try {
+    large = isRoot && statSync(directory).size > LARGE_FOLDER_BYTES;
+  } catch {
+    // readdirSync says what is wrong.
+  }
+  if (!large) return readdirSync(directory, { withFileTypes: true });
+  return new Promise((resolve, reject) =>
+    readdir(directory, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))),
+  );
 }
 
 function isDirectory(path: string): boolean {

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tempTree } from "../helpers/skill-tree.js";
 import {
   errorOf,
@@ -67,10 +67,15 @@ describe("the Skills extension of skillset mcp", () => {
     tree.cleanup();
   });
 
-  it("says at start, on stderr, which skill is over the extension's limits", () => {
-    expect(connected.stderr()).toContain(
-      `skillset mcp: not serving skill 'too-many' over the Skills extension: it has more than 512 files, the Skills extension's limit (${join(skills, "too-many/SKILL.md")})`,
+  it("says at start, on stderr, which skill is over the extension's limits (once serving: it lists every skill's files)", async () => {
+    await vi.waitFor(
+      () =>
+        expect(connected.stderr()).toContain(
+          `skillset mcp: not serving skill 'too-many' over the Skills extension: it has more than 512 files, the Skills extension's limit (${join(skills, "too-many/SKILL.md")})`,
+        ),
+      { timeout: 5000 },
     );
+    expect(connected.stderr().indexOf("serving over stdio")).toBeLessThan(connected.stderr().indexOf("not serving"));
   });
 
   it("lists every served skill once across pages, with resultType, ttlMs and cacheScope", async () => {

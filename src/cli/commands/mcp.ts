@@ -58,12 +58,14 @@ export async function mcpCommand(
       const closed = untilClosed(process.stdin);
       await server.connect(new StdioServerTransport());
       terminal.err("skillset mcp: serving over stdio");
+      reportUnserved(server, terminal);
       await closed;
     } else {
       const listener = await server
         .listen({ port, ...(options.host !== undefined ? { host: options.host } : {}) })
         .catch(cannotListen);
       terminal.err(`skillset mcp: serving at ${listener.url}`);
+      reportUnserved(server, terminal);
       await untilClosed();
     }
     return 0;
@@ -91,10 +93,24 @@ async function reportSkills(
     terminal.err(
       `skillset mcp: ${plural(skipped, "skill")} skipped; run \`${shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths)}\` to see why`,
     );
-  for (const skill of await server.unservedSkills())
-    terminal.err(
-      `skillset mcp: not serving skill '${skill.name}' over the Skills extension: ${skill.reason} (${skill.path})`,
-    );
+}
+
+// Skills too big for the Skills extension, found while the server already serves: finding them
+// lists every skill's files (27 s at 100,000 skills, all of it before the first answer when it
+// came first), and nothing a client asks for waits on it.
+function reportUnserved(server: SkillsMcpServer, terminal: Terminal): void {
+  server.unservedSkills().then(
+    (unserved) => {
+      for (const skill of unserved)
+        terminal.err(
+          `skillset mcp: not serving skill '${skill.name}' over the Skills extension: ${skill.reason} (${skill.path})`,
+        );
+    },
+    (error: unknown) =>
+      terminal.err(
+        `skillset mcp: could not check which skills the Skills extension serves: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+  );
 }
 
 // The listener's one sentence, with the option that changes what failed.

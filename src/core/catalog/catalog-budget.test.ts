@@ -24,7 +24,15 @@ const plan = (
   budget: number | undefined,
   pinned: string[] = [],
   priority = [...pinned, ...skills.filter((skill) => !pinned.includes(skill))],
-) => planCatalog({ skills, priority, pinned: new Set(pinned), budget, layout, count });
+) =>
+  planCatalog({
+    skills,
+    priority: priority.map((skill) => skills.indexOf(skill)),
+    pinned: new Set(pinned.map((skill) => skills.indexOf(skill))),
+    budget,
+    layout,
+    count,
+  });
 const tiers = (result: CatalogGroups<string>) => ({
   full: result.full,
   short: result.short,

@@ -44,69 +44,66 @@ export interface CatalogPlan<S> extends CatalogGroups<S> {
 export function planCatalog<S>(input: {
   /** Skills in catalog (display) order. */
   skills: readonly S[];
-  /** The same skills, most important first. */
-  priority: readonly S[];
-  /** Skills that keep whole lines even when names no longer all fit. */
-  pinned: ReadonlySet<S>;
+  /** Indexes into `skills`, most important first. */
+  priority: ArrayLike<number>;
+  /** Indexes of skills that keep whole lines even when names no longer all fit. */
+  pinned: ReadonlySet<number>;
   budget: number | undefined;
   layout: CatalogLayout<S>;
   count: TokenCounter;
 }): CatalogPlan<S> {
   const { skills, priority, layout, count, budget } = input;
-  const plan = (tiers: Map<S, CatalogTier>): CatalogPlan<S> => {
+  // Tiers by index into `skills` (a typed array, not a map of skills: a catalog of 100,000 skills
+  // is planned in a few passes over arrays).
+  const plan = (tiers: Uint8Array): CatalogPlan<S> => {
     const groups = groupByTier(skills, tiers);
     const text = layout.render(groups);
     return { ...groups, text, tokens: count(text) };
   };
-  const everything = new Map(skills.map((skill) => [skill, "full" as CatalogTier]));
-  if (budget === undefined || skills.length === 0) return plan(everything);
+  if (budget === undefined || skills.length === 0) return plan(new Uint8Array(skills.length).fill(FULL));
 
   // Entries are counted one at a time and the sums stop at the budget, so planning costs about
   // as much as counting the text that fits, however large the library.
-  const cost = (skill: S, tier: "full" | "short" | "name") => count(layout.entry(skill, tier)) + 1;
+  const cost = (at: number, tier: "full" | "short" | "name") => count(layout.entry(skills[at]!, tier)) + 1;
   const frame = (hidden: readonly S[]) =>
-    count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden })) - cost(skills[0]!, "name") + 8;
+    count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden })) - cost(0, "name") + 8;
   const room = budget - frame(skills.slice(0, 1));
   // The entries alone already over the budget: the whole text is too, without rendering it.
-  if (sumWithin(skills, (skill) => count(layout.entry(skill, "full")), budget) !== undefined) {
-    const whole = plan(everything);
+  if (sumWithin(skills.length, (at) => count(layout.entry(skills[at]!, "full")), budget) !== undefined) {
+    const whole = plan(new Uint8Array(skills.length).fill(FULL));
     if (whole.tokens <= budget) return whole;
   }
 
-  const tiers = new Map<S, CatalogTier>(skills.map((skill) => [skill, "search"]));
-  const names = new Map<S, number>();
-  const namesCost = sumWithin(
-    priority,
-    (skill) => {
-      const value = cost(skill, "name");
-      names.set(skill, value);
-      return value;
-    },
-    room,
-  );
+  const tiers = new Uint8Array(skills.length).fill(SEARCH);
+  // Each skill's name cost, once counted (-1 before).
+  const names = new Int32Array(skills.length).fill(-1);
+  const nameCost = (at: number) => (names[at]! >= 0 ? names[at]! : (names[at] = cost(at, "name")));
+  const namesCost = sumWithin(priority.length, (rank) => nameCost(priority[rank]!), room);
   if (namesCost !== undefined) {
-    for (const skill of priority) tiers.set(skill, "name");
+    tiers.fill(NAME);
     let left = room - namesCost;
-    left = upgrade(priority, tiers, "full", left, (skill) => cost(skill, "full") - names.get(skill)!);
-    upgrade(priority, tiers, "short", left, (skill) => cost(skill, "short") - names.get(skill)!);
+    left = upgrade(priority, tiers, FULL, left, (at) => cost(at, "full") - names[at]!);
+    upgrade(priority, tiers, SHORT, left, (at) => cost(at, "short") - names[at]!);
   } else {
     // The summary of the skills left out, at about its largest (every skill left out), comes first.
     const summarized = budget - frame(skills);
     let left = summarized;
     let pinnedLeft = Math.floor(summarized / 2);
-    for (const skill of priority) {
-      if (!input.pinned.has(skill)) continue;
-      const value = cost(skill, "full");
+    for (let rank = 0; rank < priority.length; rank++) {
+      const at = priority[rank]!;
+      if (!input.pinned.has(at)) continue;
+      const value = cost(at, "full");
       if (value > pinnedLeft) break;
-      tiers.set(skill, "full");
+      tiers[at] = FULL;
       pinnedLeft -= value;
       left -= value;
     }
-    for (const skill of priority) {
-      if (tiers.get(skill) !== "search") continue;
-      const value = names.get(skill) ?? cost(skill, "name");
+    for (let rank = 0; rank < priority.length; rank++) {
+      const at = priority[rank]!;
+      if (tiers[at] !== SEARCH) continue;
+      const value = nameCost(at);
       if (value > left) break;
-      tiers.set(skill, "name");
+      tiers[at] = NAME;
       left -= value;
     }
   }
@@ -114,13 +111,20 @@ export function planCatalog<S>(input: {
   // then the lowest-priority name, until the text itself fits.
   let result = plan(tiers);
   while (result.tokens > budget) {
-    const skill = lowest(priority, tiers, "full", "short") ?? lowest(priority, tiers, "name");
-    if (skill === undefined) break;
-    tiers.set(skill, tiers.get(skill) === "name" ? "search" : "name");
+    let at = lowest(priority, tiers, FULL, SHORT);
+    if (at === undefined) at = lowest(priority, tiers, NAME, NAME);
+    if (at === undefined) break;
+    tiers[at] = tiers[at] === NAME ? SEARCH : NAME;
     result = plan(tiers);
   }
-  return fillWithNames(result, priority, tiers, budget, plan, (skill) => cost(skill, "name"));
+  return fillWithNames(result, priority, tiers, budget, plan, nameCost);
 }
+
+// Tiers as small numbers, in the order skills are given them up.
+const FULL = 0;
+const SHORT = 1;
+const NAME = 2;
+const SEARCH = 3;
 
 const FILL_ROUNDS = 2;
 // Less room than this (a share of the budget) is not worth rendering and counting the text again.
@@ -130,11 +134,11 @@ const FILL_THRESHOLD = 0.02;
 // largest): name more of the skills left out, in priority order, while the whole text still fits.
 function fillWithNames<S>(
   result: CatalogPlan<S>,
-  priority: readonly S[],
-  tiers: Map<S, CatalogTier>,
+  priority: ArrayLike<number>,
+  tiers: Uint8Array,
   budget: number,
-  plan: (tiers: Map<S, CatalogTier>) => CatalogPlan<S>,
-  nameCost: (skill: S) => number,
+  plan: (tiers: Uint8Array) => CatalogPlan<S>,
+  nameCost: (at: number) => number,
 ): CatalogPlan<S> {
   for (
     let round = 0;
@@ -142,18 +146,19 @@ function fillWithNames<S>(
     round++
   ) {
     let left = budget - result.tokens;
-    const batch: S[] = [];
-    for (const skill of priority) {
-      if (tiers.get(skill) !== "search") continue;
-      left -= nameCost(skill);
+    const batch: number[] = [];
+    for (let rank = 0; rank < priority.length; rank++) {
+      const at = priority[rank]!;
+      if (tiers[at] !== SEARCH) continue;
+      left -= nameCost(at);
       if (left < 0) break;
-      batch.push(skill);
+      batch.push(at);
     }
     if (batch.length === 0) break;
-    for (const skill of batch) tiers.set(skill, "name");
+    for (const at of batch) tiers[at] = NAME;
     const trial = plan(tiers);
     if (trial.tokens > budget) {
-      for (const skill of batch) tiers.set(skill, "search");
+      for (const at of batch) tiers[at] = SEARCH;
       break;
     }
     result = trial;
@@ -161,45 +166,47 @@ function fillWithNames<S>(
   return result;
 }
 
-function lowest<S>(
-  priority: readonly S[],
-  tiers: ReadonlyMap<S, CatalogTier>,
-  ...wanted: CatalogTier[]
-): S | undefined {
-  return priority.findLast((skill) => wanted.includes(tiers.get(skill)!));
+// The lowest-priority skill whose tier is `one` or `other`.
+function lowest(priority: ArrayLike<number>, tiers: Uint8Array, one: number, other: number): number | undefined {
+  for (let rank = priority.length - 1; rank >= 0; rank--) {
+    const tier = tiers[priority[rank]!];
+    if (tier === one || tier === other) return priority[rank]!;
+  }
+  return undefined;
 }
 
-// Raises skills still at `name` to `tier`, in order, until one does not fit.
-function upgrade<S>(
-  priority: readonly S[],
-  tiers: Map<S, CatalogTier>,
-  tier: CatalogTier,
+// Raises skills still at NAME to `tier`, in order, until one does not fit.
+function upgrade(
+  priority: ArrayLike<number>,
+  tiers: Uint8Array,
+  tier: number,
   left: number,
-  extra: (skill: S) => number,
+  extra: (at: number) => number,
 ): number {
-  for (const skill of priority) {
-    if (tiers.get(skill) !== "name") continue;
-    const value = extra(skill);
+  for (let rank = 0; rank < priority.length; rank++) {
+    const at = priority[rank]!;
+    if (tiers[at] !== NAME) continue;
+    const value = extra(at);
     if (value > left) break;
-    tiers.set(skill, tier);
+    tiers[at] = tier;
     left -= value;
   }
   return left;
 }
 
-// The sum of `value` over `items`, or `undefined` as soon as it exceeds `limit`.
-function sumWithin<S>(items: readonly S[], value: (item: S) => number, limit: number): number | undefined {
+// The sum of `value` over indexes 0 to `length - 1`, or `undefined` as soon as it exceeds `limit`.
+function sumWithin(length: number, value: (at: number) => number, limit: number): number | undefined {
   let total = 0;
-  for (const item of items) {
-    total += value(item);
+  for (let at = 0; at < length; at++) {
+    total += value(at);
     if (total > limit) return undefined;
   }
   return total;
 }
 
-function groupByTier<S>(skills: readonly S[], tiers: ReadonlyMap<S, CatalogTier>): CatalogGroups<S> {
+function groupByTier<S>(skills: readonly S[], tiers: Uint8Array): CatalogGroups<S> {
   const groups = { full: [] as S[], short: [] as S[], named: [] as S[], hidden: [] as S[] };
-  const target = { full: groups.full, short: groups.short, name: groups.named, search: groups.hidden };
-  for (const skill of skills) target[tiers.get(skill) ?? "full"].push(skill);
+  const target = [groups.full, groups.short, groups.named, groups.hidden];
+  for (let at = 0; at < skills.length; at++) target[tiers[at]!]!.push(skills[at]!);
   return groups;
 }

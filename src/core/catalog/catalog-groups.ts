@@ -10,9 +10,12 @@ import { printable } from "../text/safe-text.js";
 export function groupSkills<S extends { name: string; path: string }>(
   skills: readonly S[],
 ): Map<S, string> | undefined {
+  // Most catalogs have one folder of skills: told apart in the same pass that reads the names'
+  // prefixes, comparing each path's parent folder with the first one's in place.
+  const first = skills[0] && parentOf(skills[0].path);
+  const prefixes = first === undefined ? [] : namePrefixes(skills, first);
+  if (prefixes) return byNamePrefix(skills, prefixes);
   const parents = skills.map((skill) => skill.path.replace(/\\/g, "/").split("/").slice(0, -2));
-  const distinct = new Set(parents.map((parts) => parts.join("/")));
-  if (distinct.size <= 1) return byNamePrefix(skills);
   // Segments every parent folder shares are dropped: they tell the groups nothing.
   let shared = 0;
   while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
@@ -25,21 +28,66 @@ export function groupSkills<S extends { name: string; path: string }>(
   );
 }
 
+// The folder that holds a skill's folder (its path less two segments), with `/` separators.
+function parentOf(path: string): string {
+  const slashes = path.replace(/\\/g, "/");
+  return slashes.slice(0, Math.max(0, slashes.lastIndexOf("/", slashes.lastIndexOf("/") - 1)));
+}
+
+// Whether parentOf(path) is `parent`, without copying the path when it has no backslash.
+function sameParent(path: string, parent: string): boolean {
+  if (path.includes("\\")) return parentOf(path) === parent;
+  return Math.max(0, path.lastIndexOf("/", path.lastIndexOf("/") - 1)) === parent.length && path.startsWith(parent);
+}
+
 // Folder names may hold line breaks (a name is a file system's, not a skill's): escaped, so a
 // label cannot start a line of its own in the prompt.
 function label(text: string): string {
   return printable(text).replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
 }
 
-function byNamePrefix<S extends { name: string }>(skills: readonly S[]): Map<S, string> | undefined {
-  const prefix = (skill: S) =>
-    skill.name.includes("-") ? `${skill.name.slice(0, skill.name.indexOf("-"))}-*` : undefined;
+// Each name's prefix (`azure-*`, undefined without a hyphen), or undefined as soon as a skill lies
+// in another folder than `parent`. A prefix is cut out only when it differs from the name
+// before's (sorted names that share one come together).
+function namePrefixes<S extends { name: string; path: string }>(
+  skills: readonly S[],
+  parent: string,
+): Array<string | undefined> | undefined {
+  const prefixes: Array<string | undefined> = [];
+  let last: string | undefined;
+  let stem = "";
+  for (const { name, path } of skills) {
+    if (!sameParent(path, parent)) return undefined;
+    const hyphen = name.indexOf("-");
+    if (hyphen < 0) prefixes.push(undefined);
+    else {
+      if (last === undefined || hyphen !== stem.length - 1 || !name.startsWith(stem)) {
+        stem = name.slice(0, hyphen + 1);
+        last = `${stem}*`;
+      }
+      prefixes.push(last);
+    }
+  }
+  return prefixes;
+}
+
+function byNamePrefix<S extends { name: string }>(
+  skills: readonly S[],
+  prefixes: ReadonlyArray<string | undefined>,
+): Map<S, string> | undefined {
   const sizes = new Map<string | undefined, number>();
-  for (const skill of skills) sizes.set(prefix(skill), (sizes.get(prefix(skill)) ?? 0) + 1);
+  // Counted by runs: one map update per run of equal prefixes.
+  for (let at = 0; at < prefixes.length;) {
+    const prefix = prefixes[at];
+    let end = at + 1;
+    while (end < prefixes.length && prefixes[end] === prefix) end++;
+    sizes.set(prefix, (sizes.get(prefix) ?? 0) + end - at);
+    at = end;
+  }
   const shared = [...sizes].filter(([label, size]) => label !== undefined && size > 1).length;
   // A prefix that no other skill has, or one all skills have, says nothing.
   if (shared < 2) return undefined;
-  return new Map(skills.map((skill) => [skill, (sizes.get(prefix(skill)) ?? 0) > 1 ? prefix(skill)! : "other"]));
+  return new Map(skills.map((skill, at) => [skill, (sizes.get(prefixes[at]) ?? 0) > 1 ? prefixes[at]! : "other"]));
 }
 
 /** One group of skills that a catalog leaves out: its label, how many, and a few names. */

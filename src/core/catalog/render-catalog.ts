@@ -60,10 +60,12 @@ export async function renderCatalog(
       ? xmlLayout({ ...options, ...(groups ? { groups } : {}) })
       : markdownLayout({ ...options, ...(groups ? { groups } : {}) });
   const pinned = new Set(options.pinned ?? []);
+  const pinnedAt = new Set<number>();
+  if (pinned.size > 0) visible.forEach((skill, at) => pinned.has(skill.name) && pinnedAt.add(at));
   const plan = planCatalog({
     skills: visible,
     priority: catalogPriority(visible, groups, options.pinned ?? [], options.sourceOrder ?? []),
-    pinned: new Set(visible.filter((skill) => pinned.has(skill.name))),
+    pinned: pinnedAt,
     budget: options.budget,
     layout,
     count: await loadTokenCounter(),
@@ -82,23 +84,63 @@ export async function renderCatalog(
 /**
  * Pinned skills in their order, then skills of later sources before earlier ones; within a source,
  * its groups take turns (the first skill of each group, then the second of each, …), so the names
- * that fit cover every collection rather than the start of the alphabet.
+ * that fit cover every collection rather than the start of the alphabet. Indexes into `skills`,
+ * put in order by counting rather than by sorting (a library of 100,000 skills is ordered in a few
+ * passes over arrays).
  */
+// The rank of pinned skills, which are ordered apart.
+const PINNED = -2;
+
 function catalogPriority(
   skills: readonly SkillMetadata[],
   groups: ReadonlyMap<SkillMetadata, string> | undefined,
   pinned: readonly string[],
   sourceOrder: readonly string[],
-): SkillMetadata[] {
+): Int32Array {
   const rank = new Map(sourceOrder.map((id, index) => [id, index]));
   const pin = new Map(pinned.map((name, index) => [name, index]));
-  const turns = new Map<string, number>();
-  const indexed = skills.map((skill, index) => {
-    const group = `${skill.source}\n${groups?.get(skill) ?? ""}`;
-    const turn = turns.get(group) ?? 0;
-    turns.set(group, turn + 1);
-    return { skill, index, turn, pin: pin.get(skill.name) ?? Infinity, source: rank.get(skill.source) ?? -1 };
-  });
-  indexed.sort((a, b) => a.pin - b.pin || b.source - a.source || a.turn - b.turn || a.index - b.index);
-  return indexed.map((entry) => entry.skill);
+  // Per skill: its source's rank (-1 for a source not in `sourceOrder`, below every listed one;
+  // pinned skills get none, they come first) and its turn within its group (a source and a folder).
+  const turns = new Map<string, Map<string | undefined, number>>();
+  const turn = new Int32Array(skills.length);
+  const ranks = new Int32Array(skills.length);
+  const pins: number[] = [];
+  let lastSource: string | undefined;
+  let bySource = new Map<string | undefined, number>();
+  for (let at = 0; at < skills.length; at++) {
+    const skill = skills[at]!;
+    // Skills of one source come together: its map of groups is looked up once per run of them.
+    if (skill.source !== lastSource) {
+      lastSource = skill.source;
+      const known = turns.get(skill.source);
+      if (known) bySource = known;
+      else turns.set(skill.source, (bySource = new Map()));
+    }
+    const group = groups?.get(skill);
+    const next = bySource.get(group) ?? 0;
+    bySource.set(group, next + 1);
+    turn[at] = next;
+    ranks[at] = rank.get(skill.source) ?? -1;
+    if (pin.size > 0 && pin.has(skill.name)) {
+      pins.push(at);
+      ranks[at] = PINNED;
+    }
+  }
+  pins.sort((a, b) => pin.get(skills[a]!.name)! - pin.get(skills[b]!.name)! || a - b);
+  const order = new Int32Array(skills.length);
+  order.set(pins);
+  let filled = pins.length;
+  // Later sources first; then by turn, then by index: a counting sort by turn, stable, so indexes
+  // stay in order within a turn.
+  const sourceRanks = [...new Set(ranks)].filter((value) => value !== PINNED).sort((a, b) => b - a);
+  const counts = new Int32Array(skills.length + 1);
+  for (const sourceRank of sourceRanks) {
+    counts.fill(0);
+    for (let at = 0; at < skills.length; at++) if (ranks[at] === sourceRank) counts[turn[at]! + 1]!++;
+    for (let value = 1; value < counts.length; value++) counts[value]! += counts[value - 1]!;
+    const members = counts[counts.length - 1]!;
+    for (let at = 0; at < skills.length; at++) if (ranks[at] === sourceRank) order[filled + counts[turn[at]!]!++] = at;
+    filled += members;
+  }
+  return order;
 }

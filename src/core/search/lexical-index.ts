@@ -1,6 +1,7 @@
-import { createQueryScorer, type Posting } from "./bm25-query-scorer.js";
+import { createQueryScorer, type Posting, type ScoredPostings } from "./bm25-query-scorer.js";
 import type { RankedSkill } from "./ranked-skill.js";
-import { searchTerms } from "./search-terms.js";
+import { searchTerm } from "./search-terms.js";
+import { createWordTable } from "./word-table.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
 /**
@@ -12,6 +13,11 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 export interface LexicalIndex {
   /** Makes the index hold exactly `skills`: only added, removed or changed skills are (re)indexed. */
   follow(skills: readonly SkillMetadata[]): void;
+  /**
+   * {@link follow}, pausing whenever `due()` says so, so that indexing a large library does not hold
+   * the event loop. The index must not be searched or changed until the promise settles.
+   */
+  followInSlices(skills: readonly SkillMetadata[], due: () => boolean, pause: () => Promise<void>): Promise<void>;
   search(query: string, limit: number): IndexHit[];
 }
 
@@ -28,88 +34,219 @@ export interface IndexHit extends RankedSkill {
 // The name counts twice, as a heading would.
 const NAME_WEIGHT = 2;
 
-interface Doc {
-  name: string;
-  description: string;
-  length: number;
-  terms: string[];
+/**
+ * Creates an empty {@link LexicalIndex}. Postings are typed arrays in doc-id order (ids are handed
+ * out in order and not reused, so a doc is appended; removed docs leave gaps, closed by indexing
+ * afresh once they outnumber the live ones). The words of a text are looked up in a map from each
+ * word as written to its posting, so stemming and the term's lookup happen once per distinct word
+ * rather than once per occurrence, and no per-doc map or term list is kept: a doc's terms are read
+ * again from its text when it is removed or returned.
+ */
+export function createLexicalIndex(): LexicalIndex {
+  return new PostingsIndex();
 }
 
-/** Creates an empty {@link LexicalIndex}. */
-export function createLexicalIndex(): LexicalIndex {
-  const postings = new Map<string, Posting>();
-  const docs: Array<Doc | undefined> = [];
-  const byName = new Map<string, number>();
-  const free: number[] = [];
-  let live = 0;
-  let totalLength = 0;
-  let sortedTerms: string[] | undefined;
-  const vocabulary = () => (sortedTerms ??= [...postings.keys()].sort());
-  const lengths: number[] = [];
-  const scorer = createQueryScorer();
-
-  function add(skill: SkillMetadata): void {
-    const frequencies = new Map<string, number>();
-    const count = (words: readonly string[], weight: number) => {
-      for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + weight);
-    };
-    const nameTerms = searchTerms(skill.name);
-    const descriptionTerms = searchTerms(skill.description);
-    count(nameTerms, NAME_WEIGHT);
-    count(descriptionTerms, 1);
-    const id = free.pop() ?? docs.length;
-    const length = nameTerms.length * NAME_WEIGHT + descriptionTerms.length;
-    docs[id] = { name: skill.name, description: skill.description, length, terms: [...frequencies.keys()] };
-    lengths[id] = length;
-    byName.set(skill.name, id);
-    for (const [term, frequency] of frequencies) {
-      let posting = postings.get(term);
-      if (!posting) {
-        posting = { docs: [], frequencies: [] };
-        postings.set(term, posting);
-        sortedTerms = undefined;
-      }
-      posting.docs.push(id);
-      posting.frequencies.push(frequency);
-    }
-    live++;
-    totalLength += length;
-  }
-
-  function remove(id: number): void {
-    const doc = docs[id]!;
-    for (const term of doc.terms) {
-      const posting = postings.get(term)!;
-      const at = posting.docs.indexOf(id);
-      posting.docs.splice(at, 1);
-      posting.frequencies.splice(at, 1);
-      if (posting.docs.length === 0) {
-        postings.delete(term);
-        sortedTerms = undefined;
-      }
-    }
-    docs[id] = undefined;
-    byName.delete(doc.name);
-    free.push(id);
-    live--;
-    totalLength -= doc.length;
-  }
-
-  return {
-    follow(skills) {
-      const wanted = new Map(skills.map((skill) => [skill.name, skill]));
-      for (const [name, id] of byName) {
-        const skill = wanted.get(name);
-        if (!skill || skill.description !== docs[id]!.description) remove(id);
-      }
-      for (const skill of skills) if (!byName.has(skill.name)) add(skill);
-    },
-
-    search(query, limit) {
-      if (live === 0 || limit <= 0) return [];
-      return scorer
-        .score({ postings, docLengths: lengths, live, averageLength: totalLength / live, vocabulary }, query, limit)
-        .map(({ id, score, coverage }) => ({ name: docs[id]!.name, score, coverage }));
-    },
+// A class rather than closures: its parts are methods of their own.
+class PostingsIndex implements LexicalIndex {
+  private readonly postings = new Map<string, Posting>();
+  private names: Array<string | undefined> = [];
+  private descriptions: string[] = [];
+  private byName: Map<string, number> | undefined;
+  private sortedTerms: string[] | undefined;
+  // The name last added by this follow, "" before the first of a new index (undefined: look names up).
+  private lastAdded: string | undefined;
+  private totalLength = 0;
+  private readonly scorer = createQueryScorer();
+  private readonly view: ScoredPostings = {
+    postings: this.postings,
+    size: 0,
+    docLengths: new Int32Array(1024),
+    live: 0,
+    averageLength: 0,
+    generation: 0,
+    vocabulary: () => (this.sortedTerms ??= [...this.postings.keys()].sort()),
+    termsOf: (id) => new Set([...this.docPostings(id)].map((posting) => posting.term)),
   };
+  private readonly words = createWordTable(
+    (word) => this.resolve(word),
+    (posting) => !posting.live,
+  );
+  // The postings of one text's words, in order: reused from text to text.
+  private readonly found: Posting[] = [];
+
+  follow(skills: readonly SkillMetadata[]): void {
+    this.begin(skills);
+    this.addFrom(skills, 0, () => false);
+    this.finish();
+  }
+
+  async followInSlices(
+    skills: readonly SkillMetadata[],
+    due: () => boolean,
+    pause: () => Promise<void>,
+  ): Promise<void> {
+    this.begin(skills);
+    for (let at = this.addFrom(skills, 0, due); at < skills.length; at = this.addFrom(skills, at, due)) await pause();
+    this.finish();
+  }
+
+  // Drops removed and changed skills; what is left to add comes next.
+  private begin(skills: readonly SkillMetadata[]): void {
+    const { view } = this;
+    this.lastAdded = view.size > 0 ? undefined : "";
+    if (view.size === 0) return;
+    const byName = (this.byName ??= namesById(this.names));
+    const wanted = new Map(skills.map((skill) => [skill.name, skill]));
+    const removed: number[] = [];
+    for (const [name, id] of byName) {
+      const skill = wanted.get(name);
+      if (!skill || skill.description !== this.descriptions[id]) removed.push(id);
+    }
+    if (removed.length > 0) this.remove(removed);
+    // Removed docs leave gaps in the per-doc arrays: index afresh once they outnumber the live ones.
+    if (view.size > 1024 && view.size > 2 * view.live) {
+      this.clear();
+      this.lastAdded = "";
+    }
+    // Words of removed skills stay in the table: bounded, so a library that keeps changing cannot grow it.
+    else if (this.words.size > 4 * this.postings.size + 10_000) this.words.clear();
+  }
+
+  private finish(): void {
+    const { view } = this;
+    view.averageLength = view.live === 0 ? 0 : this.totalLength / view.live;
+    view.generation++;
+  }
+
+  search(query: string, limit: number): IndexHit[] {
+    if (this.view.live === 0 || limit <= 0) return [];
+    return this.scorer
+      .score(this.view, query, limit)
+      .map(({ id, score, coverage }) => ({ name: this.names[id]!, score, coverage }));
+  }
+
+  // A word's posting, made when the word is first met; none for a stop word.
+  private resolve(word: string): Posting | undefined {
+    const term = searchTerm(word);
+    if (term === null) return undefined;
+    let posting = this.postings.get(term);
+    if (!posting) {
+      posting = { term, docs: new Int32Array(4), frequencies: new Int32Array(4), size: 0, live: true };
+      this.postings.set(term, posting);
+      this.sortedTerms = undefined;
+    }
+    return posting;
+  }
+
+  // Adds the words of `text` to doc `id`'s postings at `weight`; returns how many it indexed.
+  private addWords(text: string, id: number, weight: number): number {
+    const count = this.words.valuesOf(text, this.found);
+    for (let at = 0; at < count; at++) append(this.found[at]!, id, weight);
+    return count;
+  }
+
+  private add(skill: SkillMetadata): void {
+    const { view } = this;
+    const id = view.size++;
+    if (id === view.docLengths.length) view.docLengths = grown(view.docLengths, id * 2);
+    this.names[id] = skill.name;
+    this.descriptions[id] = skill.description;
+    this.byName?.set(skill.name, id);
+    const length = this.addWords(skill.name, id, NAME_WEIGHT) * NAME_WEIGHT + this.addWords(skill.description, id, 1);
+    view.docLengths[id] = length;
+    view.live++;
+    this.totalLength += length;
+  }
+
+  // Adds the skills not indexed yet, from `start`, until `due()`; returns where it stopped. Of two
+  // skills with one name, the first. No map of names while names come in order (a catalog's
+  // always do), so a first build makes none.
+  private addFrom(skills: readonly SkillMetadata[], start: number, due: () => boolean): number {
+    for (let at = start; at < skills.length; at++) {
+      if ((at & 63) === 63 && due()) return at;
+      const skill = skills[at]!;
+      const last = this.lastAdded;
+      if (this.byName === undefined && (last === undefined || !(skill.name > last)))
+        this.byName = namesById(this.names);
+      if (this.byName?.has(skill.name)) continue;
+      this.add(skill);
+      this.lastAdded = skill.name;
+    }
+    return skills.length;
+  }
+
+  // The postings that hold doc `id`, read again from its text.
+  private docPostings(id: number): Set<Posting> {
+    const held = new Set<Posting>();
+    for (const text of [this.names[id]!, this.descriptions[id]!]) {
+      const count = this.words.valuesOf(text, this.found);
+      for (let at = 0; at < count; at++) held.add(this.found[at]!);
+    }
+    return held;
+  }
+
+  // Removes docs, each posting they touch rewritten once.
+  private remove(ids: readonly number[]): void {
+    const gone = new Set(ids);
+    const touched = new Set<Posting>();
+    for (const id of ids) for (const posting of this.docPostings(id)) touched.add(posting);
+    for (const posting of touched) {
+      if (withoutDocs(posting, gone) > 0) continue;
+      this.postings.delete(posting.term);
+      posting.live = false;
+      this.sortedTerms = undefined;
+    }
+    for (const id of ids) {
+      this.byName!.delete(this.names[id]!);
+      this.names[id] = undefined;
+      this.totalLength -= this.view.docLengths[id]!;
+      this.view.live--;
+    }
+  }
+
+  private clear(): void {
+    this.postings.clear();
+    this.words.clear();
+    this.names = [];
+    this.descriptions = [];
+    this.byName = undefined;
+    this.sortedTerms = undefined;
+    this.view.size = this.view.live = this.totalLength = 0;
+  }
+}
+
+// Adds doc `id` (the highest so far) to a posting at `weight`, or adds `weight` to its frequency.
+function append(posting: Posting, id: number, weight: number): void {
+  const last = posting.size - 1;
+  if (last >= 0 && posting.docs[last] === id) {
+    posting.frequencies[last]! += weight;
+    return;
+  }
+  if (posting.size === posting.docs.length) {
+    posting.docs = grown(posting.docs, posting.size * 2);
+    posting.frequencies = grown(posting.frequencies, posting.size * 2);
+  }
+  posting.docs[posting.size] = id;
+  posting.frequencies[posting.size++] = weight;
+}
+
+// Drops the docs in `gone` from a posting, in place; returns how many it keeps.
+function withoutDocs(posting: Posting, gone: ReadonlySet<number>): number {
+  let kept = 0;
+  for (let at = 0; at < posting.size; at++) {
+    if (gone.has(posting.docs[at]!)) continue;
+    posting.docs[kept] = posting.docs[at]!;
+    posting.frequencies[kept++] = posting.frequencies[at]!;
+  }
+  return (posting.size = kept);
+}
+
+function namesById(names: ReadonlyArray<string | undefined>): Map<string, number> {
+  return new Map(names.flatMap((name, id) => (name === undefined ? [] : [[name, id] as const])));
+}
+
+function grown(array: Int32Array, length: number): Int32Array {
+  const larger = new Int32Array(Math.max(length, 4));
+  larger.set(array);
+  return larger;
 }

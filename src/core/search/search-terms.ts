@@ -19,18 +19,33 @@ const MAX_STEMMED = 100_000;
 /** The words of a text as the index keeps them: lower case, split at anything but letters and digits, no stop words, stemmed. */
 export function searchTerms(text: string): string[] {
   const words: string[] = [];
-  const lower = text.toLowerCase();
-  // The Unicode-aware split is several times slower; most descriptions are ASCII.
-  for (const raw of lower.split(/^[ -~\t\n\r]*$/.test(lower) ? /[^a-z0-9]+/ : /[^\p{L}\p{N}]+/u)) {
-    if (raw === "") continue;
-    let word = stemmed.get(raw);
-    if (word === undefined) {
-      word = STOP_WORDS.has(raw) ? null : stem(raw);
-      if (stemmed.size < MAX_STEMMED) stemmed.set(raw, word);
-    }
+  for (const raw of searchWords(text)) {
+    const word = searchTerm(raw);
     if (word !== null) words.push(word);
   }
   return words;
+}
+
+/**
+ * The first step of {@link searchTerms}: the text in lower case, split at anything but letters
+ * and digits (empty strings may come out; they are no words). An index that meets the same words
+ * again and again can remember {@link searchTerm} of each.
+ */
+export function searchWords(text: string): string[] {
+  const lower = text.toLowerCase();
+  // The Unicode-aware split is several times slower; most descriptions are ASCII.
+  return lower.split(/^[ -~\t\n\r]*$/.test(lower) ? /[^a-z0-9]+/ : /[^\p{L}\p{N}]+/u);
+}
+
+/** The second step of {@link searchTerms}: one word of {@link searchWords} as the index keeps it, or null (a stop word, or empty). */
+export function searchTerm(raw: string): string | null {
+  if (raw === "") return null;
+  let word = stemmed.get(raw);
+  if (word === undefined) {
+    word = STOP_WORDS.has(raw) ? null : stem(raw);
+    if (stemmed.size < MAX_STEMMED) stemmed.set(raw, word);
+  }
+  return word;
 }
 
 // Words with digits are names (h5ad, es2022, k8s): kept whole. Porter2 keeps the "s" of a word

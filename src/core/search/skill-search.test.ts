@@ -5,6 +5,7 @@ import { createSkillEngine, type SkillRequest } from "../engine/skill-engine.js"
 import type { SkillsLogEntry } from "../skill-events.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createEmbeddingRanker } from "./embedding-ranker.js";
+import { createLexicalIndex } from "./lexical-index.js";
 import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
 
 const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({
@@ -111,6 +112,53 @@ describe("createLexicalRanker", () => {
     expect(await search(rank, "videos", changed, 5)).toEqual(["image-resizer"]);
     expect(await search(rank, "spreadsheets", changed.slice(0, 1), 5)).toEqual([]);
     expect(await search(rank, "spreadsheets", LIBRARY, 5)).toEqual(["xlsx"]);
+  });
+  it("scores alike after any changes as a new index over the same skills, large libraries and gaps included (property, seed 36)", async () => {
+    let seed = 36;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const WORDS =
+      "pdf forms merge tables spreadsheet charts git rebase release notes image crop resize video deploy report test review".split(
+        " ",
+      );
+    const text = (words: number) =>
+      Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
+    const ranked = async (rank: SkillRanker, query: string, skills: readonly SkillMetadata[]) =>
+      [...(await rank(query, skills, skills.length))].map(({ name, score, weak }) => `${score} ${name} ${weak}`).sort();
+    let skills = Array.from({ length: 1500 }, (_, at) => skill(`s-${at}`, text(8)));
+    const followed = createLexicalRanker();
+    for (let round = 0; round < 6; round++) {
+      // Rounds remove up to two thirds of the skills, so the gaps they leave outnumber the live docs.
+      const share = round % 2 === 0 ? 0.66 : 0.1;
+      skills = skills
+        .filter(() => random() > share)
+        .map((kept) => (random() < 0.1 ? skill(kept.name, text(6)) : kept))
+        .concat(Array.from({ length: 300 }, (_, at) => skill(`r${round}-${at}`, text(8))));
+      const fresh = createLexicalRanker();
+      for (const query of [text(1), text(2), text(4), "deploying reports", "spreadsheat"])
+        expect(await ranked(followed, query, skills)).toEqual(await ranked(fresh, query, skills));
+    }
+  });
+  it("indexes a large library in slices: searches made meanwhile wait for it, and one for a newer catalog follows it", async () => {
+    const WORDS = "pdf forms merge tables spreadsheet charts git rebase release notes image crop".split(" ");
+    const large = Array.from({ length: 6000 }, (_, at) =>
+      skill(`s-${at}`, `${WORDS[at % WORDS.length]} ${WORDS[(at * 7) % WORDS.length]} task ${at}`),
+    );
+    const newer = [...large.slice(0, 5000), skill("zz-crop", "Crop crop crop images.")];
+    const expected = async (skills: SkillMetadata[], query: string) => {
+      const index = createLexicalIndex();
+      index.follow(skills);
+      return index.search(query, 5).map((hit) => hit.name);
+    };
+    const rank = createLexicalRanker();
+    const [first, same, later] = await Promise.all([
+      search(rank, "merge tables", large),
+      search(rank, "merge tables", large),
+      search(rank, "crop images", newer),
+    ]);
+    expect(first).toEqual(await expected(large, "merge tables"));
+    expect(same).toEqual(first);
+    expect(later).toEqual(await expected(newer, "crop images"));
+    expect(later[0]).toBe("zz-crop");
   });
 });
 

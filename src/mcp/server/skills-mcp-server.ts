@@ -12,6 +12,7 @@ import type { SkillSource } from "../../core/skill-source.js";
 import type { ScriptExecutor } from "../../exec/script-executor.js";
 import { lockfileVerifier, type LockfileOption } from "../../node/skills-lock/lockfile-verifier.js";
 import { sourcesFromStrings } from "../../sources/source-from-string.js";
+import { createTimeSlice } from "../../sources/time-slice.js";
 import { listenOverHttp, type SkillsMcpHttpListener, type SkillsMcpHttpOptions } from "./http-listener.js";
 import { handleSkillPrompts } from "./mcp-prompts.js";
 import { handleSkillResources } from "./mcp-resources.js";
@@ -179,6 +180,7 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
   }
 
   const timer = watchForChanges(sessions, currentCatalog, options.watchIntervalMs ?? 1000, options.logger);
+  let closed = false;
 
   return {
     catalog,
@@ -190,9 +192,10 @@ export function createSkillsMcpServer(options: SkillsMcpServerOptions): SkillsMc
       return listener;
     },
 
-    unservedSkills: () => unservedSkills(context),
+    unservedSkills: () => unservedSkills(context, () => closed),
 
     async close() {
+      closed = true;
       if (timer) clearInterval(timer);
       await Promise.all([...listeners].map((listener) => listener.close()));
       await Promise.all([...sessions].map(({ server }) => server.close()));
@@ -222,10 +225,14 @@ function catalogTracker(
   };
 }
 
-// The skills a client could list but not fetch whole, and why.
-async function unservedSkills(context: McpServerContext): Promise<UnservedSkill[]> {
+// The skills a client could list but not fetch whole, and why. Lists every skill's files, so it
+// pauses every 2 ms (a request that comes meanwhile waits no longer) and stops once the server closes.
+async function unservedSkills(context: McpServerContext, closed: () => boolean): Promise<UnservedSkill[]> {
   const unserved: UnservedSkill[] = [];
+  const slice = createTimeSlice(2);
   for (const skill of (await context.snapshot()).skills) {
+    if (slice.due()) await slice.pause();
+    if (closed()) break;
     const source = sourceOf(context, skill);
     const files = source ? await listServedFiles(source, skill) : { ok: false as const, reason: "its source is gone" };
     if (!files.ok) unserved.push({ name: skill.name, path: skill.path, reason: files.reason });
