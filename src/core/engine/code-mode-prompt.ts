@@ -2,11 +2,10 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { moduleExports, type ModuleExport } from "../skill-module/module-exports.js";
 import { skillEntrypoint } from "../skill-module/skill-entrypoint.js";
 import { RUN_CODE } from "../tools/skill-tool-definitions.js";
-import { SKILL_MODULE_PREFIX } from "./code-modules.js";
+import { contentHash } from "../text/content-hash.js";
+import { readModule, SKILL_MODULE_PREFIX } from "./code-modules.js";
 import type { EngineContext } from "./engine-context.js";
 import type { SkillRequest } from "./skill-engine-types.js";
-import { sourceOf } from "./skill-reader.js";
-import { MAX_MODULE_BYTES } from "../skill-module/module-javascript.js";
 
 /** Exports listed per module at most; the rest are counted. */
 const MAX_LISTED_EXPORTS = 40;
@@ -50,13 +49,12 @@ async function exportLines(
   if (!(await passesVerification(context, skill))) return ": not shown, the skill does not pass verification";
   let text: string;
   try {
-    const source = await sourceOf(request, skill);
-    if (!source.readFile) return ": its source cannot read files";
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await source.readFile(skill, path, MAX_MODULE_BYTES));
+    text = await readModule(request, skill, path);
   } catch (error) {
     return `: cannot be read (${error instanceof Error ? error.message : String(error)})`;
   }
-  const key = `${skill.name}\0${path}\0${text}`;
+  // A hash, not the text (up to 1 MiB), keys the cache: hashed once per model call either way.
+  const key = `${skill.name}\0${path}\0${contentHash(text)}`;
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
   const found = moduleExports(`${SKILL_MODULE_PREFIX}${skill.name}/${path}`, text);

@@ -124,7 +124,8 @@ async function readModuleOrTypeScript(
   }
 }
 
-async function readModule(request: SkillRequest, skill: SkillMetadata, path: string): Promise<string> {
+/** A file of the skill as module text: through its source, within the module size limit, strict UTF-8. */
+export async function readModule(request: SkillRequest, skill: SkillMetadata, path: string): Promise<string> {
   const source = await sourceOf(request, skill);
   if (!source.readFile) throw new SkillsetError("cannot-read", "its source cannot read files");
   const bytes = await source.readFile(skill, path, MAX_MODULE_BYTES);
