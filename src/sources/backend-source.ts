@@ -55,10 +55,8 @@ export const BACKEND_SOURCE_OPTIONS = {
  */
 export function createBackendSource(options: BackendSourceOptions): SkillSource {
   refuseUnknownOptions("createBackendSource", options, BACKEND_SOURCE_OPTIONS);
-  const separator = pathSeparator(options.path);
-  const root = /[\\/]$/.test(options.path) ? options.path : `${options.path}${separator}`;
+  const { root, separator, getBackend } = backendPlace(options);
   const id = options.id ?? `backend:${root}`;
-  const getBackend = async () => (typeof options.backend === "function" ? await options.backend() : options.backend);
   const scan = backendScanner({ root, separator, id, recursive: options.recursive ?? false });
 
   return {
@@ -89,6 +87,18 @@ export function createBackendSource(options: BackendSourceOptions): SkillSource 
     },
     listFiles: async (skill, limits) => listBackendSkillFiles(await getBackend(), skill, separator, limits),
   };
+}
+
+/** A backend source's folder (ending in its separator), that separator, and its backend when asked for. */
+export function backendPlace(options: BackendSourceOptions): {
+  root: string;
+  separator: string;
+  getBackend: () => Promise<SkillsBackend>;
+} {
+  const separator = pathSeparator(options.path);
+  const root = /[\\/]$/.test(options.path) ? options.path : `${options.path}${separator}`;
+  const getBackend = async () => (typeof options.backend === "function" ? await options.backend() : options.backend);
+  return { root, separator, getBackend };
 }
 
 /** Where a backend source scans: its folder (ending in its separator), the separator and its id. */

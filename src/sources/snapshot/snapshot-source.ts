@@ -2,11 +2,11 @@ import type { Diagnostic } from "../../core/diagnostic.js";
 import { buildLibrarySnapshot, type LibrarySnapshot, type SnapshotSkill } from "../../core/catalog/library-snapshot.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../../core/skill-source.js";
-import { pathSeparator } from "../../core/text/path-separator.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import {
   BACKEND_SOURCE_OPTIONS,
+  backendPlace,
   createBackendSource,
   isContained,
   type BackendSourceOptions,
@@ -78,14 +78,13 @@ export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSo
   refuseUnknownOptions("createSnapshotSource", options, SNAPSHOT_SOURCE_OPTIONS);
   const { store: _store, namespace: _namespace, storeName: _storeName, retry: _retry, ...backendOptions } = options;
   const backendSource = createBackendSource(backendOptions);
-  const separator = pathSeparator(options.path);
-  const root = /[\\/]$/.test(options.path) ? options.path : `${options.path}${separator}`;
+  const { root, separator, getBackend } = backendPlace(backendOptions);
   const storeName = options.storeName ?? options.store.constructor?.name ?? "store";
   const store = retryingStore(options.store, options.namespace ?? ["skillset", "snapshots"], storeName, options.retry);
   const library = new SnapshotLibrary(
     { root, separator, id: backendSource.id, recursive: options.recursive ?? false },
     { store, key: backendSource.id, source: backendSource.id },
-    async () => (typeof options.backend === "function" ? await options.backend() : options.backend),
+    getBackend,
     backendSource,
     storeName,
   );
