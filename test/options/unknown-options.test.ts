@@ -30,6 +30,24 @@ import { createSkillsMcpServer, mcpSkillSource } from "../../src/mcp.js";
 import { createSkillEngine } from "../../src/host.js";
 import { useTempFolders } from "../helpers/skill-tree.js";
 
+const RUNNER_OPTIONS = [
+  "sources",
+  "complete",
+  "executor",
+  "defaultAllowedCommands",
+  "maxIterations",
+  "maxInstructionsPerReply",
+  "maxLoadedSkills",
+  "maxDescriptionLength",
+  "catalogBudget",
+  "catalogPriority",
+  "searchSkills",
+  "dynamicContext",
+  "userInvocation",
+  "verifySkill",
+  "logger",
+];
+
 const MIDDLEWARE_OPTIONS = [
   "sources",
   "backend",
@@ -218,23 +236,7 @@ const FACTORIES: Factory[] = [
     make: (options) => createSkillRunner(options as never),
     typo: "maxIteration",
     suggests: "maxIterations",
-    known: [
-      "sources",
-      "complete",
-      "executor",
-      "defaultAllowedCommands",
-      "maxIterations",
-      "maxInstructionsPerReply",
-      "maxLoadedSkills",
-      "maxDescriptionLength",
-      "catalogBudget",
-      "catalogPriority",
-      "searchSkills",
-      "dynamicContext",
-      "userInvocation",
-      "verifySkill",
-      "logger",
-    ],
+    known: RUNNER_OPTIONS,
   },
   {
     name: "createLocalSkillRunner",
@@ -242,25 +244,8 @@ const FACTORIES: Factory[] = [
     make: (options) => createLocalSkillRunner(options as never),
     typo: "lockFile",
     suggests: "lockfile",
-    known: [
-      "sources",
-      "complete",
-      "executor",
-      "defaultAllowedCommands",
-      "maxIterations",
-      "maxInstructionsPerReply",
-      "maxLoadedSkills",
-      "maxDescriptionLength",
-      "catalogBudget",
-      "catalogPriority",
-      "searchSkills",
-      "dynamicContext",
-      "userInvocation",
-      "verifySkill",
-      "logger",
-      "recursive",
-      "lockfile",
-    ],
+    // The runner's options, and where a local runner finds skills and its lockfile.
+    known: [...RUNNER_OPTIONS, "recursive", "lockfile"],
   },
   {
     name: "lockfileVerifier",
