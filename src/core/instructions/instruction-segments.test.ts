@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tokenizeInstructions } from "./instruction-segments.js";
 import { createPlaceholderMatcher } from "./skill-arguments.js";
@@ -50,5 +51,19 @@ describe("tokenizeInstructions", () => {
       { kind: "text", text: "```!\r\n" },
       { kind: "text", text: "date" },
     ]);
+  });
+
+  it("gives a text without $ or ! back whole, as text segments only, so rendering may skip it (property, seed 36)", () => {
+    // Lines of fences, code spans and indentation, with CRLF and lone CR: everything the tokenizer looks at.
+    const piece = fc.constantFrom("```", "````", "~~~", "`", "``", "  ", "\t", "x", "bash", " y ", "\n", "\r\n", "\r");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const body = pieces.join("");
+        const segments = tokenize(body);
+        expect(segments.every((segment) => segment.kind === "text")).toBe(true);
+        expect(segments.map((segment) => (segment.kind === "text" ? segment.text : "")).join("")).toBe(body);
+      }),
+      { numRuns: 3000, seed: 36 },
+    );
   });
 });

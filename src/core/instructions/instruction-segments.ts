@@ -79,6 +79,10 @@ function splitLines(body: string): Array<{ content: string; end: string }> {
 }
 
 function fenceOpener(line: string): (Fence & { dynamic: boolean }) | undefined {
+  // Both patterns need a backtick or tilde first after the indentation: most lines have neither.
+  let first = 0;
+  while (line[first] === " " || line[first] === "\t") first++;
+  if (line[first] !== "`" && line[first] !== "~") return undefined;
   const backticks = BACKTICK_FENCE.exec(line);
   if (backticks) return { char: "`", length: backticks[1]!.length, dynamic: backticks[2]!.trim() === "!" };
   const tildes = TILDE_FENCE.exec(line);
@@ -95,6 +99,10 @@ function closes(line: string, fence: Fence): boolean {
 // closes at the next run of exactly N on the line); a single-backtick span after a `!` in
 // command position is an inline command; everything else is text with placeholders.
 function scanLine(line: string, matcher: PlaceholderMatcher, segments: InstructionSegment[]): void {
+  if (!line.includes("`")) {
+    pushText(line, matcher, segments);
+    return;
+  }
   const runs = backtickRuns(line);
   const closers = nextRunOfSameLength(runs);
   let textStart = 0;

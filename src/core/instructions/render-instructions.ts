@@ -73,6 +73,9 @@ export interface RenderInstructionsContext {
  */
 export async function renderInstructions(body: string, context: RenderInstructionsContext): Promise<string> {
   const substitution = createArgumentSubstitution(context);
+  // Placeholders start with `$` and dynamic context with `!`: without either, every segment is
+  // the text as written, and tokenizing it would cost most of a load.
+  if (!body.includes("$") && !body.includes("!")) return substitution.finish(body);
   const runner = new DynamicContextRunner(context.runCommand, substitution.matcher);
   const parts: string[] = [];
   for (const segment of tokenizeInstructions(body, substitution.matcher)) {
