@@ -83,7 +83,8 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       return readSkillFileWithinRoots(`${folder}/${baseName(skill.path)}`, allowedRoots);
     },
     async listFiles(skill, limits) {
-      const listing = listSkillFiles(allowedSkillFolder(skill, allowedRoots), limits);
+      const real = allowedSkillFolder(skill, allowedRoots);
+      const listing = listSkillFiles(real, limits, real);
       // Paths as the skill's own path names them: through the link the user sees.
       const folder = skillDirectory(skill);
       return { ...listing, files: listing.files.map((file) => ({ ...file, path: `${folder}/${file.relativePath}` })) };

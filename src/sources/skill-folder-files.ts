@@ -10,9 +10,14 @@ import { isInsideFolder } from "../fs/path-inside.js";
 /**
  * Lists the regular files below a skill folder, breadth-first in name order. Symlinks count
  * only when their target stays inside the skill folder; FIFOs, sockets and devices are left out.
+ * `base`: the folder's real path, when the caller has just resolved it (a local source checks
+ * it on every use), so it is not resolved twice.
  */
-export function listSkillFiles(directory: string, limits: FileListLimits): SkillFileListing {
-  const base = realOrResolved(directory);
+export function listSkillFiles(
+  directory: string,
+  limits: FileListLimits,
+  base: string = realOrResolved(directory),
+): SkillFileListing {
   const files: SkillFile[] = [];
   let truncated = false;
   let level: Array<{ path: string; relativePath: string }> = [{ path: directory, relativePath: "" }];
