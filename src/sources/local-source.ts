@@ -90,7 +90,8 @@ export function createLocalSource(options: LocalSourceOptions | string): SkillSo
       return { ...listing, files: listing.files.map((file) => ({ ...file, path: `${folder}/${file.relativePath}` })) };
     },
     async readFile(skill, relativePath, maxBytes) {
-      return readContainedFile(allowedSkillFolder(skill, allowedRoots), relativePath, maxBytes);
+      const real = allowedSkillFolder(skill, allowedRoots);
+      return readContainedFile(real, relativePath, maxBytes, real);
     },
     close() {
       stopWatching(state.watch);

@@ -58,10 +58,15 @@ export function listSkillFiles(
 /**
  * Reads `relativePath` below `directory` without leaving it: every symlink on the way must
  * resolve inside the folder, the file must be regular (never a FIFO or device, which could
- * block or never end) and at most `maxBytes`.
+ * block or never end) and at most `maxBytes`. `base`: the folder's real path, as for
+ * {@link listSkillFiles}.
  */
-export function readContainedFile(directory: string, relativePath: string, maxBytes: number): Uint8Array {
-  const base = realOrResolved(directory);
+export function readContainedFile(
+  directory: string,
+  relativePath: string,
+  maxBytes: number,
+  base: string = realOrResolved(directory),
+): Uint8Array {
   const path = `${directory}/${relativePath}`;
   let target: string;
   try {
