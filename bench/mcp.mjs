@@ -1,6 +1,7 @@
 // Table "MCP server": round-trip latency of `skillset mcp` over stdio, the built CLI as a real
 // process driven by the MCP SDK's client, on the generated library of 1,000 skills; against
-// `ping` (the transport's own floor) and the engine's load in the same process (no MCP).
+// `ping` (the transport's own floor), the engine's load in the same process (no MCP), and a bare
+// SDK server answering as many characters (the payload-matched floor, bench/mcp-echo.mjs).
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -9,6 +10,7 @@ import { createSkillEngine } from "../dist/host.js";
 import { createCatalog } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
 import { ensureLibrary } from "./generate-library.mjs";
+import { answerSizes, connectEcho } from "./mcp-echo.mjs";
 import { measureInterleaved, time } from "./measure.mjs";
 import { formatMs, formatRatio, summarize } from "./stats.mjs";
 
@@ -25,6 +27,8 @@ export async function mcpTable() {
     new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", root], stderr: "ignore" }),
   );
   const catalog = createCatalog([createLocalSource({ path: root })]);
+  const sizes = answerSizes();
+  const echo = await connectEcho(sizes);
   try {
     const engine = createSkillEngine();
     const refreshed = await engine.refresh(catalog, { loaded: [] });
@@ -38,6 +42,7 @@ export async function mcpTable() {
       const skill = nextSkill();
       const { ms, result } = await time(() => call("load_skill", { skill_name: skill }));
       await call("unload_skill", { skill_name: skill });
+      sizes.load(result);
       return { ms, found: result.isError === true ? "refused" : "loaded" };
     };
     const samples = await measureInterleaved(
@@ -62,13 +67,15 @@ export async function mcpTable() {
         },
         {
           label: "skills/get",
-          run: async () => ({
-            ...(await time(() =>
+          run: async () => {
+            const { ms, result } = await time(() =>
               client.request({ method: "skills/get", params: { uri: `skill://${nextSkill()}/SKILL.md` } }, anyResult),
-            )),
-            found: "entry",
-          }),
+            );
+            sizes.get(result);
+            return { ms, found: "entry" };
+          },
         },
+        ...echo.contenders,
       ],
       { ...CALLS, gc: false },
     );
@@ -76,11 +83,17 @@ export async function mcpTable() {
     if (refused.length > 0) throw new Error(`load_skill was refused during the benchmark: ${refused.join(", ")}`);
     const stats = Object.fromEntries([...samples].map(([label, { samples: runs }]) => [label, summarize(runs)]));
     const floor = stats.ping.median;
+    // Each call against the bare server's round trip carrying as many characters.
+    const echoOf = {
+      load_skill: "echo tool, load_skill's answer size",
+      "skills/get": "echo request, skills/get's answer size",
+    };
     const rows = Object.entries(stats).map(([label, summary]) => ({
       "request (stdio, 1,000 skills)": label,
       "median ms": formatMs(summary.median),
       "p90 ms": formatMs(summary.p90),
       "vs ping": label === "ping" ? "" : formatRatio(summary.median / floor),
+      "vs its echo": echoOf[label] ? formatRatio(summary.median / stats[echoOf[label]].median) : "",
     }));
     const overhead = stats.load_skill.median - stats["engine.load (in process, no MCP)"].median;
     return {
@@ -90,11 +103,13 @@ export async function mcpTable() {
         "",
         `${CALLS.iterations} calls each, interleaved, after ${CALLS.warmup} warm-up rounds; each load_skill is followed by an untimed unload_skill, and every call names another skill.`,
         `MCP adds ${formatMs(overhead)} ms to a load (load_skill over stdio minus the engine's own load); ping is the transport's floor: JSON-RPC over the child's stdin and stdout.`,
+        `The echo rows are a bare MCP SDK server in a process of its own (bench/mcp-echo-server.mjs) answering a tool call with a text as long as the last load_skill's (${sizes.loadChars.toLocaleString("en-US")} characters at the end) and a request with one as long as the last skills/get answer's JSON (${sizes.getChars.toLocaleString("en-US")}): what the SDK on both sides and the pipe cost to carry such an answer, with no work behind it. "vs its echo" divides by that floor.`,
       ],
     };
   } finally {
     catalog.close();
     await client.close();
+    await echo.client.close();
   }
 }
 
