@@ -1,10 +1,12 @@
 // `skillset mcp` on a large library: start-up (a new process until it answers `initialize`),
-// `skills/list` pages at the start, middle and end, and load_skill and skills/get against ping.
+// `skills/list` pages at the start, middle and end, and load_skill and skills/get against ping and
+// against a bare SDK server answering as many characters (bench/mcp-echo.mjs).
 import { Buffer } from "node:buffer";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { z } from "zod";
+import { answerSizes, connectEcho } from "./mcp-echo.mjs";
 import { measureInterleaved, time } from "./measure.mjs";
 import { median } from "./stats.mjs";
 
@@ -39,6 +41,8 @@ export async function measureMcp(root, names) {
     };
     let next = 0;
     const nextSkill = () => names[(next += 7919) % names.length];
+    const sizes = answerSizes();
+    const echo = await connectEcho(sizes);
     const results = await measureInterleaved(
       [
         { label: "ping", run: async () => ({ ...(await time(() => client.ping())), found: "pong" }) },
@@ -48,21 +52,24 @@ export async function measureMcp(root, names) {
             const skill = nextSkill();
             const timed = await time(() => client.callTool({ name: "load_skill", arguments: { skill_name: skill } }));
             await client.callTool({ name: "unload_skill", arguments: { skill_name: skill } });
+            sizes.load(timed.result);
             return { ms: timed.ms, found: timed.result.isError ? "refused" : "loaded" };
           },
         },
         {
           label: "skills/get",
-          run: async () => ({
-            ...(await time(() =>
+          run: async () => {
+            const timed = await time(() =>
               client.request({ method: "skills/get", params: { uri: `skill://${nextSkill()}/SKILL.md` } }, anyResult),
-            )),
-            found: "entry",
-          }),
+            );
+            sizes.get(timed.result);
+            return { ms: timed.ms, found: "entry" };
+          },
         },
+        ...echo.contenders,
       ],
       { ...CALLS, gc: false },
-    );
+    ).finally(() => echo.client.close());
     const calls = Object.fromEntries([...results].map(([label, { samples }]) => [label, median(samples)]));
     return { startupMs: startup.ms, pages, calls };
   } finally {

@@ -132,6 +132,7 @@ function rowsFor(measured) {
   const percent = (value) => `${Math.round(value * 100)}%`;
   const bytes = (value) => `${Math.round(value).toLocaleString("en-US")} B`;
   const ping = (label) => (entry) => entry.mcp.calls[label] / entry.mcp.calls.ping;
+  const echo = (label, floor) => (entry) => entry.mcp.calls[label] / entry.mcp.calls[floor];
   return [
     row("cold discovery (ms)", (entry) => entry.cold, ms, "", undefined),
     row("raw floor (ms)", (entry) => entry.floor, ms, "", undefined),
@@ -217,6 +218,15 @@ function rowsFor(measured) {
     row("MCP ping (ms)", (e) => e.mcp.calls.ping, ms, "", undefined),
     row("MCP load_skill / ping", ping("load_skill"), ratio, "≤ 1.5x", (v) => v <= TARGETS.vsPing),
     row("MCP skills/get / ping", ping("skills/get"), ratio, "≤ 1.5x", (v) => v <= TARGETS.vsPing),
+    row("… echo of load_skill's answer / ping", ping("echo tool, load_skill's answer size"), ratio, "", undefined),
+    row("MCP load_skill / its echo", echo("load_skill", "echo tool, load_skill's answer size"), ratio, "", undefined),
+    row(
+      "MCP skills/get / its echo",
+      echo("skills/get", "echo request, skills/get's answer size"),
+      ratio,
+      "",
+      undefined,
+    ),
   ];
 }
 
@@ -226,7 +236,7 @@ function notesFor() {
     `Generated libraries (bench/generate-library.mjs), cached under the OS temp folder by size and format. Cold discovery against the raw floor: ${ROUNDS[10_000]} and ${ROUNDS[100_000]} interleaved rounds (medians), GC between runs, as in the Discovery table. Index build: the first search of a new lexical ranker, median of ${RUNS}. Search: 400 queries of 2–5 words from the library's descriptions, limit 5. Catalog: \`renderCatalog\` with the default budget (${DEFAULT_CATALOG_BUDGET.toLocaleString("en-US")} tokens) and \`search_skills\` named, the token counter loaded before, median of ${RUNS}. Middleware: \`wrapModelCall\` with the default budget, median of 500 calls.`,
     "- Memory: a new process per size; heap is `heapUsed` plus `arrayBuffers` (the index keeps its postings in typed arrays), after two forced collections, minus the same before discovery; RSS likewise.",
     "- Event-loop blocks: `monitorEventLoopDelay({ resolution: 1 })`'s largest delay during the work (cold discovery: the largest of 3 runs).",
-    `- MCP: the built CLI as a process over stdio; start-up is spawning it until it answers \`initialize\` (it scans the library first); each \`skills/list\` page is the median of ${PAGE_NOTE} requests with a cursor at the start, the middle and the end; ping, load_skill and skills/get are interleaved, ${100} calls each, every call naming another skill. All of these overlap the server's check, after it starts serving, of which skills the Skills extension cannot serve (it lists every skill's files, in 2 ms slices: about 3 s at 10,000 skills and 30 s at 100,000).`,
+    `- MCP: the built CLI as a process over stdio; start-up is spawning it until it answers \`initialize\` (it scans the library first); each \`skills/list\` page is the median of ${PAGE_NOTE} requests with a cursor at the start, the middle and the end; ping, load_skill and skills/get are interleaved, ${100} calls each, every call naming another skill, with a bare MCP SDK server in a process of its own answering a tool call as long as the last load_skill answer's text and a request as long as the last skills/get answer's JSON ("its echo": what the SDK and the pipe cost to carry that answer, with no work behind it). All of these overlap the server's check, after it starts serving, of which skills the Skills extension cannot serve (it lists every skill's files, in 2 ms slices: about 3 s at 10,000 skills and 30 s at 100,000).`,
   ];
 }
 
