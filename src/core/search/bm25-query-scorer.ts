@@ -1,7 +1,7 @@
 // Scores one query against the lexical index's postings with BM25: each query word at its
 // weight, the best of its spellings (aliases), and the share of the query each skill covers.
 // Apart from the index, which keeps the postings, so that each reads on its own.
-import { expandQueryWord } from "./query-term-expansion.js";
+import { expandQueryWord, type Vocabulary } from "./query-term-expansion.js";
 import { queryWords } from "./query-words.js";
 
 // BM25's usual constants.
@@ -19,6 +19,8 @@ export interface Posting {
   size: number;
   /** False once the index dropped the term (no doc holds it any more). */
   live: boolean;
+  /** Postings made later have higher ordinals: the order in which the index's map of terms holds them. */
+  readonly ordinal: number;
 }
 
 /** What a query is scored against: the index's postings and doc lengths, read, never changed. */
@@ -33,8 +35,8 @@ export interface ScoredPostings {
   averageLength: number;
   /** Changes whenever the docs do, so that what is derived from their lengths is computed again. */
   generation: number;
-  /** The indexed terms, sorted (for prefix matches). */
-  vocabulary(): readonly string[];
+  /** The indexed terms, sorted (for prefix matches), and the characters they use (for typos). */
+  vocabulary(): Vocabulary;
   /** The terms of one doc: read only for the few docs a query returns. */
   termsOf(id: number): ReadonlySet<string>;
 }
