@@ -1,5 +1,6 @@
 import { createQueryScorer, type Posting, type ScoredPostings } from "./bm25-query-scorer.js";
 import type { RankedSkill } from "./ranked-skill.js";
+import { type Vocabulary, vocabularyOf } from "./query-term-expansion.js";
 import { searchTerm } from "./search-terms.js";
 import { createWordTable } from "./word-table.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -52,7 +53,9 @@ class PostingsIndex implements LexicalIndex {
   private names: Array<string | undefined> = [];
   private descriptions: string[] = [];
   private byName: Map<string, number> | undefined;
-  private sortedTerms: string[] | undefined;
+  private sortedTerms: Vocabulary | undefined;
+  // The ordinal of the next posting made: postings are ordered as the map of terms holds them.
+  private ordinals = 0;
   // The name last added by this follow, "" before the first of a new index (undefined: look names up).
   private lastAdded: string | undefined;
   private totalLength = 0;
@@ -64,7 +67,7 @@ class PostingsIndex implements LexicalIndex {
     live: 0,
     averageLength: 0,
     generation: 0,
-    vocabulary: () => (this.sortedTerms ??= [...this.postings.keys()].sort()),
+    vocabulary: () => (this.sortedTerms ??= vocabularyOf([...this.postings.keys()])),
     termsOf: (id) => new Set([...this.docPostings(id)].map((posting) => posting.term)),
   };
   private readonly words = createWordTable(
@@ -131,7 +134,14 @@ class PostingsIndex implements LexicalIndex {
     if (term === null) return undefined;
     let posting = this.postings.get(term);
     if (!posting) {
-      posting = { term, docs: new Int32Array(4), frequencies: new Int32Array(4), size: 0, live: true };
+      posting = {
+        term,
+        docs: new Int32Array(4),
+        frequencies: new Int32Array(4),
+        size: 0,
+        live: true,
+        ordinal: this.ordinals++,
+      };
       this.postings.set(term, posting);
       this.sortedTerms = undefined;
     }

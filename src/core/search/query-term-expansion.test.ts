@@ -1,12 +1,20 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expandQueryWord, PREFIX_WEIGHT, TYPO_WEIGHT, withinOneEdit } from "./query-term-expansion.js";
+import {
+  expandQueryWord,
+  PREFIX_WEIGHT,
+  TYPO_WEIGHT,
+  type Vocabulary,
+  vocabularyOf,
+  withinOneEdit,
+} from "./query-term-expansion.js";
 
 const indexOf = (terms: string[]) => {
-  const indexed = new Map(terms.map((term) => [term, true]));
+  const indexed = new Map(terms.map((term, ordinal) => [term, { ordinal }]));
   let built = 0;
   const vocabulary = () => {
     built++;
-    return [...terms].sort();
+    return vocabularyOf([...terms]);
   };
   return { expand: (word: string) => expandQueryWord(word, indexed, vocabulary), built: () => built };
 };
@@ -67,5 +75,51 @@ describe("expandQueryWord", () => {
     expect(reached).toHaveLength(64);
     expect(reached[0]).toEqual(["term000", PREFIX_WEIGHT]);
     expect(reached[63]).toEqual(["term063", PREFIX_WEIGHT]);
+  });
+
+  it("finds the same terms one edit away, in the index's order, whether it compares every term or looks up the word's variants (property, seed 36)", () => {
+    // Few characters, so that words one edit apart abound; a surrogate pair and a lone half, since
+    // edits work on UTF-16 code units.
+    const letter = fc.constantFrom("a", "b", "c", "é", "\ud83d\ude00", "\ud83d", "1");
+    const term = fc.array(letter, { minLength: 3, maxLength: 6 }).map((letters) => letters.join(""));
+    const edit = (word: string, at: number, letter: string, kind: number) => {
+      const place = at % (word.length + 1);
+      if (kind === 0) return word.slice(0, place) + word.slice(place + 1);
+      if (kind === 1) return word.slice(0, place) + letter + word.slice(place);
+      if (kind === 2) return word.slice(0, place) + letter + word.slice(place + 1);
+      return (
+        word.slice(0, place) + word.slice(place + 1, place + 2) + word.slice(place, place + 1) + word.slice(place + 2)
+      );
+    };
+    // Terms in the order the index made them, its ordinals in that order.
+    const indexOf = (terms: string[]) => {
+      const indexed = new Map(terms.map((term, ordinal) => [term, { ordinal }]));
+      let vocabulary: Vocabulary | undefined;
+      return { indexed, vocabulary: () => (vocabulary ??= vocabularyOf([...terms])) };
+    };
+    // With 6,000 more terms of digits, variants of a word of up to 13 code units over 16 characters
+    // are fewer than an eighth of the terms: the large index looks them up, the small one compares.
+    const numbers = Array.from({ length: 6000 }, (_, at) => String(at));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(term, { minLength: 1, maxLength: 400 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), letter, fc.nat(3)), { minLength: 1, maxLength: 8 }),
+        (terms, edits) => {
+          const small = indexOf(terms);
+          const large = indexOf([...new Set(terms.flatMap((term, at) => [term, numbers[at]!]).concat(numbers))]);
+          for (const [pick, at, letter, kind] of edits) {
+            const word = edit(terms[pick % terms.length]!, at, letter, kind);
+            for (const { indexed, vocabulary } of [small, large]) {
+              const scanned = [...indexed.keys()].filter(
+                (term) => !indexed.has(word) && Math.abs(term.length - word.length) <= 1 && withinOneEdit(word, term),
+              );
+              const typos = expandQueryWord(word, indexed, vocabulary).filter(([, weight]) => weight === TYPO_WEIGHT);
+              expect(typos.map(([term]) => term)).toEqual(word.length < 5 ? [] : scanned);
+            }
+          }
+        },
+      ),
+      { numRuns: 200, seed: 36 },
+    );
   });
 });

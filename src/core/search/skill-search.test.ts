@@ -7,6 +7,7 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { createEmbeddingRanker } from "./embedding-ranker.js";
 import { createLexicalIndex } from "./lexical-index.js";
 import { createLexicalRanker, fuseRankings, type SkillRanker } from "./skill-search.js";
+import { referenceSearch, type ReferenceHit } from "../../../test/helpers/bm25-reference.js";
 
 const skill = (name: string, description: string, extra: Partial<SkillMetadata> = {}): SkillMetadata => ({
   name,
@@ -25,6 +26,14 @@ const LIBRARY = [
   skill("release-notes", "Write release notes from merged pull requests."),
   skill("image-resizer", "Resize and crop images for the web."),
 ];
+// The best `found.length` of `expected`, to the bit; among hits tied with the last one kept, any may be kept.
+const expectTopOf = (found: readonly ReferenceHit[], expected: readonly ReferenceHit[]) => {
+  expect(found.map((hit) => hit.score)).toEqual(expected.slice(0, found.length).map((hit) => hit.score));
+  const last = found.at(-1)?.score;
+  const tied = new Set(expected.filter((hit) => hit.score === last).map((hit) => hit.name));
+  for (const [at, hit] of found.entries())
+    expect(hit.score === last ? tied.has(hit.name) : hit.name).toBe(hit.score === last ? true : expected[at]!.name);
+};
 const search = async (rank: SkillRanker, query: string, skills: readonly SkillMetadata[], limit = 5) =>
   (await rank(query, skills, limit)).map((hit) => hit.name);
 
@@ -113,18 +122,28 @@ describe("createLexicalRanker", () => {
     expect(await search(rank, "spreadsheets", changed.slice(0, 1), 5)).toEqual([]);
     expect(await search(rank, "spreadsheets", LIBRARY, 5)).toEqual(["xlsx"]);
   });
-  it("scores alike after any changes as a new index over the same skills, large libraries and gaps included (property, seed 36)", async () => {
+  it("scores alike after any changes as a new index over the same skills, and a new index as the simplest scoring does, large libraries and gaps included (property, seed 36)", async () => {
     let seed = 36;
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    // Aliases, prefixes and typos among them, so that words reach several terms.
     const WORDS =
-      "pdf forms merge tables spreadsheet charts git rebase release notes image crop resize video deploy report test review".split(
+      "pdf forms merge tables spreadsheet spreadsheets charts git rebase release releasing notes image crop resize video deploy report test review pptx slides presentation k8s kubectl deck docx pr".split(
         " ",
       );
-    const text = (words: number) =>
-      Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
+    const QUERIES = [
+      "make a powerpoint deck",
+      "kubernetes",
+      "word document",
+      "spread",
+      "deplo",
+      "relase notes",
+      "spreadsheat",
+    ];
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const text = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(" ");
     const ranked = async (rank: SkillRanker, query: string, skills: readonly SkillMetadata[]) =>
       [...(await rank(query, skills, skills.length))].map(({ name, score, weak }) => `${score} ${name} ${weak}`).sort();
-    let skills = Array.from({ length: 1500 }, (_, at) => skill(`s-${at}`, text(8)));
+    let skills = Array.from({ length: 1500 }, (_, at) => skill(`s-${at}`, text(1 + Math.floor(random() * 10))));
     const followed = createLexicalRanker();
     for (let round = 0; round < 6; round++) {
       // Rounds remove up to two thirds of the skills, so the gaps they leave outnumber the live docs.
@@ -134,8 +153,16 @@ describe("createLexicalRanker", () => {
         .map((kept) => (random() < 0.1 ? skill(kept.name, text(6)) : kept))
         .concat(Array.from({ length: 300 }, (_, at) => skill(`r${round}-${at}`, text(8))));
       const fresh = createLexicalRanker();
-      for (const query of [text(1), text(2), text(4), "deploying reports", "spreadsheat"])
+      const index = createLexicalIndex();
+      index.follow(skills);
+      // Common words reach most skills; a name's number, one (the index then lists the docs it reaches).
+      const queries = [text(1), text(2), text(4), `${pick(skills).name.split("-")[1]} ${text(1)}`, ...QUERIES];
+      for (const query of [...queries, "deploying reports"]) {
         expect(await ranked(followed, query, skills)).toEqual(await ranked(fresh, query, skills));
+        const expected = referenceSearch(skills, query);
+        expect(index.search(query, skills.length)).toEqual(expected);
+        expectTopOf(index.search(query, 5), expected);
+      }
     }
   });
   it("indexes a large library in slices: searches made meanwhile wait for it, and one for a newer catalog follows it", async () => {
