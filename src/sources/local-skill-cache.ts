@@ -38,28 +38,40 @@ export interface LocalSkillCacheBuilder extends LocalSkillCache {
  * a watched source re-scans only when something changed.
  */
 export function createLocalSkillCache(): LocalSkillCacheBuilder {
-  const directories: string[] = [];
-  const entries: CachedSkill[] = [];
-  let index: Map<string, CachedSkill> | undefined;
-  return {
-    directories,
-    entries,
-    get size() {
-      return directories.length;
-    },
-    add(directory, entry) {
-      directories.push(directory);
-      entries.push(entry);
-      index?.set(directory, entry);
-    },
-    get(directory) {
-      index ??= new Map(directories.map((folder, at) => [folder, entries[at]!]));
-      return index.get(directory);
-    },
-    [Symbol.iterator]: () =>
-      directories.map((directory, at): [string, CachedSkill] => [directory, entries[at]!])[Symbol.iterator](),
-  };
+  return new SkillCache();
 }
+
+// A class, so that `add`, called per skill, is one function for every scan (and keeps its optimised code).
+class SkillCache implements LocalSkillCacheBuilder {
+  readonly directories: string[] = [];
+  readonly entries: CachedSkill[] = [];
+  #index: Map<string, CachedSkill> | undefined;
+
+  get size(): number {
+    return this.directories.length;
+  }
+
+  add(directory: string, entry: CachedSkill): void {
+    this.directories.push(directory);
+    this.entries.push(entry);
+    this.#index?.set(directory, entry);
+  }
+
+  get(directory: string): CachedSkill | undefined {
+    this.#index ??= new Map(this.directories.map((folder, at) => [folder, this.entries[at]!]));
+    return this.#index.get(directory);
+  }
+
+  [Symbol.iterator](): Iterator<[string, CachedSkill]> {
+    const pairs = this.directories.map((directory, at): [string, CachedSkill] => [directory, this.entries[at]!]);
+    return pairs[Symbol.iterator]();
+  }
+}
+
+// V8 drops the optimised code that reads this class's objects once none is left (after every
+// scan, at the next garbage collection), and the next scan starts unoptimised. One object kept
+// for the life of the process keeps their layout, and the code.
+const _layoutKeeper = new SkillCache();
 
 /** The stamp (`mtime:size:inode`) of `file`, or undefined when it does not exist or cannot be stat'ed. */
 export function statStamp(file: string): string | undefined {

@@ -5,6 +5,7 @@ import { readSkillHeadWithinRoots } from "./allowed-roots.js";
 import {
   createLocalSkillCache,
   statStamp,
+  type CachedSkill,
   type LocalSkillCache,
   type LocalSkillCacheBuilder,
 } from "./local-skill-cache.js";
@@ -42,22 +43,31 @@ export interface LocalSkillReader {
  * each file and reuse the previous entry when its stamp is the same, or when only the body
  * changed, so an unchanged skill keeps its entry object.
  */
-export function createLocalSkillReader({
-  previous,
-  usePolling,
-  sourceId,
-  allowedRoots,
-}: LocalSkillReaderOptions): LocalSkillReader {
-  const entries = createLocalSkillCache();
+export function createLocalSkillReader(options: LocalSkillReaderOptions): LocalSkillReader {
+  return new SkillReader(options);
+}
+
+// A class rather than closures made per scan: its method is one function for every scan, so the
+// optimised code V8 made of it in one scan serves the next (a new closure starts unoptimised).
+class SkillReader implements LocalSkillReader {
+  readonly entries: LocalSkillCacheBuilder = createLocalSkillCache();
+  readonly #options: LocalSkillReaderOptions;
   // One input for every skill of the scan, refilled per skill (inspectSkill keeps no reference to
   // it): discovery reads thousands of skills, and an object each was garbage for every one.
-  const input: InspectSkillInput = { text: "", file: "", directoryName: "", source: sourceId };
+  readonly #input: InspectSkillInput;
 
-  const readSkillAt = (
+  constructor(options: LocalSkillReaderOptions) {
+    this.#options = options;
+    this.#input = { text: "", file: "", directoryName: "", source: options.sourceId };
+  }
+
+  readSkillAt(
     directory: string,
     realDirectory: string,
     name = directory.slice(directory.lastIndexOf("/") + 1),
-  ): boolean => {
+  ): boolean {
+    const { previous, usePolling } = this.#options;
+    const { entries } = this;
     // An index, not for...of: the interpreter allocates an iterator and its results per folder.
     for (let at = 0; at < SKILL_FILES.length; at++) {
       const fileName = SKILL_FILES[at]!;
@@ -74,7 +84,7 @@ export function createLocalSkillReader({
       }
       try {
         // Cold scans skip the stamp (one fstat per file); the first poll records it.
-        const head = readSkillHeadWithinRoots(file, usePolling, allowedRoots);
+        const head = readSkillHeadWithinRoots(file, usePolling, this.#options.allowedRoots);
         if (head === undefined) continue;
         const realPath = head.target ?? (realDirectory === directory ? file : `${realDirectory}/${fileName}`);
         if (
@@ -88,27 +98,7 @@ export function createLocalSkillReader({
           entries.add(directory, cached);
           return true;
         }
-        input.text = head.text;
-        input.file = file;
-        input.directoryName = name;
-        const result = inspectSkill(input);
-        if (result.skill && realPath !== file) result.skill.realPath = realPath;
-        if (fileName !== "SKILL.md") {
-          result.diagnostics.unshift({
-            severity: "warning",
-            code: "lowercase-file",
-            file,
-            message: "Name the file SKILL.md; skill.md is accepted but not standard",
-            source: sourceId,
-          });
-        }
-        entries.add(directory, {
-          stamp: head.stamp ?? "",
-          file,
-          text: head.text,
-          skill: result.skill,
-          diagnostics: result.diagnostics,
-        });
+        entries.add(directory, this.#inspect(head, file, fileName, name, realPath));
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
@@ -121,16 +111,52 @@ export function createLocalSkillReader({
           stamp: statStamp(file) ?? "",
           file,
           text: "",
-          diagnostics: [{ severity: "error", code: error.code, file, message: error.message, source: sourceId }],
+          diagnostics: [
+            { severity: "error", code: error.code, file, message: error.message, source: this.#options.sourceId },
+          ],
         });
         return true;
       }
     }
     return false;
-  };
+  }
 
-  return { entries, readSkillAt };
+  // The entry of a skill file read as `head`.
+  #inspect(
+    head: { text: string; stamp?: string },
+    file: string,
+    fileName: string,
+    name: string,
+    realPath: string,
+  ): CachedSkill {
+    const input = this.#input;
+    input.text = head.text;
+    input.file = file;
+    input.directoryName = name;
+    const result = inspectSkill(input);
+    if (result.skill && realPath !== file) result.skill.realPath = realPath;
+    if (fileName !== "SKILL.md") {
+      result.diagnostics.unshift({
+        severity: "warning",
+        code: "lowercase-file",
+        file,
+        message: "Name the file SKILL.md; skill.md is accepted but not standard",
+        source: input.source,
+      });
+    }
+    return { stamp: head.stamp ?? "", file, text: head.text, skill: result.skill, diagnostics: result.diagnostics };
+  }
 }
+
+// V8 drops the optimised code that reads this class's objects once none is left (after every
+// scan, at the next garbage collection), and the next scan starts unoptimised. One object kept
+// for the life of the process keeps their layout, and the code.
+const _layoutKeeper = new SkillReader({
+  previous: createLocalSkillCache(),
+  usePolling: false,
+  sourceId: "",
+  allowedRoots: [],
+});
 
 /**
  * Whether `directory` may hold a `SKILL.md` (or `skill.md`), asked of a folder that usually holds

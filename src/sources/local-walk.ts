@@ -47,23 +47,60 @@ interface ChildFolders {
  * Pauses whenever `slice` is due. Returns the folders entered, the root first.
  */
 export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSlice): Promise<string[]> {
-  const { root, realRoot, recursive, maxDepth, maxDirectories, readSkillAt, warn } = options;
-  const walked: string[] = [];
-  const visited = new Set<string>();
-  const cut: string[] = [];
-  let directoryBudget = maxDirectories;
+  const { root, realRoot, maxDepth, warn } = options;
+  const walk = new FolderWalk(options, slice);
+  await walk.enter(root, realRoot, 0);
+  for (let step = walk.walkSlice(); step !== true; step = walk.walkSlice()) {
+    if (step === false) await slice.pause();
+    else await walk.enter(step.path, step.real, step.depth);
+  }
+  const { cut } = walk;
+  if (cut.length > 0) {
+    const others = cut.length > 1 ? ` and ${cut.length - 1} other ${cut.length === 2 ? "folder" : "folders"}` : "";
+    warn(
+      root,
+      "depth-limit",
+      `Stopped scanning ${root} at depth ${maxDepth}: the folders below ${cut[0]}${others} were not searched; skills there may be missing`,
+    );
+  }
+  return walk.walked;
+}
+
+// One walk's state. A class rather than closures made per walk, so that the loop that reads the
+// skill folders is one function for every scan and keeps its optimised code from one to the next.
+class FolderWalk {
+  /** The folders entered, the root first. */
+  readonly walked: string[] = [];
+  /** Folders left out at the depth limit that hold folders. */
+  readonly cut: string[] = [];
+  readonly #visited = new Set<string>();
   // A depth-first walk in sorted order, kept on an explicit stack rather than in recursive
   // async calls, so the work between pauses runs as plain (optimised) synchronous code.
-  const stack: Array<{ children: ChildFolders; next: number; depth: number }> = [];
-  const enter = async (directory: string, realDirectory: string, depth: number) => {
-    if (visited.has(realDirectory)) return;
-    visited.add(realDirectory);
-    walked.push(directory);
-    stack.push({ children: await childDirectories(directory, realDirectory, depth === 0, options), next: 0, depth });
-  };
+  readonly #stack: Array<{ children: ChildFolders; next: number; depth: number }> = [];
+  readonly #options: LocalWalkOptions;
+  readonly #slice: TimeSlice;
+  #directoryBudget: number;
+
+  constructor(options: LocalWalkOptions, slice: TimeSlice) {
+    this.#options = options;
+    this.#slice = slice;
+    this.#directoryBudget = options.maxDirectories;
+  }
+
+  async enter(directory: string, realDirectory: string, depth: number): Promise<void> {
+    if (this.#visited.has(realDirectory)) return;
+    this.#visited.add(realDirectory);
+    this.walked.push(directory);
+    const children = await childDirectories(directory, realDirectory, depth === 0, this.#options);
+    this.#stack.push({ children, next: 0, depth });
+  }
+
   // Walks until the slice is used up (false), a folder is to be entered (listing it may pause),
   // or the walk is complete (true).
-  const walkSlice = (): boolean | { path: string; real: string; depth: number } => {
+  walkSlice(): boolean | { path: string; real: string; depth: number } {
+    const stack = this.#stack;
+    const slice = this.#slice;
+    const { readSkillAt, recursive, maxDepth } = this.#options;
     while (stack.length > 0) {
       if (slice.due()) return false;
       const folder = stack[stack.length - 1]!;
@@ -79,38 +116,43 @@ export async function walkLocalFolders(options: LocalWalkOptions, slice: TimeSli
       if (!recursive) continue;
       if (folder.depth + 1 >= maxDepth) {
         // Only at the depth limit: a folder left out matters when it holds folders.
-        if (holdsFolders(path)) cut.push(path);
+        if (holdsFolders(path)) this.cut.push(path);
         continue;
       }
-      if (--directoryBudget < 0) {
-        if (directoryBudget === -1)
-          warn(
+      if (--this.#directoryBudget < 0) {
+        if (this.#directoryBudget === -1) {
+          const { root, maxDirectories } = this.#options;
+          this.#options.warn(
             root,
             "scan-limit",
             `Stopped scanning ${root} after ${maxDirectories} folders; skills below may be missing`,
           );
+        }
         continue;
       }
       return { path, real, depth: folder.depth + 1 };
     }
     return true;
-  };
-
-  await enter(root, realRoot, 0);
-  for (let step = walkSlice(); step !== true; step = walkSlice()) {
-    if (step === false) await slice.pause();
-    else await enter(step.path, step.real, step.depth);
   }
-  if (cut.length > 0) {
-    const others = cut.length > 1 ? ` and ${cut.length - 1} other ${cut.length === 2 ? "folder" : "folders"}` : "";
-    warn(
-      root,
-      "depth-limit",
-      `Stopped scanning ${root} at depth ${maxDepth}: the folders below ${cut[0]}${others} were not searched; skills there may be missing`,
-    );
-  }
-  return walked;
 }
+
+// V8 drops the optimised code that reads this class's objects once none is left (after every
+// scan, at the next garbage collection), and the next scan starts unoptimised. One object kept
+// for the life of the process keeps their layout, and the code.
+const _layoutKeeper = new FolderWalk(
+  {
+    root: "",
+    realRoot: "",
+    recursive: false,
+    maxDepth: 0,
+    maxDirectories: 0,
+    allowedRoots: [],
+    readSkillAt: () => false,
+    warn: () => {},
+    skip: () => {},
+  },
+  { due: () => true, pause: async () => {} },
+);
 
 // The folders directly inside `directory`, sorted, without skipped names; symlinks only when
 // their real target is a folder inside the allowed roots (others are reported).

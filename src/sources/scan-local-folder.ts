@@ -70,7 +70,7 @@ export async function scanLocalFolder({
           maxDepth,
           maxDirectories,
           allowedRoots,
-          readSkillAt: reader.readSkillAt,
+          readSkillAt: (directory, realDirectory, name) => reader.readSkillAt(directory, realDirectory, name),
           warn,
           skip,
         },

@@ -13,7 +13,7 @@ export type YamlMode =
 const MAX_ALIASES = 50;
 
 /** Largest frontmatter read, in characters; real ones are a few hundred. */
-const MAX_FRONTMATTER_CHARS = 256 * 1024;
+export const MAX_FRONTMATTER_CHARS = 256 * 1024;
 /** Deepest nesting handed to the YAML parser, which recurses per level. */
 const MAX_YAML_DEPTH = 64;
 

@@ -3,6 +3,7 @@ import type { Diagnostic } from "../diagnostic.js";
 import { pyStrip } from "../text/python-text.js";
 import { setOwn, withoutControlCharacters } from "../text/safe-text.js";
 import { parseLeniently } from "./parse-leniently.js";
+import { readPlainSkill } from "./plain-skill.js";
 import { readSimpleSkillFrontmatter } from "./skill-document.js";
 import type { SkillMetadata } from "./skill-metadata.js";
 import { INCLUDE_TOOLS_KEY, INCLUDE_TOOLS_SHAPE } from "../tools/included-tools.js";
@@ -38,6 +39,16 @@ const MAX_LENIENT_NAME_LENGTH = 128;
  * description, unknown fields) loads with a `warning` that uses the reference validator's wording.
  */
 export function inspectSkill(input: InspectSkillInput): InspectSkillResult {
+  // The usual skill, read straight into its metadata; anything else is read in full.
+  const plain = readPlainSkill(input.text, input.file, input.directoryName, input.source);
+  return plain ? { skill: plain, diagnostics: [] } : inspectSkillInFull(input);
+}
+
+/**
+ * {@link inspectSkill} without its shortcut for the usual skill: what that shortcut must agree with.
+ * @internal Exported for the equivalence test only.
+ */
+export function inspectSkillInFull(input: InspectSkillInput): InspectSkillResult {
   const diagnostics: Diagnostic[] = [];
   let text = input.text;
   if (text.charCodeAt(0) === 0xfeff) {

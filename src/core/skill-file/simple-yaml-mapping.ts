@@ -138,9 +138,12 @@ function layoutOf(mapping: Record<string, unknown>): Record<string, unknown> {
   return copy;
 }
 
-// The key at `from`, followed by `:`: a letter, then letters, digits, `_` and `-`. Undefined
-// when the line does not start so.
-function keyAt(text: string, from: number, lineEnd: number): string | undefined {
+/**
+ * The key at `from`, followed by `:`: a letter, then letters, digits, `_` and `-`; a known key as
+ * its constant. Undefined when the line does not start so.
+ * @internal Shared with the reader of plain skills, so that both read keys alike.
+ */
+export function keyAt(text: string, from: number, lineEnd: number): string | undefined {
   const first = text.charCodeAt(from);
   if (!isLetter(first)) return undefined;
   const known = knownKeyAt(text, from, lineEnd, first);
@@ -183,10 +186,13 @@ function isKeyCharacter(code: number): boolean {
   return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d;
 }
 
-// The value in `text` from `from` to `to` (trimmed, not empty) when it is a plain,
-// single-quoted or escape-free double-quoted scalar; undefined otherwise. `usual`: the text has
-// no UNUSUAL_CHARACTER, so only a tab can make the value unprintable; `plain`: nor a tab or a `#`.
-function scalarAt(text: string, from: number, to: number, usual: boolean, plain: boolean): string | undefined {
+/**
+ * The value in `text` from `from` to `to` (trimmed, not empty) when it is a plain,
+ * single-quoted or escape-free double-quoted scalar; undefined otherwise. `usual`: the text has
+ * no UNUSUAL_CHARACTER, so only a tab can make the value unprintable; `plain`: nor a tab or a `#`.
+ * @internal Shared with the reader of plain skills, so that both read values alike.
+ */
+export function scalarAt(text: string, from: number, to: number, usual: boolean, plain: boolean): string | undefined {
   if (usual ? !plain && holds(text, "\t", from, to) : NOT_PRINTABLE.test(text.slice(from, to))) return undefined;
   const first = text.charCodeAt(from);
   const last = text.charCodeAt(to - 1);
@@ -213,10 +219,13 @@ function holds(text: string, search: string, from: number, to: number): boolean 
   return at !== -1 && at + search.length <= to;
 }
 
-// Where the text from `from` to `to` ends once `trimEnd` has removed trailing whitespace. Every
-// such character is at most U+0020 or at least U+00A0, and nearly every value ends in a letter,
-// digit or punctuation.
-function trimmedEnd(text: string, from: number, to: number): number {
+/**
+ * Where the text from `from` to `to` ends once `trimEnd` has removed trailing whitespace. Every
+ * such character is at most U+0020 or at least U+00A0, and nearly every value ends in a letter,
+ * digit or punctuation.
+ * @internal Shared with the reader of plain skills.
+ */
+export function trimmedEnd(text: string, from: number, to: number): number {
   const last = text.charCodeAt(to - 1);
   if (from === to || (last > 0x20 && last < 0xa0)) return to;
   return from + text.slice(from, to).trimEnd().length;
