@@ -3,6 +3,7 @@ import { buildLibrarySnapshot, type LibrarySnapshot, type SnapshotSkill } from "
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../../core/skill-source.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
+import { rememberTokenCounts } from "../../core/text/known-token-counts.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import {
   BACKEND_SOURCE_OPTIONS,
@@ -246,6 +247,8 @@ class SnapshotLibrary {
   }
 
   #adopt(snapshot: LibrarySnapshot, notes: Diagnostic[]): void {
+    // Its catalog is then fitted to the budget without loading the encoding.
+    rememberTokenCounts(snapshot.tokens);
     this.#snapshot = snapshot;
     this.#byPath = new Map(snapshot.skills.map((entry) => [entry.skill.path, entry]));
     this.#scan = {
