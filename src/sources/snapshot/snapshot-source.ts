@@ -83,7 +83,7 @@ export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSo
   const storeName = options.storeName ?? options.store.constructor?.name ?? "store";
   const store = retryingStore(options.store, options.namespace ?? ["skillset", "snapshots"], storeName, options.retry);
   const library = new SnapshotLibrary(
-    { root, separator, id: backendSource.id, recursive: options.recursive ?? false },
+    { root, separator, id: backendSource.id, recursive: options.recursive ?? false, store: options.store },
     { store, key: backendSource.id, source: backendSource.id },
     getBackend,
     backendSource,
