@@ -27,21 +27,28 @@ const NUMBERS = Array.from({ length: 1110 }, (_, at) =>
  * The token counts (o200k_base, see `known-token-counts.ts`) of every piece a catalog of
  * `skills` from the source `source` is made of: each skill's line whole and shortened and its
  * name, as the Markdown catalog writes them (its layout's own entries), numbers, the groups it
- * names when it leaves skills out, and all that the catalog rendered with the defaults counts. A worker that adopts them renders that catalog, and
- * most others of these skills, without loading the encoding.
+ * names when it leaves skills out, and all that the catalog rendered with the defaults counts.
+ * A worker that adopts them renders that catalog, and most others of these skills, without
+ * loading the encoding.
  */
 export async function catalogTokenTable(skills: readonly SkillMetadata[], source: string): Promise<TokenCountTable> {
   const counts = new Map<string, number>();
   const count = pieceCounter(await loadTokenCounter(), counts);
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
   const layout = markdownLayout({ maxDescriptionLength: DEFAULT_MAX_DESCRIPTION_LENGTH });
-  for (const skill of visible)
+  for (const skill of visible) {
+    let previous = "";
     for (const tier of TIERS) {
-      // A line ends with a line break, which joins a last piece of punctuation.
       const entry = layout.entry(skill, tier);
-      count(entry);
+      // A short description is often the whole one.
+      if (entry === previous) continue;
+      previous = entry;
+      // In the catalog a line ends with a line break, which joins a last piece of punctuation;
+      // counted alone, as the budget counts entries, it ends with its last word.
       count(`${entry}\n`);
+      count(entry.slice(Math.max(0, entry.lastIndexOf(" "))));
     }
+  }
   // Names as the catalog lists them: alone, and one after another.
   count(visible.map((skill) => skill.name).join(", "));
   count(NUMBERS.join(" "));
