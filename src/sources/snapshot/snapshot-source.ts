@@ -17,6 +17,7 @@ import type { SkillsBackend } from "../skills-backend.js";
 import { refreshEntries } from "./refresh-entries.js";
 import { scanBackendLibrary, type LibraryPlace } from "./scan-backend-library.js";
 import { snapshotListing } from "./snapshot-files.js";
+import { listingFromStore } from "./store-library-files.js";
 import { retryingStore, type SnapshotStore, type StoreRetry } from "./snapshot-store.js";
 import {
   readHead,
@@ -237,7 +238,9 @@ class SnapshotLibrary {
   async #refreshPaths(paths: readonly string[]) {
     await this.#scanOnce(true);
     const base = this.#snapshot ?? (await this.#scanBackend());
-    const { skills, diagnostics, contents } = await refreshEntries(base, paths, await this.backend(), this.folders);
+    const backend = await this.backend();
+    const folders = listingFromStore(this.folders, backend, this.library);
+    const { skills, diagnostics, contents } = await refreshEntries(base, paths, backend, folders);
     const next = await buildLibrarySnapshot(this.library.id, skills, diagnostics);
     const written = !this.#readOnly && next.generation !== base.generation;
     if (written) await writeSnapshot(this.place, next, base.generation);

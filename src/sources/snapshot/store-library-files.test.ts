@@ -97,6 +97,60 @@ describe("a full scan through the snapshot's store", () => {
     expect(scan.skills.map((skill) => skill.name).sort()).toEqual(["alpha", "beta", "délta", "gamma", "inner"]);
   });
 
+  it("refreshes some paths as a full scan would see them, listing their files from one read of the store", async () => {
+    const paths = ["/skills/alpha/SKILL.md", "/skills/beta/SKILL.md", "/skills/new/SKILL.md", "/skills/délta/SKILL.md"];
+    const changed = async (files: Record<string, unknown>) => {
+      const store = new InMemoryStore();
+      await fill(store, files);
+      return store;
+    };
+    const change = async (store: BaseStore) => {
+      await fill(store, {
+        "/skills/alpha/scripts/more.py": file("print('more')\n"),
+        "/skills/beta/SKILL.md": file(skillText("beta", "Now written as one text.")),
+        "/skills/new/SKILL.md": file(skillText("new")),
+        "/skills/new/refs/a.md": file("a\n"),
+      });
+      await store.delete(LIBRARY, "/skills/délta/SKILL.md");
+    };
+    // Refreshed path by path through the backend as given (or hidden), then what a worker lists.
+    const refreshPaths = async (files: Record<string, unknown>, through: "store" | "backend") => {
+      const store = await changed(files);
+      const backend = new StoreBackend({ store, namespace: LIBRARY });
+      const options = { path: "/skills/", recursive: true, store };
+      const source = createSnapshotSource({
+        ...options,
+        backend: through === "store" ? backend : plainBackend(backend),
+      });
+      await source.refresh();
+      await change(store);
+      const ls = vi.spyOn(backend, "ls");
+      const { generation } = await source.refresh(paths);
+      const scan = await source.scan();
+      const limits = { maxDepth: 6, maxFiles: 1000 };
+      return {
+        store,
+        content: (await store.get(SNAPSHOTS, `backend:/skills/@${generation}`))?.value.content,
+        names: scan.skills.map((skill) => skill.name).sort(),
+        listings: await Promise.all(scan.skills.map((skill) => source.listFiles(skill, limits))),
+        lists: ls.mock.calls.length,
+      };
+    };
+    // The snapshot is the one a full scan of the changed library writes.
+    const viaStore = await refreshPaths(AWKWARD, "store");
+    expect(viaStore.lists).toBe(0);
+    expect(viaStore.names).toEqual(["alpha", "beta", "gamma", "inner", "new"]);
+    await viaStore.store.delete(SNAPSHOTS, "backend:/skills/");
+    expect((await refreshed(viaStore.store, "store")).content).toBe(viaStore.content);
+    // A worker lists the same files as when the backend listed them, but for a key that ends in a
+    // slash: the backend's listing of its folder stops there, a full scan leaves it out.
+    const { "/skills/beta/dir/": _folderLike, ...plain } = AWKWARD;
+    const [store, backend] = [await refreshPaths(plain, "store"), await refreshPaths(plain, "backend")];
+    expect(store.listings).toEqual(backend.listings);
+    expect(store.names).toEqual(backend.names);
+    expect(backend.lists).toBeGreaterThan(0);
+  });
+
   it.each([
     ["a key with a line break", "/skills/odd\nname/SKILL.md"],
     ["a key with a `..` part", "/skills/alpha/../sneaky/SKILL.md"],

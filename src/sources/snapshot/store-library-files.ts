@@ -1,4 +1,7 @@
+import type { SkillSource } from "../../core/skill-source.js";
+import { isContained } from "../backend-source.js";
 import type { BackendFileInfo, SkillsBackend } from "../skills-backend.js";
+import { filesOfSkills, SNAPSHOT_FILE_LIMITS, snapshotListing } from "./snapshot-files.js";
 
 // deepagents' StoreBackend lists a folder by reading its whole namespace, contents included, 100
 // items a query, each query skipping the items before it: at 100,000 skills a full scan took
@@ -131,4 +134,36 @@ function sizeOf(content: FileContent): number {
 function bytesOf(content: FileContent): Uint8Array {
   if (Array.isArray(content)) return new TextEncoder().encode(content.join("\n"));
   return typeof content === "string" ? new TextEncoder().encode(content) : (content as Uint8Array);
+}
+
+/**
+ * `folders` with its `listFiles` answered from one read of the store (see {@link storeLibraryFiles})
+ * when the backend is a StoreBackend over it, as a full scan lists each skill's files: for the
+ * skills a refresh reads again, which StoreBackend would list by paging its whole namespace, 100
+ * items a query, once per folder. Otherwise, and for listings longer than a snapshot keeps, it is
+ * `folders` itself.
+ */
+export function listingFromStore(
+  folders: SkillSource,
+  backend: SkillsBackend,
+  place: { root: string; separator: string; store?: unknown },
+): SkillSource {
+  const { root, separator, store } = place;
+  if (store === undefined) return folders;
+  let read: Promise<StoreLibraryFiles | undefined> | undefined;
+  return {
+    ...folders,
+    async listFiles(skill, limits) {
+      read ??= storeLibraryFiles(backend, store, root);
+      const everything = (await read)?.files.filter((file) => isContained(file.path, root));
+      if (
+        !everything ||
+        limits.maxDepth > SNAPSHOT_FILE_LIMITS.maxDepth ||
+        limits.maxFiles > SNAPSHOT_FILE_LIMITS.maxFiles
+      )
+        return folders.listFiles(skill, limits);
+      const files = filesOfSkills([skill], everything, separator).get(skill.path)!;
+      return snapshotListing({ skill, digest: "", ...files }, separator, limits)!;
+    },
+  };
 }
