@@ -14,18 +14,27 @@
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { ensureStoreLibrary, runLoadScenario, summarizeRun } from "../test/langchain/fixtures/load-scenario.mjs";
+import {
+  ensureStoreLibrary,
+  refreshSnapshot,
+  runLoadScenario,
+  SKILLS_ROOT,
+  skillName,
+  summarizeRun,
+} from "../test/langchain/fixtures/load-scenario.mjs";
 import { silenceWarnings } from "./contenders.mjs";
 import { formatMs, formatTable, median, quantile } from "./stats.mjs";
 
 const PG_URL = process.env.SKILLSET_TEST_PG_URL || "postgresql://postgres@127.0.0.1:5432/test";
 const BASE = { workers: 4, turns: 4, maxLoaded: 3, concurrency: 4, seed: 10, timeoutMs: 600_000, overheadTurns: 60 };
-// The 100,000-skill run is shorter, and refreshes the snapshot only when there is none (a full
-// scan through StoreBackend pages the whole namespace, which takes minutes there).
+// The 100,000-skill run is shorter. Both refresh the snapshot first: the writer's full scan reads
+// the store's namespace itself (store-library-files.ts), seconds even at 100,000 skills.
 const RUNS = [
   { ...BASE, librarySize: 10_000, threads: 400, refresh: "always" },
-  { ...BASE, librarySize: 100_000, threads: 100, refresh: "if-missing" },
+  { ...BASE, librarySize: 100_000, threads: 100, refresh: "always" },
 ];
+// One worker joining alone is timed this many times (after the load run, one after another).
+const ALONE_JOINS = 5;
 const UNCHANGED_TURN_MAX_BYTES = 1024;
 const REFUSALS = ["budget", "already-loaded", "already-loading", "busy", "not-loaded", "not-found"];
 const librarySchema = (size) => `skillset_load_library_${size}`;
@@ -55,12 +64,15 @@ export async function loadTable() {
       const written = await ensureStoreLibrary({ url: PG_URL, schema, count: scenario.librarySize });
       const run = await runLoadScenario({ url: PG_URL, librarySchema: schema, ...scenario });
       // A fleet scaling out: one more worker joins, alone, from the snapshot the run left.
-      const alone = await joinAlone(scenario, "snapshot");
+      const alone = await joinsAlone(scenario, "snapshot", ALONE_JOINS);
+      // After publishing one skill: its SKILL.md refreshed by path (here unchanged).
+      const onePath = await refreshSnapshot(PG_URL, schema, { paths: [`${SKILLS_ROOT}${skillName(7)}/SKILL.md`] });
       runs.push({
         scenario,
         written,
         run,
         alone,
+        onePath,
         summary: summarizeRun(run.records, scenario.maxLoaded),
         bytes: await snapshotBytes(schema),
       });
@@ -71,6 +83,14 @@ export async function loadTable() {
   } finally {
     restore();
   }
+}
+
+// `count` joins of one worker alone, one after another: the median of each time.
+async function joinsAlone(scenario, catalog, count) {
+  const joins = [];
+  for (let run = 0; run < count; run++) joins.push(await joinAlone(scenario, catalog));
+  const middle = (key) => median(joins.map((join) => join[key]));
+  return { startupMs: middle("startupMs"), firstTurnMs: middle("firstTurnMs"), joinMs: middle("joinMs") };
 }
 
 // One worker started alone, timed as the load run times each of its workers.
@@ -132,6 +152,7 @@ function rowsFor(runs, oldJoin) {
         ? "kept from an earlier run"
         : `${seconds(run.refresh.ms)}${run.refresh.written ? " (written)" : " (unchanged)"}`,
     ),
+    row("snapshot refresh of one skill by path, after the run (s)", ({ onePath }) => seconds(onePath.ms)),
     row("snapshot size in PostgreSQL (MB)", ({ bytes }) => (bytes / 1e6).toFixed(1)),
     row("start-up per worker, spawned to agent built, 4 at once: median / max (s)", (run) =>
       medianMax(run, "startupMs", seconds),
@@ -193,7 +214,7 @@ function rowsFor(runs, oldJoin) {
       `max ≤ ${count(UNCHANGED_TURN_MAX_BYTES)}`,
     ),
     row(
-      "one worker joining alone from the snapshot: start-up / first turn / join (s)",
+      `one worker joining alone from the snapshot, median of ${ALONE_JOINS}: start-up / first turn / join (s)`,
       ({ alone }) => joinTimes(alone),
       "join ≤ 3 at 10,000",
     ),
@@ -222,7 +243,7 @@ function notesFor(runs, load) {
   return [
     "",
     `${clean ? "Every" : "NOT every"} thread ended each turn as its script implies (${runs.map((run) => run.summary.statesChecked.toLocaleString("en-US")).join(" and ")} states compared). Each worker runs up to ${full.scenario.concurrency} turns at once; about one turn in seven has no tool calls, the others one or two model messages of two to five parallel load_skill / unload_skill / search_skills calls.`,
-    "Workers join from the catalog snapshot in the store (createSnapshotSource): a small head item, then the snapshot (verified against its digest); a loaded skill's SKILL.md is one store read, checked against its digest, and its files come from the snapshot. The writer's refresh is the slow part (StoreBackend lists a folder by paging the whole namespace, contents included, 100 items a query); a fleet runs it once per change of the library, not per worker.",
+    "Workers join from the catalog snapshot in the store (createSnapshotSource): a small head item, then the snapshot (verified against its digest), which also holds the token counts its catalog is made of, so no worker loads the encoding to fit the catalog to its budget; a loaded skill's SKILL.md is one store read, checked against its digest, and its files come from the snapshot. The writer's full refresh lists the library's namespace through the store itself, 20,000 items a query, rather than through StoreBackend (100 items a query, each SKILL.md one more); a fleet runs it once per change of the library, not per worker.",
     `Start-up is spawning the process to its agent built (Node, LangChain, deepagents and pg imported, the checkpointer's tables checked); the first turn includes reading the snapshot, building the catalog and its search index. Turn overhead is ${BASE.overheadTurns} turns run one at a time across the fleet after the join (a load and a search, then an unload), timed from the parent: the agent loop, the skills middleware, the checkpointer's reads and writes and the worker's getState before and after; the load run's latency adds the wait for the CPU with ${BASE.workers * BASE.concurrency} turns in flight on this machine's 2 cores. Checkpoint bytes are read from PostgreSQL after each turn; skills state is the channels skillsLoaded, skillResources and _skillsCatalogVersion.`,
     `The machine's load average (1 minute) was ${load.map((value) => value.toFixed(1)).join(" at the start and ")} at the end, on ${availableParallelism()} cores: joins and latencies move with it.`,
     ...runs.map(({ scenario, written }) =>

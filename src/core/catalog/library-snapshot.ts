@@ -1,15 +1,18 @@
 import type { Diagnostic } from "../diagnostic.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { canonicalJson } from "../text/canonical-json.js";
+import type { TokenCountTable } from "../text/known-token-counts.js";
 import { sha256Hex } from "../text/sha256-hex.js";
+import { catalogTokenTable } from "./catalog-token-table.js";
 
 // A library's catalog as a fleet keeps it in its store: what the catalog and search need for each
 // skill, the digest of its SKILL.md and its files, so a joining worker reads this instead of the
-// whole library. The format is versioned; `generation` is a digest of the content, so equal
-// libraries give equal snapshots and a damaged one does not verify.
+// whole library, and the token counts its catalog is made of, so a joining worker fits the catalog
+// to its budget without loading the encoding. The format is versioned; `generation` is a digest of
+// the content, so equal libraries give equal snapshots and a damaged one does not verify.
 
-/** The snapshot format this version of skillset reads and writes. */
-export const LIBRARY_SNAPSHOT_FORMAT = 1;
+/** The snapshot format this version of skillset reads and writes (2: with the catalog's token counts). */
+export const LIBRARY_SNAPSHOT_FORMAT = 2;
 
 /** One skill of a snapshot: its metadata, its `SKILL.md`'s SHA-256 and its folder's files. */
 export interface SnapshotSkill {
@@ -33,6 +36,8 @@ export interface LibrarySnapshot {
   count: number;
   skills: SnapshotSkill[];
   diagnostics: Diagnostic[];
+  /** The token counts of the pieces its catalog is made of (`catalogTokenTable`). */
+  tokens: TokenCountTable;
 }
 
 /**
@@ -46,7 +51,7 @@ export interface StoredLibrarySnapshot {
   generation: string;
   writtenAt: string;
   count: number;
-  /** `canonicalJson({ skills, diagnostics })`. */
+  /** `canonicalJson({ skills, diagnostics, tokens })`. */
   content: string;
 }
 
@@ -66,8 +71,12 @@ function generationOf(source: string, content: string): Promise<string> {
   return sha256Hex(`${source}\n${content}`);
 }
 
-function contentOf(skills: readonly SnapshotSkill[], diagnostics: readonly Diagnostic[]): string {
-  return canonicalJson({ skills, diagnostics });
+function contentOf(
+  skills: readonly SnapshotSkill[],
+  diagnostics: readonly Diagnostic[],
+  tokens: TokenCountTable,
+): string {
+  return canonicalJson({ skills, diagnostics, tokens });
 }
 
 /** A new snapshot of `skills` (in catalog order) and the scan's `diagnostics`. */
@@ -77,14 +86,27 @@ export async function buildLibrarySnapshot(
   diagnostics: Diagnostic[],
   writtenAt = new Date().toISOString(),
 ): Promise<LibrarySnapshot> {
-  const generation = await generationOf(source, contentOf(skills, diagnostics));
-  return { format: LIBRARY_SNAPSHOT_FORMAT, source, generation, writtenAt, count: skills.length, skills, diagnostics };
+  const tokens = await catalogTokenTable(
+    skills.map((entry) => entry.skill),
+    source,
+  );
+  const generation = await generationOf(source, contentOf(skills, diagnostics, tokens));
+  return {
+    format: LIBRARY_SNAPSHOT_FORMAT,
+    source,
+    generation,
+    writtenAt,
+    count: skills.length,
+    skills,
+    diagnostics,
+    tokens,
+  };
 }
 
 /** `snapshot` as the store keeps it. */
 export function encodeLibrarySnapshot(snapshot: LibrarySnapshot): StoredLibrarySnapshot {
-  const { format, source, generation, writtenAt, count, skills, diagnostics } = snapshot;
-  return { format, source, generation, writtenAt, count, content: contentOf(skills, diagnostics) };
+  const { format, source, generation, writtenAt, count, skills, diagnostics, tokens } = snapshot;
+  return { format, source, generation, writtenAt, count, content: contentOf(skills, diagnostics, tokens) };
 }
 
 /** The head that names `snapshot`. */
@@ -122,14 +144,15 @@ export async function decodeLibrarySnapshot(
   if (typeof stored.content !== "string") return fail("it has no content");
   if ((await generationOf(source, stored.content)) !== generation)
     return fail("its content does not match its digest (truncated, corrupted or altered)");
-  let content: { skills?: unknown; diagnostics?: unknown };
+  let content: { skills?: unknown; diagnostics?: unknown; tokens?: unknown };
   try {
     content = JSON.parse(stored.content) as typeof content;
   } catch {
     return fail("its content is not JSON");
   }
-  const { skills, diagnostics } = content;
+  const { skills, diagnostics, tokens } = content;
   if (!Array.isArray(skills) || !Array.isArray(diagnostics)) return fail("it has no skills list");
+  if (!isTokenCountTable(tokens)) return fail("its token counts are malformed");
   if (stored.count !== skills.length) return fail(`it holds ${skills.length} skills but says ${String(stored.count)}`);
   const malformed = skills.findIndex((entry) => !isSnapshotSkill(entry));
   if (malformed >= 0) return fail(`skill ${malformed + 1} of ${skills.length} is malformed`);
@@ -144,6 +167,7 @@ export async function decodeLibrarySnapshot(
       count: skills.length,
       skills,
       diagnostics,
+      tokens,
     },
   };
 }
@@ -161,6 +185,17 @@ function formatProblem(value: unknown): { ok: false; problem: string; newer: boo
     problem: `it has format ${format}, written by ${newer ? "a newer" : "an older"} skillset; this one reads format ${LIBRARY_SNAPSHOT_FORMAT}`,
     newer,
   };
+}
+
+// Counts are whole numbers of tokens, each with the pieces that count that many.
+function isTokenCountTable(value: unknown): value is TokenCountTable {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  return Object.entries(value).every(
+    ([count, pieces]) =>
+      /^[1-9][0-9]*$/.test(count) &&
+      Array.isArray(pieces) &&
+      (pieces as unknown[]).every((piece) => typeof piece === "string" && piece !== ""),
+  );
 }
 
 function isDigest(value: unknown): value is string {

@@ -1,6 +1,7 @@
 import { planCatalog, type CatalogLayout } from "./catalog-budget.js";
 import { groupSkills } from "./catalog-groups.js";
-import { loadTokenCounter } from "../text/count-tokens.js";
+import { loadTokenCounter, type TokenCounter } from "../text/count-tokens.js";
+import { withKnownTokenCounts } from "../text/known-token-counts.js";
 import { markdownLayout, type MarkdownCatalogOptions } from "./prompt-markdown.js";
 import { xmlLayout } from "./prompt-xml.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -53,6 +54,20 @@ export async function renderCatalog(
   skills: readonly SkillMetadata[],
   options: CatalogRenderOptions = {},
 ): Promise<RenderedCatalog> {
+  // Counts known from a snapshot spare loading the encoding; planning is deterministic, so a
+  // plan that met an unknown piece is made again with the encoding and comes out the same.
+  return (
+    withKnownTokenCounts((count) => planRenderedCatalog(skills, options, count)) ??
+    planRenderedCatalog(skills, options, await loadTokenCounter())
+  );
+}
+
+/** {@link renderCatalog} with the tokens counted by `count`. */
+export function planRenderedCatalog(
+  skills: readonly SkillMetadata[],
+  options: CatalogRenderOptions,
+  count: TokenCounter,
+): RenderedCatalog {
   const visible = options.format === "xml" ? skills : skills.filter((skill) => !skill.disableModelInvocation);
   const groups = groupSkills(visible);
   const layout: CatalogLayout<SkillMetadata> =
@@ -68,7 +83,7 @@ export async function renderCatalog(
     pinned: pinnedAt,
     budget: options.budget,
     layout,
-    count: await loadTokenCounter(),
+    count,
   });
   const names = (group: readonly SkillMetadata[]) => group.map((skill) => skill.name);
   return {

@@ -1,5 +1,5 @@
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
-import { checkSkillModule } from "../skill-module/check-skill-module.js";
+import { skillEntrypoint } from "../skill-module/skill-entrypoint.js";
 import type { SkillSource } from "../skill-source.js";
 import type { DoctorFinding } from "./doctor-finding.js";
 
@@ -21,7 +21,10 @@ const FIXES: Record<string, string> = {
  * the engine reads it. None when the skill names no module or its module is sound.
  */
 export async function moduleFindings(skill: SkillMetadata, source: SkillSource | undefined): Promise<DoctorFinding[]> {
+  if (skillEntrypoint(skill) === undefined) return [];
   const read = source?.readFile && ((path: string, max: number) => source.readFile!(skill, path, max));
+  // The module parsers load only for a library whose skills name modules.
+  const { checkSkillModule } = await import("../skill-module/check-skill-module.js");
   const report = await checkSkillModule(skill, read);
   if (!report?.problem) return [];
   const { code, message } = report.problem;

@@ -1,5 +1,5 @@
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
-import { moduleExports, type ModuleExport } from "../skill-module/module-exports.js";
+import type { ModuleExport } from "../skill-module/module-exports.js";
 import { skillEntrypoint } from "../skill-module/skill-entrypoint.js";
 import { RUN_CODE } from "../tools/skill-tool-definitions.js";
 import { contentHash } from "../text/content-hash.js";
@@ -57,6 +57,8 @@ async function exportLines(
   const key = `${skill.name}\0${path}\0${contentHash(text)}`;
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
+  // The parsers load on first use (they are a tenth of the engine's start-up).
+  const { moduleExports } = await import("../skill-module/module-exports.js");
   const found = moduleExports(`${SKILL_MODULE_PREFIX}${skill.name}/${path}`, text);
   const rendered = "error" in found ? `: cannot be imported: ${found.error}` : renderExports(found.exports);
   if (cache.size >= MAX_CACHED_MODULES) cache.delete(cache.keys().next().value!);

@@ -1,8 +1,7 @@
 import { SkillsetError } from "../../errors/skillset-error.js";
 import { checkResourcePath } from "../resources/resource-path.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
-import { MODULE_EXTENSIONS, skillEntrypoint } from "../skill-module/skill-entrypoint.js";
-import { MAX_MODULE_BYTES, moduleJavaScript } from "../skill-module/module-javascript.js";
+import { MAX_MODULE_BYTES, MODULE_EXTENSIONS, skillEntrypoint } from "../skill-module/skill-entrypoint.js";
 import { importRefusalMessage } from "../tools/skill-tool-messages.js";
 import type { EngineContext } from "./engine-context.js";
 import type { SkillRequest } from "./skill-engine-types.js";
@@ -72,6 +71,8 @@ async function resolveModule(
   }
   const { text } = found;
   const full = `${SKILL_MODULE_PREFIX}${name}/${found.path}`;
+  // The TypeScript stripper and the parser load on first use: most agents never import a module.
+  const { moduleJavaScript } = await import("../skill-module/module-javascript.js");
   const javascript = moduleJavaScript(full, text);
   if ("error" in javascript) return { reason: javascript.error };
   return { source: javascript.source, specifier: full };

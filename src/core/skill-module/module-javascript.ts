@@ -1,13 +1,9 @@
 import { parse, type Comment, type Program } from "acorn";
 import { transform } from "sucrase";
-import { isTypeScriptPath } from "./skill-entrypoint.js";
+import { isTypeScriptPath, MAX_MODULE_BYTES } from "./skill-entrypoint.js";
 import { lineColumn, originalOffsets } from "./stripped-positions.js";
 
-/**
- * Largest module read: 1 MiB of UTF-8, far beyond a hand-written skill module (a bundled
- * library fits), so a huge file costs no parse. Larger modules are reported as too large.
- */
-export const MAX_MODULE_BYTES = 1024 * 1024;
+export { MAX_MODULE_BYTES } from "./skill-entrypoint.js";
 
 /** A module as plain ES JavaScript, or why it cannot be: a syntax error at `file:line:column`, too large. */
 export type ModuleJavaScript = { source: string } | { error: string };

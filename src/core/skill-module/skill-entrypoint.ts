@@ -4,6 +4,12 @@ import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 /** The `metadata` key naming a skill's JavaScript or TypeScript module, as deepagents reads it. */
 export const ENTRYPOINT_KEY = "entrypoint";
 
+/**
+ * Largest module read: 1 MiB of UTF-8, far beyond a hand-written skill module (a bundled
+ * library fits), so a huge file costs no parse. Larger modules are reported as too large.
+ */
+export const MAX_MODULE_BYTES = 1024 * 1024;
+
 /** The file extensions an entrypoint may have: ES modules, in JavaScript or TypeScript. */
 export const MODULE_EXTENSIONS = [".js", ".mjs", ".ts", ".mts"] as const;
 

@@ -17,6 +17,11 @@ export async function loadTokenCounter(): Promise<TokenCounter> {
   return (text) => loaded.encode(text).length;
 }
 
+/** Whether this process loaded the encoding's ranks (so far): what a worker joining from a snapshot avoids. */
+export function encodingLoaded(): boolean {
+  return encoder !== undefined;
+}
+
 /** Counts tokens with OpenAI's `o200k_base` encoding, as the catalog budget counts them. */
 export async function countTokens(text: string): Promise<number> {
   return (await loadTokenCounter())(text);

@@ -8,6 +8,7 @@ import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { isContained } from "../backend-source.js";
 import { canGlob, downloadAll, globFiles, isProbe, listSkillFiles, type SkillsBackend } from "../skills-backend.js";
 import { filesOfSkills, SNAPSHOT_FILE_LIMITS } from "./snapshot-files.js";
+import { storeLibraryFiles } from "./store-library-files.js";
 
 /** Where a snapshot source's library is on its backend. */
 export interface LibraryPlace {
@@ -17,6 +18,8 @@ export interface LibraryPlace {
   /** The source's id. */
   id: string;
   recursive: boolean;
+  /** The store that keeps the snapshot: the scan reads the library through it when it is the backend's own. */
+  store?: unknown;
 }
 
 // SKILL.md files are fetched this many at a time, so a large library is never all in memory.
@@ -24,7 +27,8 @@ const DOWNLOAD_BATCH = 500;
 
 /**
  * Every skill of the library, read whole: one listing of every file below the root when the
- * backend can glob (deepagents' StoreBackend reads its namespace once for it), else its skill
+ * backend can glob (deepagents' StoreBackend reads its namespace once for it; over the snapshot's
+ * own store, the scan reads that namespace itself, see store-library-files.ts), else its skill
  * folders one by one through `folders`; each `SKILL.md` downloaded in batches, inspected and
  * hashed. This is the slow scan a snapshot spares the workers that join later.
  */
@@ -34,9 +38,12 @@ export async function scanBackendLibrary(
   folders: SkillSource,
 ): Promise<{ skills: SnapshotSkill[]; diagnostics: Diagnostic[] }> {
   const { root, separator, id, recursive } = place;
-  const everything = canGlob(backend)
-    ? (await globFiles(backend, "**", root, separator)).filter((file) => isContained(file.path, root))
-    : undefined;
+  const fromStore = place.store === undefined ? undefined : await storeLibraryFiles(backend, place.store, root);
+  const everything = fromStore
+    ? fromStore.files.filter((file) => isContained(file.path, root))
+    : canGlob(backend)
+      ? (await globFiles(backend, "**", root, separator)).filter((file) => isContained(file.path, root))
+      : undefined;
   const listed = everything ?? (await listSkillFiles(backend, root, separator, recursive));
   // A folder the backend could not list, and with no SKILL.md to read, holds no skill.
   const probes = new Set(listed.filter(isProbe).map((file) => file.path));
@@ -51,7 +58,7 @@ export async function scanBackendLibrary(
   const digests = new Map<string, string>();
   for (let start = 0; start < paths.length; start += DOWNLOAD_BATCH) {
     const batch = paths.slice(start, start + DOWNLOAD_BATCH);
-    const contents = await downloadAll(backend, batch);
+    const contents = fromStore ? fromStore.contents : await downloadAll(backend, batch);
     for (const path of batch) {
       const content = contents.get(path);
       if (content === undefined) {

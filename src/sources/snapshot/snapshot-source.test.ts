@@ -99,7 +99,7 @@ describe("createSnapshotSource: a fleet's catalog from a snapshot in the store",
         code: "snapshot-unusable",
         file: `test-store:${HEAD}`,
         source: HEAD,
-        message: `The catalog snapshot in test-store is unusable (its head ${HEAD}: it has format 2, written by a newer skillset; this one reads format 1); this worker scanned the library itself and leaves the snapshot to the newer skillset`,
+        message: `The catalog snapshot in test-store is unusable (its head ${HEAD}: it has format ${LIBRARY_SNAPSHOT_FORMAT + 1}, written by a newer skillset; this one reads format ${LIBRARY_SNAPSHOT_FORMAT}); this worker scanned the library itself and leaves the snapshot to the newer skillset`,
       },
     ]);
     expect(await storedHead(store)).toEqual(newer);
@@ -115,7 +115,7 @@ describe("createSnapshotSource: a fleet's catalog from a snapshot in the store",
     const scan = await source.scan();
     expect(names(scan)).toEqual(["alpha", "beta"]);
     expect(scan.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
-      `The catalog snapshot in test-store is unusable (its head ${HEAD}: it has format 0, written by an older skillset; this one reads format 1); the library was scanned and its snapshot written again`,
+      `The catalog snapshot in test-store is unusable (its head ${HEAD}: it has format 0, written by an older skillset; this one reads format ${LIBRARY_SNAPSHOT_FORMAT}); the library was scanned and its snapshot written again`,
     ]);
     expect(await storedHead(store)).toMatchObject({ format: LIBRARY_SNAPSHOT_FORMAT, count: 2 });
     // The next worker joins from the new snapshot without a warning.

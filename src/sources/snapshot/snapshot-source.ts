@@ -3,6 +3,7 @@ import { buildLibrarySnapshot, type LibrarySnapshot, type SnapshotSkill } from "
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../../core/skill-source.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
+import { rememberTokenCounts } from "../../core/text/known-token-counts.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import {
   BACKEND_SOURCE_OPTIONS,
@@ -16,6 +17,7 @@ import type { SkillsBackend } from "../skills-backend.js";
 import { refreshEntries } from "./refresh-entries.js";
 import { scanBackendLibrary, type LibraryPlace } from "./scan-backend-library.js";
 import { snapshotListing } from "./snapshot-files.js";
+import { listingFromStore } from "./store-library-files.js";
 import { retryingStore, type SnapshotStore, type StoreRetry } from "./snapshot-store.js";
 import {
   readHead,
@@ -82,7 +84,7 @@ export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSo
   const storeName = options.storeName ?? options.store.constructor?.name ?? "store";
   const store = retryingStore(options.store, options.namespace ?? ["skillset", "snapshots"], storeName, options.retry);
   const library = new SnapshotLibrary(
-    { root, separator, id: backendSource.id, recursive: options.recursive ?? false },
+    { root, separator, id: backendSource.id, recursive: options.recursive ?? false, store: options.store },
     { store, key: backendSource.id, source: backendSource.id },
     getBackend,
     backendSource,
@@ -236,7 +238,9 @@ class SnapshotLibrary {
   async #refreshPaths(paths: readonly string[]) {
     await this.#scanOnce(true);
     const base = this.#snapshot ?? (await this.#scanBackend());
-    const { skills, diagnostics, contents } = await refreshEntries(base, paths, await this.backend(), this.folders);
+    const backend = await this.backend();
+    const folders = listingFromStore(this.folders, backend, this.library);
+    const { skills, diagnostics, contents } = await refreshEntries(base, paths, backend, folders);
     const next = await buildLibrarySnapshot(this.library.id, skills, diagnostics);
     const written = !this.#readOnly && next.generation !== base.generation;
     if (written) await writeSnapshot(this.place, next, base.generation);
@@ -246,6 +250,8 @@ class SnapshotLibrary {
   }
 
   #adopt(snapshot: LibrarySnapshot, notes: Diagnostic[]): void {
+    // Its catalog is then fitted to the budget without loading the encoding.
+    rememberTokenCounts(snapshot.tokens);
     this.#snapshot = snapshot;
     this.#byPath = new Map(snapshot.skills.map((entry) => [entry.skill.path, entry]));
     this.#scan = {

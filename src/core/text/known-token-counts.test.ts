@@ -1,0 +1,128 @@
+import fc from "fast-check";
+import o200k from "js-tiktoken/ranks/o200k_base";
+import { describe, expect, it, vi } from "vitest";
+import { loadTokenCounter } from "./count-tokens.js";
+import {
+  countKnownTokens,
+  pieceCounter,
+  rememberTokenCounts,
+  tokenCountTable,
+  withKnownTokenCounts,
+} from "./known-token-counts.js";
+import { O200K_PIECE_PATTERN, O200K_SPECIAL_TOKENS } from "./token-pieces.js";
+
+// Parts that meet every branch of the pre-tokenizer: letters of each case class, marks, digits
+// of several scripts, contractions, punctuation runs before line breaks and slashes, whitespace
+// runs before words and at the end, line and paragraph separators, astral characters.
+const PARTS = [
+  "a",
+  "Z",
+  "é",
+  "ß",
+  "İ",
+  "ǅ",
+  "ʰ",
+  "中",
+  "한",
+  "😀",
+  "\u0301",
+  "0",
+  "7",
+  "٣",
+  "123456",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\n\n",
+  " \n",
+  "\u2028",
+  "\u00a0",
+  "'s",
+  "'LL",
+  "'d",
+  "-",
+  ",",
+  ".",
+  "…",
+  "/",
+  "`",
+  "<|",
+  "|>",
+  "_",
+  "(",
+  ")",
+  ":",
+  " - ",
+  "skill-00042",
+  "Use when",
+];
+const text = fc.oneof(
+  fc.array(fc.constantFrom(...PARTS), { maxLength: 40 }).map((parts) => parts.join("")),
+  fc.string({ unit: "binary", maxLength: 60 }),
+);
+
+describe("token counts known by piece", () => {
+  it("cuts text with the encoding's own pattern, and knows its special tokens", () => {
+    expect(O200K_PIECE_PATTERN).toBe(o200k.pat_str);
+    expect([...O200K_SPECIAL_TOKENS].sort()).toEqual(Object.keys(o200k.special_tokens).sort());
+  });
+
+  it("counts any text made of counted pieces exactly as the encoding does", async () => {
+    const encoding = await loadTokenCounter();
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 8 }), async (texts) => {
+        const counts = new Map<string, number>();
+        const recorded = pieceCounter(encoding, counts);
+        const usable = texts.filter((value) => !O200K_SPECIAL_TOKENS.some((token) => value.includes(token)));
+        for (const value of usable) expect(recorded(value)).toBe(encoding(value));
+        rememberTokenCounts(tokenCountTable(counts));
+        for (const value of usable) expect(countKnownTokens(value)).toBe(encoding(value));
+        // Joined, the texts are made of the same kinds of pieces, though not always the same ones.
+        const joined = usable.join("\n");
+        const known = countKnownTokens(joined);
+        if (known !== undefined) expect(known).toBe(encoding(joined));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("knows nothing of an unseen piece, nor of a text with a special token, which the encoding refuses", async () => {
+    const encoding = await loadTokenCounter();
+    const counts = new Map<string, number>();
+    pieceCounter(encoding, counts)("Stop at <|endoftext|> here");
+    rememberTokenCounts(tokenCountTable(counts));
+    expect(countKnownTokens("Stop here")).toBe(encoding("Stop here"));
+    expect(countKnownTokens("Stop at <|endoftext|> here")).toBeUndefined();
+    expect(() => encoding("Stop at <|endoftext|> here")).toThrow(/special token/);
+    expect(countKnownTokens("Stop quizzically")).toBeUndefined();
+  });
+
+  it("the table groups pieces by count, each group sorted", () => {
+    const counts = new Map([
+      ["zeta", 1],
+      [" alpha", 1],
+      ["00042", 2],
+    ]);
+    expect(tokenCountTable(counts)).toEqual({ "1": [" alpha", "zeta"], "2": ["00042"] });
+  });
+
+  it("work with known counts runs only when counts are known, and gives way at the first unknown piece", async () => {
+    vi.resetModules();
+    const fresh = await import("./known-token-counts.js");
+    let runs = 0;
+    expect(fresh.withKnownTokenCounts(() => ++runs)).toBeUndefined();
+    expect(runs).toBe(0);
+    fresh.rememberTokenCounts({ "1": ["Hello", " world"] });
+    expect(fresh.withKnownTokenCounts((count) => count("Hello world"))).toBe(2);
+    expect(fresh.withKnownTokenCounts((count) => count("Hello") + count("Hello there"))).toBeUndefined();
+    // Errors of the work itself are its own.
+    expect(() =>
+      fresh.withKnownTokenCounts(() => {
+        throw new Error("planning failed");
+      }),
+    ).toThrow("planning failed");
+    expect(withKnownTokenCounts).not.toBe(fresh.withKnownTokenCounts);
+  });
+});
