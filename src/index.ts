@@ -29,12 +29,12 @@ export {
   type BackendFileInfo,
   createBackendSource,
 } from "./sources/backend-source.js";
-export {
-  type SnapshotSource,
-  type SnapshotSourceOptions,
-  type SnapshotRefresh,
-  createSnapshotSource,
-} from "./sources/snapshot/snapshot-source.js";
+export { createSnapshotSource } from "./sources/snapshot/snapshot-source.js";
+export type {
+  SnapshotSource,
+  SnapshotSourceOptions,
+  SnapshotRefresh,
+} from "./sources/snapshot/snapshot-source-options.js";
 export type { SnapshotStore, StoreRetry } from "./sources/snapshot/snapshot-store.js";
 
 // The catalog as the model sees it.

@@ -1,7 +1,8 @@
 // Integration tests of a fleet's catalog snapshot (docs/fleet.md) on a real PostgreSQL: a worker
 // killed in the middle of a refresh (a real child process, test/langchain/fixtures/snapshot-refresher.mjs
-// over the BUILT package: `npm run build` first), and a store that is down when a worker starts,
-// with the real agent loop. Without a PostgreSQL server this skips, except under CI=true.
+// over the BUILT package: `npm run build` first) and what it left deleted by the next writer, two
+// workers correcting different skills at the same moment, and a store that is down when a worker
+// starts, with the real agent loop. Without a PostgreSQL server this skips, except under CI=true.
 import { spawn } from "node:child_process";
 import { createServer, connect, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -12,8 +13,17 @@ import { StoreBackend } from "deepagents";
 import { createAgent } from "langchain";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSnapshotSource } from "../../src/index.js";
+import { createSnapshotSource, type SnapshotSourceOptions } from "../../src/index.js";
 import { createSkillsMiddleware } from "../../src/langchain.js";
+import {
+  SNAPSHOTS,
+  barrier,
+  gatedStore,
+  isSnapshotCall,
+  keysIn,
+  storedGenerations,
+  type StoreCall,
+} from "../helpers/snapshot-library.js";
 import { TEST_PG_URL, usePostgres } from "../helpers/test-environment.js";
 
 const REFRESHER = fileURLToPath(new URL("./fixtures/snapshot-refresher.mjs", import.meta.url));
@@ -37,7 +47,7 @@ describe.skipIf(!(await usePostgres()))("A fleet's catalog snapshot on PostgreSQ
     await client.end();
   });
 
-  const source = (on: PostgresStore, options: { storeName?: string } = {}) =>
+  const source = (on: PostgresStore, options: Partial<SnapshotSourceOptions> = {}) =>
     createSnapshotSource({
       backend: new StoreBackend({ store: on, namespace: ["library"] }),
       path: "/skills/",
@@ -56,6 +66,9 @@ describe.skipIf(!(await usePostgres()))("A fleet's catalog snapshot on PostgreSQ
     expect(held.lines).toEqual(["scanning", expect.stringMatching(/^wrote backend:\/skills\/@[0-9a-f]{64}$/)]);
     expect(held.signal).toBe("SIGKILL");
     expect((await store.get(["skillset", "snapshots"], HEAD))?.value).toMatchObject({ generation: first.generation });
+    // What it left: a snapshot no head names.
+    const orphan = held.lines[1]!.slice(`wrote ${HEAD}@`.length);
+    expect(await storedGenerations(store)).toEqual([first.generation, orphan].sort());
     const joining = source(store);
     const joined = await joining.scan();
     expect(joined.diagnostics).toEqual([]);
@@ -78,10 +91,27 @@ describe.skipIf(!(await usePostgres()))("A fleet's catalog snapshot on PostgreSQ
       "Handles task 7, now in two steps.",
     );
 
-    // A refresher that is left alone finishes, and the next worker joins from its snapshot.
-    const finished = await runRefresher({}, () => false);
+    // A refresher that is left alone finishes, and the next worker joins from its snapshot. As
+    // if ten minutes had passed (abandonedAfterMs: 0), it takes the killed writers for dead and
+    // deletes what they left: the orphan snapshot, their items, and the correction of skill-7,
+    // which its own scan supersedes. It keeps its snapshot and the one it replaced.
+    const finished = await runRefresher({ abandonedAfterMs: 0 }, () => false);
     expect(finished.lines.at(-1)).toMatch(/^done [0-9a-f]{64}$/);
+    const done = finished.lines.at(-1)!.slice("done ".length);
+    expect(await storedGenerations(store)).toEqual([first.generation, done].sort());
+    const writers = await Promise.all(
+      (await keysIn(store, [...SNAPSHOTS, "writers"])).map(
+        async (key) => (await store.get([...SNAPSHOTS, "writers"], key))?.value,
+      ),
+    );
+    expect(writers.map((writer) => writer?.generation).sort()).toEqual([first.generation, done].sort());
+    expect(writers.every((writer) => writer?.done === true)).toBe(true);
+    expect(await keysIn(store, [...SNAPSHOTS, "corrections"])).toEqual([HEAD]);
     const rejoined = await source(store).scan();
+    expect(rejoined.diagnostics).toEqual([]);
+    expect(rejoined.skills.find((skill) => skill.name === "skill-7")?.description).toBe(
+      "Handles task 7, now in two steps.",
+    );
     expect(rejoined.skills.find((skill) => skill.name === "skill-8")?.description).toBe(
       "Handles task 8, now in three steps.",
     );
@@ -95,11 +125,47 @@ describe.skipIf(!(await usePostgres()))("A fleet's catalog snapshot on PostgreSQ
     expect(generations[1]).toBe(generations[0]);
     const head = (await store.get(["skillset", "snapshots"], HEAD))?.value;
     expect(`done ${String(head?.generation)}`).toBe(generations[0]);
+    // Whichever wrote its head, the other's clean-up deleted nothing the head needs.
+    const kept = [head?.generation, head?.previous].filter((generation) => typeof generation === "string");
+    expect(kept).toContain(head?.generation);
+    expect((await storedGenerations(store)).every((generation) => kept.includes(generation))).toBe(true);
     const joined = await source(store).scan();
     expect(joined.diagnostics).toEqual([]);
     expect(joined.skills.find((skill) => skill.name === "skill-9")?.description).toBe(
       "Handles task 9, now with a checklist.",
     );
+  }, 60_000);
+
+  it("two workers that each find a different skill changed behind the snapshot at the same moment (each on its own connection pool) both keep their correction", async () => {
+    await source(store).refresh();
+    const [storeOne, storeTwo] = [0, 1].map(() => PostgresStore.fromConnString(TEST_PG_URL, { schema: SCHEMA }));
+    try {
+      // Each worker's first write of the snapshot's items waits until the other's is about to happen too.
+      const together = barrier(2);
+      const gate = (call: StoreCall) => (call.method === "put" && isSnapshotCall(call) ? together.wait() : undefined);
+      const one = source(storeOne!, { store: gatedStore(storeOne!, gate) });
+      const two = source(storeTwo!, { store: gatedStore(storeTwo!, gate) });
+      const [scanOne, scanTwo] = await Promise.all([one.scan(), two.scan()]);
+      await writeSkill(store, "skill-20", "Handles task 20, now with a diagram.");
+      await writeSkill(store, "skill-21", "Handles task 21, now in Welsh.");
+      const [twenty, twentyOne] = await Promise.all([
+        one.readSkill(scanOne.skills.find((skill) => skill.name === "skill-20")!),
+        two.readSkill(scanTwo.skills.find((skill) => skill.name === "skill-21")!),
+      ]);
+      expect(new TextDecoder().decode(twenty)).toBe(skillText("skill-20", "Handles task 20, now with a diagram."));
+      expect(new TextDecoder().decode(twentyOne)).toBe(skillText("skill-21", "Handles task 21, now in Welsh."));
+      for (const worker of [one, two, source(store)]) {
+        const scan = await worker.scan();
+        expect(scan.diagnostics).toEqual([]);
+        const described = (name: string) => scan.skills.find((skill) => skill.name === name)?.description;
+        expect([described("skill-20"), described("skill-21")]).toEqual([
+          "Handles task 20, now with a diagram.",
+          "Handles task 21, now in Welsh.",
+        ]);
+      }
+    } finally {
+      await Promise.all([storeOne!.stop(), storeTwo!.stop()]);
+    }
   }, 60_000);
 
   it("a store that is down when a worker starts: its agent answers with an empty catalog and an error naming the store, and the catalog appears once the store answers", async () => {
@@ -139,7 +205,10 @@ describe.skipIf(!(await usePostgres()))("A fleet's catalog snapshot on PostgreSQ
   }, 60_000);
 
   // Runs the refresher and kills it when `killWhen` matches a line it printed.
-  async function runRefresher(options: { holdAfterSnapshot?: boolean }, killWhen: (line: string) => boolean) {
+  async function runRefresher(
+    options: { holdAfterSnapshot?: boolean; abandonedAfterMs?: number },
+    killWhen: (line: string) => boolean,
+  ) {
     const child = spawn(
       process.execPath,
       [REFRESHER, JSON.stringify({ url: TEST_PG_URL, schema: SCHEMA, ...options })],

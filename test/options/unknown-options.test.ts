@@ -220,7 +220,7 @@ const FACTORIES: Factory[] = [
     make: (options) => createSnapshotSource(options as never),
     typo: "storename",
     suggests: "storeName",
-    known: ["backend", "path", "recursive", "id", "store", "namespace", "storeName", "retry"],
+    known: ["backend", "path", "recursive", "id", "store", "namespace", "storeName", "retry", "abandonedAfterMs"],
   },
   {
     name: "createMemorySource",

@@ -202,7 +202,8 @@ function isDigest(value: unknown): value is string {
   return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
 }
 
-function isSnapshotSkill(value: unknown): value is SnapshotSkill {
+/** Whether `value` is a well-formed snapshot entry (its skill's fields, digest and files). */
+export function isSnapshotSkill(value: unknown): value is SnapshotSkill {
   if (value === null || typeof value !== "object") return false;
   const { skill, digest, files, filesTruncated } = value as Record<string, unknown>;
   if (!isDigest(digest) || !Array.isArray(files) || typeof filesTruncated !== "boolean") return false;

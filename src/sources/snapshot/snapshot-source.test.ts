@@ -1,53 +1,22 @@
 import { InMemoryStore } from "@langchain/langgraph";
-import { StoreBackend } from "deepagents";
 import { describe, expect, it } from "vitest";
 import { LIBRARY_SNAPSHOT_FORMAT } from "../../core/catalog/library-snapshot.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
-import type { SkillsBackend } from "../skills-backend.js";
-import { createSnapshotSource, type SnapshotSourceOptions } from "./snapshot-source.js";
-
-const LIBRARY = ["library"];
-const SNAPSHOTS = ["skillset", "snapshots"];
-const HEAD = "backend:/skills/";
-const skillText = (name: string, description = `Use ${name} for ${name} tasks.`) =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
+import {
+  HEAD,
+  LIBRARY,
+  SNAPSHOTS,
+  skillText,
+  snapshotWorker as worker,
+  writeFile,
+} from "../../../test/helpers/snapshot-library.js";
 
 // A LangGraph store holding skills as deepagents' StoreBackend writes files.
 async function libraryStore(files: Record<string, string>) {
   const store = new InMemoryStore();
   for (const [path, content] of Object.entries(files)) await writeFile(store, path, content);
   return store;
-}
-
-async function writeFile(store: InMemoryStore, path: string, content: string) {
-  const now = new Date().toISOString();
-  await store.put(LIBRARY, path, { content, created_at: now, modified_at: now });
-}
-
-// The backend, counting its listings and reads, so a test can say a join read no library.
-function countingBackend(store: InMemoryStore) {
-  const backend = new StoreBackend({ store, namespace: LIBRARY });
-  const calls = { glob: 0, ls: 0, downloadFiles: 0 };
-  const counted: SkillsBackend = {
-    glob: (pattern, path) => (calls.glob++, backend.glob(pattern, path)),
-    ls: (path) => (calls.ls++, backend.ls(path)),
-    downloadFiles: (paths) => (calls.downloadFiles++, backend.downloadFiles(paths)),
-  };
-  return { backend: counted, calls };
-}
-
-function worker(store: InMemoryStore, options: Partial<SnapshotSourceOptions> = {}) {
-  const { backend, calls } = countingBackend(store);
-  const source = createSnapshotSource({
-    backend,
-    path: "/skills/",
-    recursive: true,
-    store,
-    storeName: "test-store",
-    ...options,
-  });
-  return { source, calls };
 }
 
 const twoSkills = () =>
@@ -218,12 +187,10 @@ describe("createSnapshotSource: a fleet's catalog from a snapshot in the store",
     const joining = worker(store);
     const joined = await joining.source.scan();
     expect(joined.version).toBe(after.version);
-    // The stored entry carries the new digest: the joining worker serves the new text as is.
+    // The stored entry carries the new digest: the joining worker serves the new text as is,
+    // reading it once.
     expect(text(await joining.source.readSkill(joined.skills[1]!))).toBe(changed);
-    const { generation } = (await storedHead(store)) as { generation: string };
-    const stored = (await store.get(SNAPSHOTS, `${HEAD}@${generation}`))!.value as Stored;
-    const content = JSON.parse(stored.content) as { skills: Array<{ digest: string }> };
-    expect(content.skills[1]!.digest).toBe(await sha256Hex(changed));
+    expect(joining.calls).toEqual({ glob: 0, ls: 0, downloadFiles: 1 });
   });
 
   it("refresh(paths) adds, changes or removes exactly those skills; other workers see it at their next scan", async () => {
@@ -241,7 +208,9 @@ describe("createSnapshotSource: a fleet's catalog from a snapshot in the store",
     const after = await reader.source.scan();
     expect(names(after)).toEqual(["beta", "gamma"]);
     expect(after.skills[0]).toEqual(before.skills[1]);
-    // Nothing changed: a full refresh writes nothing.
+    // A full refresh finds the library as the corrected catalog says, and writes that snapshot
+    // whole (the corrections are then superseded); after it, nothing changed, and it writes nothing.
+    expect(await writer.source.refresh()).toEqual({ generation: result.generation, skills: 2, written: true });
     expect(await writer.source.refresh()).toEqual({ generation: result.generation, skills: 2, written: false });
   });
 
@@ -282,6 +251,7 @@ describe("createSnapshotSource: a fleet's catalog from a snapshot in the store",
         down ? Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")) : store.get(namespace, key),
       put: (namespace: string[], key: string, value: Record<string, unknown>) => store.put(namespace, key, value),
       delete: (namespace: string[], key: string) => store.delete(namespace, key),
+      search: (namespace: string[], options?: { limit?: number; offset?: number }) => store.search(namespace, options),
     };
     const { source } = worker(store, {
       store: flaky,

@@ -1,84 +1,57 @@
 import type { Diagnostic } from "../../core/diagnostic.js";
 import { buildLibrarySnapshot, type LibrarySnapshot, type SnapshotSkill } from "../../core/catalog/library-snapshot.js";
+import { applyCorrections } from "../../core/catalog/snapshot-correction.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../../core/skill-source.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { rememberTokenCounts } from "../../core/text/known-token-counts.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
-import {
-  BACKEND_SOURCE_OPTIONS,
-  backendPlace,
-  createBackendSource,
-  isContained,
-  type BackendSourceOptions,
-} from "../backend-source.js";
-import { type KnownOptions, refuseUnknownOptions } from "../../errors/known-options.js";
+import { backendPlace, createBackendSource, isContained } from "../backend-source.js";
+import { refuseUnknownOptions } from "../../errors/known-options.js";
 import type { SkillsBackend } from "../skills-backend.js";
-import { refreshEntries } from "./refresh-entries.js";
+import { readCorrections } from "./read-corrections.js";
 import { scanBackendLibrary, type LibraryPlace } from "./scan-backend-library.js";
 import { snapshotListing } from "./snapshot-files.js";
 import { listingFromStore } from "./store-library-files.js";
-import { retryingStore, type SnapshotStore, type StoreRetry } from "./snapshot-store.js";
+import { snapshotNotes, type SnapshotNotes } from "./snapshot-notes.js";
+import {
+  DEFAULT_ABANDONED_AFTER_MS,
+  SNAPSHOT_SOURCE_OPTIONS,
+  type SnapshotRefresh,
+  type SnapshotSource,
+  type SnapshotSourceOptions,
+} from "./snapshot-source-options.js";
+import { retryingStore, type RetryingStore } from "./snapshot-store.js";
+import { beginSnapshotWrite, dropSnapshotWrite, finishSnapshotWrite } from "./snapshot-writer.js";
+import { loadCorrections, readCorrectionsMark, readHeadAndMark, storeCorrections } from "./stored-corrections.js";
 import {
   readHead,
   readSnapshot,
-  writeSnapshot,
   type HeadReading,
   type SnapshotPlace,
   type SnapshotReading,
+  type StoredHead,
 } from "./stored-snapshot.js";
-
-/** Options of {@link createSnapshotSource}: a backend source's, and where its snapshot is kept. */
-export interface SnapshotSourceOptions extends BackendSourceOptions {
-  /** The store that keeps the snapshot, usually the one that holds the skills (a LangGraph `PostgresStore`). */
-  store: SnapshotStore;
-  /** The snapshot's namespace in `store`; keep it outside the skills' own. @default ["skillset", "snapshots"] */
-  namespace?: string[];
-  /** Names the store in errors (a URL without its password, say). @default the store's class name */
-  storeName?: string;
-  /** How a store that does not answer is asked again. @default 3 tries, 200 ms apart, doubling */
-  retry?: StoreRetry;
-}
-
-const SNAPSHOT_SOURCE_OPTIONS = {
-  ...BACKEND_SOURCE_OPTIONS,
-  store: true,
-  namespace: true,
-  storeName: true,
-  retry: true,
-} as const satisfies KnownOptions<SnapshotSourceOptions>;
-
-/** What {@link SnapshotSource.refresh} did. */
-export interface SnapshotRefresh {
-  /** The generation of the snapshot now current (a digest of its content). */
-  generation: string;
-  /** Skills it lists. */
-  skills: number;
-  /** Whether a new snapshot was written (`false` when the library had not changed). */
-  written: boolean;
-}
-
-/** A backend source whose catalog comes from a snapshot kept in a store, shared by a fleet of workers. */
-export interface SnapshotSource extends SkillSource {
-  /**
-   * Reads the library again and writes its snapshot when it changed: all of it, or only the
-   * skills whose `SKILL.md` is at `paths` (added, changed or removed there), leaving every other
-   * entry as it was.
-   */
-  refresh(paths?: readonly string[]): Promise<SnapshotRefresh>;
-}
 
 /**
  * A backend source for a fleet: the catalog comes from a versioned snapshot in `store`, which
  * a joining worker reads (a small head, then the snapshot) instead of listing and reading the
  * whole library. Whoever finds no usable snapshot scans the library and writes one; each scan
- * reads only the head to see whether another worker wrote a newer one. A skill's `SKILL.md` is
- * read when it is loaded and checked against its digest: a skill changed or removed since is
- * read again and its entry alone rewritten, and content that does not match is never served.
+ * reads only the head and the corrections' mark to see whether another worker wrote anything. A
+ * skill's `SKILL.md` is read when it is loaded and checked against its digest: a skill changed or
+ * removed since is read again and a correction of its entry alone stored beside the snapshot, and
+ * content that does not match is never served.
  */
 export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSource {
   refuseUnknownOptions("createSnapshotSource", options, SNAPSHOT_SOURCE_OPTIONS);
-  const { store: _store, namespace: _namespace, storeName: _storeName, retry: _retry, ...backendOptions } = options;
+  const {
+    store: _store,
+    namespace: _namespace,
+    storeName: _storeName,
+    retry: _retry,
+    abandonedAfterMs = DEFAULT_ABANDONED_AFTER_MS,
+    ...backendOptions
+  } = options;
   const backendSource = createBackendSource(backendOptions);
   const { root, separator, getBackend } = backendPlace(backendOptions);
   const storeName = options.storeName ?? options.store.constructor?.name ?? "store";
@@ -89,6 +62,7 @@ export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSo
     getBackend,
     backendSource,
     storeName,
+    abandonedAfterMs,
   );
   return {
     specificationVersion: "v1",
@@ -107,7 +81,10 @@ export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSo
 // One source's snapshot as this process holds it. Only data derived from the library lives
 // here, shared by every thread; each write goes through the store's own put.
 class SnapshotLibrary {
+  // What this process serves: the stored snapshot with the corrections laid over it.
   #snapshot: LibrarySnapshot | undefined;
+  // The stored snapshot, the head that named it and the corrections' mark it was read at.
+  #stored: { snapshot: LibrarySnapshot; head: StoredHead; mark: string | undefined } | undefined;
   #byPath = new Map<string, SnapshotSkill>();
   #scan: SkillSourceScan | undefined;
   // The head this process last acted on (a generation, or an unusable head's stamp).
@@ -117,13 +94,21 @@ class SnapshotLibrary {
   #scanning: Promise<SkillSourceScan> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
+  private readonly place: SnapshotPlace;
+  private readonly notes: SnapshotNotes;
+
   constructor(
     private readonly library: LibraryPlace,
-    private readonly place: SnapshotPlace,
+    { store, key, source }: { store: RetryingStore; key: string; source: string },
     private readonly backend: () => Promise<SkillsBackend>,
     private readonly folders: SkillSource,
-    private readonly storeName: string,
-  ) {}
+    storeName: string,
+    abandonedAfterMs: number,
+  ) {
+    const [writers, corrections] = [store.below("writers"), store.below("corrections")];
+    this.place = { store, writers, corrections, key, source, abandonedAfterMs };
+    this.notes = snapshotNotes(storeName, key, library.id, library.root);
+  }
 
   entry(skill: SkillMetadata): SnapshotSkill | undefined {
     const entry = this.#byPath.get(skill.path);
@@ -138,44 +123,43 @@ class SnapshotLibrary {
 
   async #scanOnce(queued = false): Promise<SkillSourceScan> {
     try {
-      const head = await readHead(this.place);
-      if (head.kind === "head" && head.head.generation === this.#snapshot?.generation && this.#scan) return this.#scan;
+      const [head, mark] = await readHeadAndMark(this.place);
+      const stored = this.#stored;
+      if (head.kind === "head" && stored && sameHead(head.head, stored.head)) {
+        if (mark === stored.mark && this.#scan) return this.#scan;
+        return await this.#adoptStored(stored.snapshot, head.head, mark, []);
+      }
       if (head.kind === "unusable" && head.stamp === this.#seen && this.#scan) return this.#scan;
       const reading = head.kind === "head" ? await readSnapshot(this.place, head.head) : head;
       if (reading.kind === "found") {
         this.#readOnly = false;
         this.#seen = reading.snapshot.generation;
-        this.#adopt(reading.snapshot, []);
-        return this.#scan!;
+        return await this.#adoptStored(reading.snapshot, reading.head, mark, []);
       }
       return await (queued ? this.#scanLibrary(reading) : this.#serialized(() => this.#scanLibrary(reading)));
     } catch (error) {
-      return this.#unavailable(error);
+      return this.notes.unavailable(error, this.#scan);
     }
   }
 
   // No usable snapshot: scan the library, and store the result unless a newer skillset owns it.
   async #scanLibrary(reading: HeadReading | SnapshotReading): Promise<SkillSourceScan> {
     const newer = reading.kind === "unusable" && reading.newer;
+    const write = newer ? undefined : await beginSnapshotWrite(this.place);
     const built = await this.#scanBackend();
-    const notes: Diagnostic[] = [];
-    if (reading.kind === "unusable")
-      notes.push(
-        this.#diagnostic(
-          "warning",
-          "snapshot-unusable",
-          `The catalog snapshot in ${this.storeName} is unusable (${reading.problem}); ${
-            newer
-              ? "this worker scanned the library itself and leaves the snapshot to the newer skillset"
-              : "the library was scanned and its snapshot written again"
-          }`,
-        ),
-      );
-    if (!newer) await writeSnapshot(this.place, built, reading.kind === "unusable" ? reading.stamp : undefined);
+    const notes = reading.kind === "unusable" ? [this.notes.unusableSnapshot(reading.problem, newer)] : [];
     this.#readOnly = newer;
-    this.#seen = newer && reading.kind === "unusable" ? reading.stamp : built.generation;
-    this.#adopt(built, notes);
-    return this.#scan!;
+    if (!write) {
+      this.#seen = reading.kind === "unusable" ? reading.stamp : built.generation;
+      this.#stored = undefined;
+      this.#adopt(built, notes);
+      return this.#scan!;
+    }
+    const { head } = await finishSnapshotWrite(this.place, write, built);
+    this.#seen = head.generation;
+    // Another worker's scan began later and its snapshot is current: serve that one.
+    if (head.generation !== built.generation) return this.#scanOnce(true);
+    return this.#adoptStored(built, head, await readCorrectionsMark(this.place), notes);
   }
 
   async #scanBackend(): Promise<LibrarySnapshot> {
@@ -194,8 +178,8 @@ class SnapshotLibrary {
       if (!(SkillsetError.isInstance(error) && error.code === "cannot-read")) throw error;
     }
     if (bytes && (await sha256Hex(bytes)) === entry.digest) return bytes;
-    // Changed or removed since the snapshot: read it again and rewrite its entry alone.
-    const { contents } = await this.#serialized(() => this.#refreshPaths([skill.path]));
+    // Changed or removed since the snapshot: read it again and store a correction of its entry alone.
+    const { contents } = await this.#serialized(() => this.#correct([skill.path]));
     const now = this.entry(skill);
     const fresh = contents.get(skill.path);
     if (!fresh || !now)
@@ -219,34 +203,67 @@ class SnapshotLibrary {
           `refresh: ${outside} is not a SKILL.md below ${root}, so it is no skill of this source`,
         ),
       );
-    return this.#serialized(async () => {
-      if (paths) return (await this.#refreshPaths(paths)).result;
-      const head = await readHead(this.place);
-      const built = await this.#scanBackend();
-      const current = head.kind === "head" ? head.head.generation : undefined;
-      const newer = head.kind === "unusable" && head.newer;
-      const written = !newer && current !== built.generation;
-      if (written) await writeSnapshot(this.place, built, current);
-      this.#readOnly = newer;
-      this.#seen = head.kind === "unusable" && newer ? head.stamp : built.generation;
-      this.#adopt(built, []);
-      return { generation: built.generation, skills: built.count, written };
-    });
+    return this.#serialized(async () => (paths ? (await this.#correct(paths)).result : this.#refreshAll()));
   }
 
-  // The latest stored snapshot with the skills at `paths` read again, stored when it changed.
-  async #refreshPaths(paths: readonly string[]) {
+  async #refreshAll(): Promise<SnapshotRefresh> {
+    const before = await readHead(this.place);
+    if (before.kind === "unusable" && before.newer) {
+      const built = await this.#scanBackend();
+      [this.#readOnly, this.#seen, this.#stored] = [true, before.stamp, undefined];
+      this.#adopt(built, []);
+      return this.#result(false);
+    }
+    const write = await beginSnapshotWrite(this.place);
+    const built = await this.#scanBackend();
+    this.#readOnly = false;
+    const current = await readHead(this.place);
+    // Unchanged: the head names this very snapshot, and no correction changes it.
+    if (current.kind === "head" && current.head.generation === built.generation) {
+      await this.#adoptStored(built, current.head, await readCorrectionsMark(this.place), []);
+      if (this.#snapshot!.generation === built.generation) {
+        this.#seen = built.generation;
+        await dropSnapshotWrite(this.place, write);
+        return this.#result(false);
+      }
+    }
+    const { written, head } = await finishSnapshotWrite(this.place, write, built);
+    this.#seen = head.generation;
+    if (head.generation === built.generation)
+      await this.#adoptStored(built, head, await readCorrectionsMark(this.place), []);
+    else await this.#scanOnce(true);
+    return this.#result(written);
+  }
+
+  // The skills at `paths` read again; when that changes the catalog, stored as corrections of
+  // their own (never a rewrite of the whole snapshot, which would lose other workers' corrections).
+  async #correct(paths: readonly string[]) {
     await this.#scanOnce(true);
     const base = this.#snapshot ?? (await this.#scanBackend());
     const backend = await this.backend();
     const folders = listingFromStore(this.folders, backend, this.library);
-    const { skills, diagnostics, contents } = await refreshEntries(base, paths, backend, folders);
-    const next = await buildLibrarySnapshot(this.library.id, skills, diagnostics);
+    const read = await readCorrections(this.library.id, paths, backend, folders);
+    const next = await applyCorrections(base, read.corrections);
     const written = !this.#readOnly && next.generation !== base.generation;
-    if (written) await writeSnapshot(this.place, next, base.generation);
-    if (!this.#readOnly) this.#seen = next.generation;
-    this.#adopt(next, []);
-    return { contents, result: { generation: next.generation, skills: next.count, written } };
+    if (written) {
+      await storeCorrections(this.place, read.corrections);
+      await this.#scanOnce(true);
+    } else if (this.#readOnly || !this.#snapshot) this.#adopt(next, []);
+    return { contents: read.contents, result: this.#result(written) };
+  }
+
+  // `snapshot`, stored and named by `head`, served with the corrections that apply over it.
+  async #adoptStored(snapshot: LibrarySnapshot, head: StoredHead, mark: string | undefined, notes: Diagnostic[]) {
+    const { corrections, problems } =
+      mark === undefined ? { corrections: [], problems: [] } : await loadCorrections(this.place, head);
+    const served = await applyCorrections(snapshot, corrections);
+    this.#stored = { snapshot, head, mark };
+    this.#adopt(served, [...notes, ...problems.map((problem) => this.notes.unusableCorrection(problem))]);
+    return this.#scan!;
+  }
+
+  #result(written: boolean): SnapshotRefresh {
+    return { generation: this.#snapshot!.generation, skills: this.#snapshot!.count, written };
   }
 
   #adopt(snapshot: LibrarySnapshot, notes: Diagnostic[]): void {
@@ -261,26 +278,14 @@ class SnapshotLibrary {
     };
   }
 
-  // The store (or the library behind it) does not answer: keep serving what this process has,
-  // or an empty catalog that says why; the next scan asks again.
-  #unavailable(error: unknown): SkillSourceScan {
-    const message =
-      SkillsetError.isInstance(error) && error.code === "store-unavailable"
-        ? `${error.message}; the next scan tries again`
-        : `Cannot scan ${this.library.root} through ${this.storeName}: ${error instanceof Error ? error.message : String(error)}`;
-    const problem = this.#diagnostic("error", "store-unavailable", message);
-    if (this.#scan) return { ...this.#scan, diagnostics: [...this.#scan.diagnostics, problem] };
-    return { version: `${this.library.id}#unavailable`, skills: [], diagnostics: [problem] };
-  }
-
-  #diagnostic(severity: Diagnostic["severity"], code: string, message: string): Diagnostic {
-    return { severity, code, file: `${this.storeName}:${this.place.key}`, message, source: this.library.id };
-  }
-
   // Refreshes of this process run one after another; other processes are met through the head.
   #serialized<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(work, work);
     this.#queue = run.catch(() => {});
     return run;
   }
+}
+
+function sameHead(one: StoredHead, other: StoredHead): boolean {
+  return one.generation === other.generation && one.since === other.since;
 }
