@@ -67,4 +67,23 @@ describe("a worker joining from the catalog snapshot", () => {
     },
     60_000,
   );
+
+  it("after a skill was corrected by path, still joins without the encoding, showing the corrected catalog", async () => {
+    const store = await library(40);
+    await worker(store);
+    // A writer refreshes one changed skill: a correction stored beside the snapshot, in words the library already has.
+    const path = "/skills/vendor/ops-00000/SKILL.md";
+    const now = new Date().toISOString();
+    const text = "---\nname: ops-00000\ndescription: Audit release notes for finance teams. Skill 0.\n---\n# ops\n";
+    await store.put(["library"], path, { content: text, created_at: now, modified_at: now });
+    vi.resetModules();
+    const { createSnapshotSource } = await import("../../src/index.js");
+    const backend = new StoreBackend({ store, namespace: ["library"] });
+    const writer = createSnapshotSource({ backend, path: "/skills/", recursive: true, store });
+    expect((await writer.refresh([path])).written).toBe(true);
+    const joining = await worker(store);
+    expect(joining.prompt).toContain("\n- ops-00000: Audit release notes for finance teams. Skill 0.");
+    expect(joining.encodingLoaded).toBe(false);
+    expect(joining.prompt).toBe((await worker(store, { direct: true })).prompt);
+  }, 60_000);
 });

@@ -1,5 +1,11 @@
 import { loadTokenCounter } from "../text/count-tokens.js";
-import { pieceCounter, tokenCountTable, type TokenCountTable } from "../text/known-token-counts.js";
+import type { TokenCounter } from "../text/count-tokens.js";
+import {
+  pieceCounter,
+  tokenCountTable,
+  withKnownTokenCounts,
+  type TokenCountTable,
+} from "../text/known-token-counts.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { READ_SKILL_RESOURCE, SEARCH_SKILLS } from "../tools/skill-tool-definitions.js";
 import { markdownLayout, DEFAULT_MAX_DESCRIPTION_LENGTH } from "./prompt-markdown.js";
@@ -32,8 +38,17 @@ const NUMBERS = Array.from({ length: 1110 }, (_, at) =>
  * loading the encoding.
  */
 export async function catalogTokenTable(skills: readonly SkillMetadata[], source: string): Promise<TokenCountTable> {
+  // A snapshot with a few skills corrected is mostly pieces this process already knows the counts
+  // of (the stored snapshot's): then it needs no encoding. The table is the same either way.
+  return (
+    withKnownTokenCounts((known) => countPieces(skills, source, known)) ??
+    countPieces(skills, source, await loadTokenCounter())
+  );
+}
+
+function countPieces(skills: readonly SkillMetadata[], source: string, counter: TokenCounter): TokenCountTable {
   const counts = new Map<string, number>();
-  const count = pieceCounter(await loadTokenCounter(), counts);
+  const count = pieceCounter(counter, counts);
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
   const layout = markdownLayout({ maxDescriptionLength: DEFAULT_MAX_DESCRIPTION_LENGTH });
   for (const skill of visible) {
