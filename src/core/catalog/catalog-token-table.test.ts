@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { loadTokenCounter } from "../text/count-tokens.js";
 import { rememberTokenCounts, type TokenCountTable } from "../text/known-token-counts.js";
+import { sha256Hex } from "../text/sha256-hex.js";
 import { catalogTokenTable } from "./catalog-token-table.js";
+import { buildLibrarySnapshot, decodeLibrarySnapshot, encodeLibrarySnapshot } from "./library-snapshot.js";
 import { planRenderedCatalog, renderCatalog, type CatalogRenderOptions } from "./render-catalog.js";
 
 const SOURCE = "backend:/skills/";
@@ -123,5 +125,27 @@ describe("catalogTokenTable", () => {
     rememberTokenCounts(await catalogTokenTable(skills.slice(0, 300), SOURCE));
     for (const options of [...DEFAULTS, { budget: 2000, format: "xml" as const }])
       expect(await renderCatalog(skills, options)).toEqual(planRenderedCatalog(skills, options, encoding));
+  });
+
+  it("a snapshot keeps the table in its verified content, and one whose table is malformed does not verify", async () => {
+    const skills = library(30, 6);
+    const snapshot = await buildLibrarySnapshot(
+      SOURCE,
+      skills.map((skill) => ({ skill, digest: "0".repeat(64), files: [], filesTruncated: false })),
+      [],
+    );
+    expect(snapshot.tokens).toEqual(await catalogTokenTable(skills, SOURCE));
+    const stored = encodeLibrarySnapshot(snapshot);
+    const decoded = await decodeLibrarySnapshot(stored, SOURCE, snapshot.generation);
+    expect(decoded).toEqual({ ok: true, value: snapshot });
+    for (const tokens of [[], { "0": ["a"] }, { "1": "a" }, { "1": [""] }, { x: ["a"] }, null]) {
+      const content = JSON.stringify({ ...JSON.parse(stored.content), tokens });
+      const generation = await sha256Hex(`${SOURCE}\n${content}`);
+      expect(await decodeLibrarySnapshot({ ...stored, content, generation }, SOURCE, generation)).toEqual({
+        ok: false,
+        problem: "its token counts are malformed",
+        newer: false,
+      });
+    }
   });
 });
