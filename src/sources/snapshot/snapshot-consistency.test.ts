@@ -243,16 +243,21 @@ describe("createSnapshotSource: corrections of single skills by workers at the s
     await worker.source.refresh();
     await writeFile(store, "/skills/gamma/SKILL.md", skillText("gamma"));
     const corrected = await worker.source.refresh(["/skills/gamma/SKILL.md"]);
+    expect(corrected).toMatchObject({ skills: 3, written: true });
     expect((await keysIn(store, CORRECTIONS)).filter((key) => key !== HEAD)).toEqual([
       `${HEAD}@/skills/gamma/SKILL.md`,
     ]);
-    // The library is what the corrected catalog says: the full refresh writes that very snapshot.
+    const joined = await snapshotWorker(store).source.scan();
+    // The library is what the corrected catalog says: the full refresh writes it as one snapshot.
     await nextMillisecond();
-    expect(await worker.source.refresh()).toEqual({ generation: corrected.generation, skills: 3, written: true });
-    expect(await headGeneration(store)).toBe(corrected.generation);
+    const full = await worker.source.refresh();
+    expect(full).toMatchObject({ skills: 3, written: true });
+    expect(await headGeneration(store)).toBe(full.generation);
     expect((await keysIn(store, CORRECTIONS)).filter((key) => key !== HEAD)).toEqual([]);
-    expect(await worker.source.refresh()).toEqual({ generation: corrected.generation, skills: 3, written: false });
-    expect(names(await snapshotWorker(store).source.scan())).toEqual(["alpha", "beta", "gamma"]);
+    expect(await worker.source.refresh()).toEqual({ ...full, written: false });
+    const rejoined = await snapshotWorker(store).source.scan();
+    expect(rejoined.skills).toEqual(joined.skills);
+    expect(rejoined.version).toBe(`${HEAD}#${full.generation.slice(0, 16)}`);
   });
 
   it("a damaged correction is ignored with a warning naming it, and the next load of its skill writes a sound one", async () => {
