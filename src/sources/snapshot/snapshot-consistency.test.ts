@@ -83,6 +83,14 @@ describe("createSnapshotSource: snapshots no head names are deleted, and only th
     expect(names(await snapshotWorker(store).source.scan())).toEqual(["alpha", "beta", "delta", "epsilon", "gamma"]);
   });
 
+  it("abandonedAfterMs that is no number of milliseconds is refused when the source is made", async () => {
+    const store = await twoSkills();
+    for (const abandonedAfterMs of [-1, Number.NaN, "600000"])
+      expect(() => snapshotWorker(store, { abandonedAfterMs: abandonedAfterMs as number })).toThrow(
+        `createSnapshotSource: abandonedAfterMs must be a number of milliseconds, 0 or more (got ${typeof abandonedAfterMs === "string" ? `"${abandonedAfterMs}"` : String(abandonedAfterMs)})`,
+      );
+  });
+
   it("refreshes of a changing library keep two snapshots: the current one and the one it replaced", async () => {
     const store = await twoSkills();
     const generations: string[] = [];
