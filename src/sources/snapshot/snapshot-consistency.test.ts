@@ -101,6 +101,22 @@ describe("createSnapshotSource: snapshots no head names are deleted, and only th
     }
   });
 
+  it("a snapshot an older skillset wrote (no writer's item names it) is deleted like any other once two heads replaced it", async () => {
+    const store = await twoSkills();
+    const old = await snapshotWorker(store).source.refresh();
+    // As an older skillset leaves the store: the head without its scan's time, and no writers' items.
+    const { since: _since, ...head } = (await store.get(SNAPSHOTS, HEAD))!.value;
+    await store.put(SNAPSHOTS, HEAD, head);
+    for (const key of await keysIn(store, [...SNAPSHOTS, "writers"]))
+      await store.delete([...SNAPSHOTS, "writers"], key);
+    const generations = [old.generation];
+    for (const name of ["gamma", "delta"]) {
+      await writeFile(store, `/skills/${name}/SKILL.md`, skillText(name));
+      generations.push((await snapshotWorker(store).source.refresh()).generation);
+    }
+    expect(await storedGenerations(store)).toEqual(generations.slice(1).sort());
+  });
+
   it("two writers at once: the one between its snapshot and its head keeps its snapshot through the other's clean-up, and its older scan does not replace the newer head", async () => {
     const store = await twoSkills();
     const first = await snapshotWorker(store).source.refresh();
