@@ -3,13 +3,7 @@ import type { InspectSkillResult } from "../skill-file/inspect-skill.js";
 import { canonicalJson } from "../text/canonical-json.js";
 import { sha256Hex } from "../text/sha256-hex.js";
 import { collectSkills } from "./collect-skills.js";
-import {
-  buildLibrarySnapshot,
-  isSnapshotSkill,
-  type LibrarySnapshot,
-  type SnapshotReading,
-  type SnapshotSkill,
-} from "./library-snapshot.js";
+import { isSnapshotSkill, type LibrarySnapshot, type SnapshotReading, type SnapshotSkill } from "./library-snapshot.js";
 
 // One skill's entry as a worker found it after the snapshot was written (changed, added or
 // removed), kept as an item of its own beside the snapshot: workers that correct different skills
@@ -84,14 +78,18 @@ export async function decodeSnapshotCorrection(
 /**
  * `snapshot` with `corrections` laid over it: each corrected path's entry replaced, added or
  * removed, and its diagnostics replaced; names checked for duplicates across the whole result, as
- * a full scan would. Entries not corrected are the very objects of `snapshot`.
+ * a full scan would. Entries not corrected are the very objects of `snapshot`, and corrections
+ * that say what `snapshot` already says change nothing: then `snapshot` itself is returned. The
+ * result's generation is a digest of `snapshot`'s and the corrections applied, not of the whole
+ * content again (which costs a long library hundreds of milliseconds each time).
  */
 export async function applyCorrections(
   snapshot: LibrarySnapshot,
   corrections: readonly SnapshotCorrection[],
 ): Promise<LibrarySnapshot> {
-  if (corrections.length === 0) return snapshot;
-  const byPath = new Map(corrections.map((correction) => [correction.path, correction]));
+  const changing = corrections.filter(changesSnapshot(snapshot));
+  if (changing.length === 0) return snapshot;
+  const byPath = new Map(changing.map((correction) => [correction.path, correction]));
   const results: Array<InspectSkillResult & { path: string }> = snapshot.skills
     .filter((entry) => !byPath.has(entry.skill.path))
     .map((entry) => ({ path: entry.skill.path, skill: entry.skill, diagnostics: [] }));
@@ -100,11 +98,31 @@ export async function applyCorrections(
   results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const kept = new Map(snapshot.skills.map((entry) => [entry.skill.path, entry]));
   const diagnostics = snapshot.diagnostics.filter((diagnostic) => !byPath.has(diagnostic.file));
-  const skills = collectSkills(results, snapshot.source, diagnostics);
-  return buildLibrarySnapshot(
-    snapshot.source,
-    skills.map((skill) => byPath.get(skill.path)?.entry ?? kept.get(skill.path)!),
-    diagnostics,
-    snapshot.writtenAt,
+  const skills = collectSkills(results, snapshot.source, diagnostics).map(
+    (skill) => byPath.get(skill.path)?.entry ?? kept.get(skill.path)!,
   );
+  // In file order, as a full scan gives them (the sort is stable: each file's keep their order).
+  diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const applied = [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const generation = await sha256Hex(`${snapshot.generation}\n${canonicalJson(applied)}`);
+  return { ...snapshot, generation, count: skills.length, skills, diagnostics };
+}
+
+// Whether a correction says something `snapshot` does not: another entry or other diagnostics for its path.
+function changesSnapshot(snapshot: LibrarySnapshot): (correction: SnapshotCorrection) => boolean {
+  let entries: Map<string, SnapshotSkill> | undefined;
+  let diagnostics: Map<string, Diagnostic[]> | undefined;
+  return ({ path, entry, diagnostics: said }) => {
+    entries ??= new Map(snapshot.skills.map((known) => [known.skill.path, known]));
+    if (diagnostics === undefined) {
+      diagnostics = new Map();
+      for (const diagnostic of snapshot.diagnostics) {
+        const same = diagnostics.get(diagnostic.file);
+        if (same) same.push(diagnostic);
+        else diagnostics.set(diagnostic.file, [diagnostic]);
+      }
+    }
+    const known = { entry: entries.get(path) ?? null, diagnostics: diagnostics.get(path) ?? [] };
+    return canonicalJson({ entry, diagnostics: said }) !== canonicalJson(known);
+  };
 }

@@ -83,6 +83,14 @@ describe("createSnapshotSource: snapshots no head names are deleted, and only th
     expect(names(await snapshotWorker(store).source.scan())).toEqual(["alpha", "beta", "delta", "epsilon", "gamma"]);
   });
 
+  it("abandonedAfterMs that is no number of milliseconds is refused when the source is made", async () => {
+    const store = await twoSkills();
+    for (const abandonedAfterMs of [-1, Number.NaN, "600000"])
+      expect(() => snapshotWorker(store, { abandonedAfterMs: abandonedAfterMs as number })).toThrow(
+        `createSnapshotSource: abandonedAfterMs must be a number of milliseconds, 0 or more (got ${typeof abandonedAfterMs === "string" ? `"${abandonedAfterMs}"` : String(abandonedAfterMs)})`,
+      );
+  });
+
   it("refreshes of a changing library keep two snapshots: the current one and the one it replaced", async () => {
     const store = await twoSkills();
     const generations: string[] = [];
@@ -91,6 +99,22 @@ describe("createSnapshotSource: snapshots no head names are deleted, and only th
       generations.push((await snapshotWorker(store).source.refresh()).generation);
       expect(await storedGenerations(store)).toEqual(generations.slice(-2).sort());
     }
+  });
+
+  it("a snapshot an older skillset wrote (no writer's item names it) is deleted like any other once two heads replaced it", async () => {
+    const store = await twoSkills();
+    const old = await snapshotWorker(store).source.refresh();
+    // As an older skillset leaves the store: the head without its scan's time, and no writers' items.
+    const { since: _since, ...head } = (await store.get(SNAPSHOTS, HEAD))!.value;
+    await store.put(SNAPSHOTS, HEAD, head);
+    for (const key of await keysIn(store, [...SNAPSHOTS, "writers"]))
+      await store.delete([...SNAPSHOTS, "writers"], key);
+    const generations = [old.generation];
+    for (const name of ["gamma", "delta"]) {
+      await writeFile(store, `/skills/${name}/SKILL.md`, skillText(name));
+      generations.push((await snapshotWorker(store).source.refresh()).generation);
+    }
+    expect(await storedGenerations(store)).toEqual(generations.slice(1).sort());
   });
 
   it("two writers at once: the one between its snapshot and its head keeps its snapshot through the other's clean-up, and its older scan does not replace the newer head", async () => {
@@ -243,16 +267,21 @@ describe("createSnapshotSource: corrections of single skills by workers at the s
     await worker.source.refresh();
     await writeFile(store, "/skills/gamma/SKILL.md", skillText("gamma"));
     const corrected = await worker.source.refresh(["/skills/gamma/SKILL.md"]);
+    expect(corrected).toMatchObject({ skills: 3, written: true });
     expect((await keysIn(store, CORRECTIONS)).filter((key) => key !== HEAD)).toEqual([
       `${HEAD}@/skills/gamma/SKILL.md`,
     ]);
-    // The library is what the corrected catalog says: the full refresh writes that very snapshot.
+    const joined = await snapshotWorker(store).source.scan();
+    // The library is what the corrected catalog says: the full refresh writes it as one snapshot.
     await nextMillisecond();
-    expect(await worker.source.refresh()).toEqual({ generation: corrected.generation, skills: 3, written: true });
-    expect(await headGeneration(store)).toBe(corrected.generation);
+    const full = await worker.source.refresh();
+    expect(full).toMatchObject({ skills: 3, written: true });
+    expect(await headGeneration(store)).toBe(full.generation);
     expect((await keysIn(store, CORRECTIONS)).filter((key) => key !== HEAD)).toEqual([]);
-    expect(await worker.source.refresh()).toEqual({ generation: corrected.generation, skills: 3, written: false });
-    expect(names(await snapshotWorker(store).source.scan())).toEqual(["alpha", "beta", "gamma"]);
+    expect(await worker.source.refresh()).toEqual({ ...full, written: false });
+    const rejoined = await snapshotWorker(store).source.scan();
+    expect(rejoined.skills).toEqual(joined.skills);
+    expect(rejoined.version).toBe(`${HEAD}#${full.generation.slice(0, 16)}`);
   });
 
   it("a damaged correction is ignored with a warning naming it, and the next load of its skill writes a sound one", async () => {

@@ -1,5 +1,6 @@
 import type { SkillSource } from "../../core/skill-source.js";
 import type { KnownOptions } from "../../errors/known-options.js";
+import { SkillsetError } from "../../errors/skillset-error.js";
 import { BACKEND_SOURCE_OPTIONS, type BackendSourceOptions } from "../backend-source.js";
 import type { SnapshotStore, StoreRetry } from "./snapshot-store.js";
 
@@ -30,7 +31,15 @@ export const SNAPSHOT_SOURCE_OPTIONS = {
   abandonedAfterMs: true,
 } as const satisfies KnownOptions<SnapshotSourceOptions>;
 
-export const DEFAULT_ABANDONED_AFTER_MS = 600_000;
+/** `options.abandonedAfterMs`, 10 minutes when not given; anything but a number of milliseconds is refused. */
+export function abandonedAfterMsOf(options: SnapshotSourceOptions): number {
+  const value = options.abandonedAfterMs ?? 600_000;
+  if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+  throw new SkillsetError(
+    "invalid-options",
+    `createSnapshotSource: abandonedAfterMs must be a number of milliseconds, 0 or more (got ${typeof value === "string" ? JSON.stringify(value) : String(value)})`,
+  );
+}
 
 /** What {@link SnapshotSource.refresh} did. */
 export interface SnapshotRefresh {

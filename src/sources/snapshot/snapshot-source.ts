@@ -15,7 +15,7 @@ import { snapshotListing } from "./snapshot-files.js";
 import { listingFromStore } from "./store-library-files.js";
 import { snapshotNotes, type SnapshotNotes } from "./snapshot-notes.js";
 import {
-  DEFAULT_ABANDONED_AFTER_MS,
+  abandonedAfterMsOf,
   SNAPSHOT_SOURCE_OPTIONS,
   type SnapshotRefresh,
   type SnapshotSource,
@@ -49,7 +49,7 @@ export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSo
     namespace: _namespace,
     storeName: _storeName,
     retry: _retry,
-    abandonedAfterMs = DEFAULT_ABANDONED_AFTER_MS,
+    abandonedAfterMs: _abandonedAfterMs,
     ...backendOptions
   } = options;
   const backendSource = createBackendSource(backendOptions);
@@ -62,7 +62,7 @@ export function createSnapshotSource(options: SnapshotSourceOptions): SnapshotSo
     getBackend,
     backendSource,
     storeName,
-    abandonedAfterMs,
+    abandonedAfterMsOf(options),
   );
   return {
     specificationVersion: "v1",

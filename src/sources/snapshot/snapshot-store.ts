@@ -91,7 +91,9 @@ export function retryingStore(
 }
 
 // Pages through the namespace. A search lists the namespaces below it too (in PostgreSQL, any
-// whose name merely starts the same): only this one's items are kept, each once.
+// whose name merely starts the same): only this one's items are kept, each once. Past one page,
+// an item deleted meanwhile can shift another past the page boundary, and a worker then misses it
+// until it lists again (at the next correction anyone stores); hence the large page.
 async function listAll(store: SnapshotStore, namespace: string[], source: string): Promise<ListedItem[]> {
   const items = new Map<string, ListedItem>();
   for (let offset = 0; ; offset += PAGE) {

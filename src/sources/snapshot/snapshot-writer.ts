@@ -63,6 +63,14 @@ export async function finishSnapshotWrite(
     if (write.since !== undefined) head.since = write.since;
     if (previous !== undefined) head.previous = previous;
     await place.store.put(place.key, head as unknown as Record<string, unknown>);
+    // An older skillset's head (without its scan's time) had no writer's item: give its snapshot
+    // one, done, so that it is deleted like any other once no head needs it.
+    if (replaced && replaced.since === undefined && replaced.generation !== generation)
+      await place.writers.put(`${place.key}#${replaced.generation}`, {
+        source: place.key,
+        generation: replaced.generation,
+        done: true,
+      });
   }
   await place.writers.put(write.key, { source: place.key, generation, done: true });
   // What is left behind costs only space, and the next writer deletes it.
