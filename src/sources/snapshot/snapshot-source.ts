@@ -256,8 +256,6 @@ class SnapshotLibrary {
   async #adoptStored(snapshot: LibrarySnapshot, head: StoredHead, mark: string | undefined, notes: Diagnostic[]) {
     const { corrections, problems } =
       mark === undefined ? { corrections: [], problems: [] } : await loadCorrections(this.place, head);
-    // Corrections are counted with the stored snapshot's counts, mostly without the encoding.
-    rememberTokenCounts(snapshot.tokens);
     const served = await applyCorrections(snapshot, corrections);
     this.#stored = { snapshot, head, mark };
     this.#adopt(served, [...notes, ...problems.map((problem) => this.notes.unusableCorrection(problem))]);
