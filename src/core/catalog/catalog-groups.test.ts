@@ -50,6 +50,10 @@ describe("groupSkills", () => {
     expect(labelsOf(flat)).toEqual(["azure-*", "azure-*", "aws-*", "aws-*", "other"]);
     expect(labelsOf(["task-1", "task-2", "pdf"].map((name) => at(`/u/skills/${name}/SKILL.md`)))).toBeUndefined();
     expect(labelsOf([])).toBeUndefined();
+    // A backslash in a folder's name is a separator too: that skill is not in the others' folder.
+    expect(
+      labelsOf([at("/u/skills/azure-a/SKILL.md"), at("/u/skills/azure-b/SKILL.md"), at("/u/skills/aws\\c/SKILL.md")]),
+    ).toEqual(["skills/", "skills/", "aws/"]);
   });
 });
 

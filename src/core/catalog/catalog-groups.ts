@@ -51,10 +51,13 @@ function parentOf(path: string): string {
   return slashes.slice(0, Math.max(0, slashes.lastIndexOf("/", slashes.lastIndexOf("/") - 1)));
 }
 
-// Whether parentOf(path) is `parent`, without copying the path when it has no backslash.
+// Whether parentOf(path) is `parent` (which has no backslash), without copying a path that has
+// none: then its parent is what comes before its last two slashes. Few calls, since this runs for
+// every skill: a comparison of the slice rather than startsWith, a backslash looked for only after it.
 function sameParent(path: string, parent: string): boolean {
-  if (path.includes("\\")) return parentOf(path) === parent;
-  return Math.max(0, path.lastIndexOf("/", path.lastIndexOf("/") - 1)) === parent.length && path.startsWith(parent);
+  const cut = Math.max(0, path.lastIndexOf("/", path.lastIndexOf("/") - 1));
+  if (cut === parent.length && path.slice(0, cut) === parent && path.indexOf("\\", cut) < 0) return true;
+  return path.includes("\\") && parentOf(path) === parent;
 }
 
 // Folder names may hold line breaks (a name is a file system's, not a skill's): escaped, so a
