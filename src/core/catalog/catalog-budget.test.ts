@@ -24,8 +24,8 @@ const plan = (
   budget: number | undefined,
   pinned: string[] = [],
   priority = [...pinned, ...skills.filter((skill) => !pinned.includes(skill))],
-) =>
-  planCatalog({
+) => {
+  const planned = planCatalog({
     skills,
     priority: priority.map((skill) => skills.indexOf(skill)),
     pinned: new Set(pinned.map((skill) => skills.indexOf(skill))),
@@ -33,7 +33,10 @@ const plan = (
     layout,
     count,
   });
-const tiers = (result: CatalogGroups<string>) => ({
+  // Skills left out come as indexes into `skills`.
+  return { ...planned, hidden: Array.from(planned.hidden, (at) => skills[at]!) };
+};
+const tiers = (result: ReturnType<typeof plan>) => ({
   full: result.full,
   short: result.short,
   named: result.named,

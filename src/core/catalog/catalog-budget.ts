@@ -11,8 +11,12 @@ export interface CatalogGroups<S> {
   full: readonly S[];
   short: readonly S[];
   named: readonly S[];
-  /** Skills left out of the text: only their number is shown. */
-  hidden: readonly S[];
+  /**
+   * Skills left out of the text, by index into the catalog's skills: only their number is shown
+   * (and, by a layout that knows the skills' groups, what kinds they are). Indexes, not skills: in
+   * a library of 100,000 skills nearly all are left out, and the text is planned several times.
+   */
+  hidden: Int32Array;
 }
 
 /** How one catalog format writes entries and puts the groups together. */
@@ -65,9 +69,9 @@ export function planCatalog<S>(input: {
   // Entries are counted one at a time and the sums stop at the budget, so planning costs about
   // as much as counting the text that fits, however large the library.
   const cost = (at: number, tier: "full" | "short" | "name") => count(layout.entry(skills[at]!, tier)) + 1;
-  const frame = (hidden: readonly S[]) =>
+  const frame = (hidden: Int32Array) =>
     count(layout.render({ full: [], short: [], named: skills.slice(0, 1), hidden })) - cost(0, "name") + 8;
-  const room = budget - frame(skills.slice(0, 1));
+  const room = budget - frame(Int32Array.of(0));
   // The entries alone already over the budget: the whole text is too, without rendering it.
   if (sumWithin(skills.length, (at) => count(layout.entry(skills[at]!, "full")), budget) !== undefined) {
     const whole = plan(new Uint8Array(skills.length).fill(FULL));
@@ -86,10 +90,10 @@ export function planCatalog<S>(input: {
     upgrade(priority, tiers, SHORT, left, (at) => cost(at, "short") - names[at]!);
   } else {
     // The summary of the skills left out, at about its largest (every skill left out), comes first.
-    const summarized = budget - frame(skills);
+    const summarized = budget - frame(Int32Array.from(skills, (_, at) => at));
     let left = summarized;
     let pinnedLeft = Math.floor(summarized / 2);
-    for (let rank = 0; rank < priority.length; rank++) {
+    for (let rank = 0; rank < priority.length && input.pinned.size > 0; rank++) {
       const at = priority[rank]!;
       if (!input.pinned.has(at)) continue;
       const value = cost(at, "full");
@@ -205,8 +209,16 @@ function sumWithin(length: number, value: (at: number) => number, limit: number)
 }
 
 function groupByTier<S>(skills: readonly S[], tiers: Uint8Array): CatalogGroups<S> {
-  const groups = { full: [] as S[], short: [] as S[], named: [] as S[], hidden: [] as S[] };
-  const target = [groups.full, groups.short, groups.named, groups.hidden];
-  for (let at = 0; at < skills.length; at++) target[tiers[at]!]!.push(skills[at]!);
-  return groups;
+  const groups = { full: [] as S[], short: [] as S[], named: [] as S[] };
+  const target = [groups.full, groups.short, groups.named];
+  let hidden = 0;
+  for (let at = 0; at < skills.length; at++) if (tiers[at] === SEARCH) hidden++;
+  const left = new Int32Array(hidden);
+  hidden = 0;
+  for (let at = 0; at < skills.length; at++) {
+    const tier = tiers[at]!;
+    if (tier === SEARCH) left[hidden++] = at;
+    else target[tier]!.push(skills[at]!);
+  }
+  return { ...groups, hidden: left };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupSkills, summarizeHidden } from "./catalog-groups.js";
+import { groupSkills, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
 import { renderCatalog } from "./render-catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
@@ -12,6 +12,24 @@ const at = (path: string, name = path.split("/").at(-2)!, source = "local:/u/ski
   source,
 });
 
+// Each skill's label, or undefined when the skills are not grouped.
+const labelsOf = (skills: readonly SkillMetadata[]) => {
+  const groups = groupSkills(
+    skills.map((skill) => skill.name),
+    skills.map((skill) => skill.path),
+  );
+  return groups && [...groups.of].map((id) => groups.labels[id]);
+};
+// Groups of skills named by `names`, labelled by `labelOf`, every one left out.
+const leftOut = (names: string[], labelOf: (name: string) => string) => {
+  const labels = [...new Set(names.map(labelOf))];
+  const groups: SkillGroups = { of: Int32Array.from(names, (name) => labels.indexOf(labelOf(name))), labels, names };
+  return summarizeHidden(
+    Int32Array.from(names, (_, at) => at),
+    groups,
+  );
+};
+
 describe("groupSkills", () => {
   it("names each skill's group by its parent folder, from where the folders part", () => {
     const skills = [
@@ -20,36 +38,31 @@ describe("groupSkills", () => {
       at("/u/skills/team/ops/deploy/SKILL.md"),
       at("/u/skills/loose/SKILL.md"),
     ];
-    expect([...groupSkills(skills)!.values()]).toEqual([
-      "anthropics/skills/",
-      "anthropics/skills/",
-      "team/ops/",
-      "skills/",
-    ]);
+    expect(labelsOf(skills)).toEqual(["anthropics/skills/", "anthropics/skills/", "team/ops/", "skills/"]);
     // Backslashes (Windows paths) are folders too.
-    expect([...groupSkills([at("C:\\s\\a\\x\\SKILL.md", "x"), at("C:\\s\\b\\y\\SKILL.md", "y")])!.values()]).toEqual([
-      "a/",
-      "b/",
-    ]);
+    expect(labelsOf([at("C:\\s\\a\\x\\SKILL.md", "x"), at("C:\\s\\b\\y\\SKILL.md", "y")])).toEqual(["a/", "b/"]);
   });
 
   it("in one folder, groups by the first word of the name when several words are shared, and not at all otherwise", () => {
     const flat = ["azure-vm", "azure-blob", "aws-s3", "aws-lambda", "pdf"].map((name) =>
       at(`/u/skills/${name}/SKILL.md`),
     );
-    expect([...groupSkills(flat)!.values()]).toEqual(["azure-*", "azure-*", "aws-*", "aws-*", "other"]);
-    expect(groupSkills(["task-1", "task-2", "pdf"].map((name) => at(`/u/skills/${name}/SKILL.md`)))).toBeUndefined();
-    expect(groupSkills([])).toBeUndefined();
+    expect(labelsOf(flat)).toEqual(["azure-*", "azure-*", "aws-*", "aws-*", "other"]);
+    expect(labelsOf(["task-1", "task-2", "pdf"].map((name) => at(`/u/skills/${name}/SKILL.md`)))).toBeUndefined();
+    expect(labelsOf([])).toBeUndefined();
+    // A backslash in a folder's name is a separator too: that skill is not in the others' folder.
+    expect(
+      labelsOf([at("/u/skills/azure-a/SKILL.md"), at("/u/skills/azure-b/SKILL.md"), at("/u/skills/aws\\c/SKILL.md")]),
+    ).toEqual(["skills/", "skills/", "aws/"]);
   });
 });
 
 describe("summarizeHidden", () => {
   it("lists groups largest first, the eight largest with three names spread over them, and counts those past 80", () => {
     const hidden = Array.from({ length: 12 }, (_, group) =>
-      Array.from({ length: 12 - group }, (_, index) => ({ name: `g${group}-s${index}` })),
+      Array.from({ length: 12 - group }, (_, index) => `g${group}-s${index}`),
     ).flat();
-    const groupOf = new Map(hidden.map((skill) => [skill, `g${skill.name.split("-")[0]!.slice(1)}/`]));
-    const summary = summarizeHidden(hidden, groupOf);
+    const summary = leftOut(hidden, (name) => `g${name.split("-")[0]!.slice(1)}/`);
     expect(summary.groups.map((group) => [group.label, group.count, group.examples.length])).toEqual(
       Array.from({ length: 12 }, (_, group) => [`g${group}/`, 12 - group, group < 8 ? 3 : 0]),
     );
@@ -57,8 +70,8 @@ describe("summarizeHidden", () => {
     expect(summary.groups[0]!.examples).toEqual(["g0-s0", "g0-s4", "g0-s8"]);
     expect(summary.rest).toEqual({ groups: 0, count: 0 });
 
-    const many = Array.from({ length: 90 }, (_, index) => ({ name: `s${index}` }));
-    const wide = summarizeHidden(many, new Map(many.map((skill) => [skill, `${skill.name}/`])));
+    const many = Array.from({ length: 90 }, (_, index) => `s${index}`);
+    const wide = leftOut(many, (name) => `${name}/`);
     expect(wide.groups).toHaveLength(80);
     expect(wide.rest).toEqual({ groups: 10, count: 10 });
   });

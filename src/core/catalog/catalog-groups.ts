@@ -1,31 +1,48 @@
 import { printable } from "../text/safe-text.js";
 
 /**
+ * The groups of a catalog's skills (see {@link groupSkills}), by index into the skills: arrays
+ * rather than a map keyed by skill, so a library of 100,000 skills is grouped and summarized in a
+ * few passes over them.
+ */
+export interface SkillGroups {
+  /** Per skill, its group (skills of one group take turns in the catalog's priority). */
+  of: Int32Array;
+  /** Per group, its label in the summary of skills left out (two groups may share "other"). */
+  labels: readonly string[];
+  /** Per skill, its name. */
+  names: readonly string[];
+}
+
+/**
  * Groups of a catalog's skills, so that a catalog over its budget can say what kinds of skills it
  * leaves out and share its named lines fairly between collections. A skill's group is the folder
  * that holds its folder, written from where the catalog's folders part (`anthropics/skills/`,
  * `my-team/skills/`); when every skill sits in one folder, the first word of the name (`azure-*`).
- * `undefined` when neither tells skills apart.
+ * `undefined` when neither tells skills apart. `names` and `paths` are the skills', in catalog order.
  */
-export function groupSkills<S extends { name: string; path: string }>(
-  skills: readonly S[],
-): Map<S, string> | undefined {
+export function groupSkills(names: readonly string[], paths: readonly string[]): SkillGroups | undefined {
   // Most catalogs have one folder of skills: told apart in the same pass that reads the names'
   // prefixes, comparing each path's parent folder with the first one's in place.
-  const first = skills[0] && parentOf(skills[0].path);
-  const prefixes = first === undefined ? [] : namePrefixes(skills, first);
-  if (prefixes) return byNamePrefix(skills, prefixes);
-  const parents = skills.map((skill) => skill.path.replace(/\\/g, "/").split("/").slice(0, -2));
+  const first = paths.length > 0 ? parentOf(paths[0]!) : undefined;
+  const prefixes = first === undefined ? [] : namePrefixes(names, paths, first);
+  if (prefixes) return byNamePrefix(names, prefixes);
+  const parents = paths.map((path) => path.replace(/\\/g, "/").split("/").slice(0, -2));
   // Segments every parent folder shares are dropped: they tell the groups nothing.
   let shared = 0;
   while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
   // A folder that is itself the shared part (skills beside the collections) goes by its own name.
-  return new Map(
-    skills.map((skill, index) => [
-      skill,
-      label(`${parents[index]!.length > shared ? parents[index]!.slice(shared).join("/") : parents[index]!.at(-1)}/`),
-    ]),
-  );
+  // One group per label: folders whose labels read alike are one group, as they were one key.
+  const ids = new Map<string, number>();
+  const labels: string[] = [];
+  const of = new Int32Array(paths.length);
+  parents.forEach((parts, at) => {
+    const text = label(`${parts.length > shared ? parts.slice(shared).join("/") : parts.at(-1)}/`);
+    let id = ids.get(text);
+    if (id === undefined) ids.set(text, (id = labels.push(text) - 1));
+    of[at] = id;
+  });
+  return { of, labels, names };
 }
 
 // The folder that holds a skill's folder (its path less two segments), with `/` separators.
@@ -34,10 +51,13 @@ function parentOf(path: string): string {
   return slashes.slice(0, Math.max(0, slashes.lastIndexOf("/", slashes.lastIndexOf("/") - 1)));
 }
 
-// Whether parentOf(path) is `parent`, without copying the path when it has no backslash.
+// Whether parentOf(path) is `parent` (which has no backslash), without copying a path that has
+// none: then its parent is what comes before its last two slashes. Few calls, since this runs for
+// every skill: a comparison of the slice rather than startsWith, a backslash looked for only after it.
 function sameParent(path: string, parent: string): boolean {
-  if (path.includes("\\")) return parentOf(path) === parent;
-  return Math.max(0, path.lastIndexOf("/", path.lastIndexOf("/") - 1)) === parent.length && path.startsWith(parent);
+  const cut = Math.max(0, path.lastIndexOf("/", path.lastIndexOf("/") - 1));
+  if (cut === parent.length && path.slice(0, cut) === parent && path.indexOf("\\", cut) < 0) return true;
+  return path.includes("\\") && parentOf(path) === parent;
 }
 
 // Folder names may hold line breaks (a name is a file system's, not a skill's): escaped, so a
@@ -49,32 +69,33 @@ function label(text: string): string {
 // Each name's prefix (`azure-*`, undefined without a hyphen), or undefined as soon as a skill lies
 // in another folder than `parent`. A prefix is cut out only when it differs from the name
 // before's (sorted names that share one come together).
-function namePrefixes<S extends { name: string; path: string }>(
-  skills: readonly S[],
+function namePrefixes(
+  names: readonly string[],
+  paths: readonly string[],
   parent: string,
 ): Array<string | undefined> | undefined {
-  const prefixes: Array<string | undefined> = [];
+  const prefixes = new Array<string | undefined>(names.length);
   let last: string | undefined;
   let stem = "";
-  for (const { name, path } of skills) {
-    if (!sameParent(path, parent)) return undefined;
+  for (let at = 0; at < names.length; at++) {
+    if (!sameParent(paths[at]!, parent)) return undefined;
+    const name = names[at]!;
     const hyphen = name.indexOf("-");
-    if (hyphen < 0) prefixes.push(undefined);
+    if (hyphen < 0) prefixes[at] = undefined;
     else {
       if (last === undefined || hyphen !== stem.length - 1 || !name.startsWith(stem)) {
         stem = name.slice(0, hyphen + 1);
         last = `${stem}*`;
       }
-      prefixes.push(last);
+      prefixes[at] = last;
     }
   }
   return prefixes;
 }
 
-function byNamePrefix<S extends { name: string }>(
-  skills: readonly S[],
-  prefixes: ReadonlyArray<string | undefined>,
-): Map<S, string> | undefined {
+// Groups by prefix: a prefix no other skill has goes to "other", and so, in the summary, do names
+// without a hyphen (a group of their own in the turns, when there are several).
+function byNamePrefix(names: readonly string[], prefixes: ReadonlyArray<string | undefined>): SkillGroups | undefined {
   const sizes = new Map<string | undefined, number>();
   // Counted by runs: one map update per run of equal prefixes.
   for (let at = 0; at < prefixes.length;) {
@@ -87,7 +108,16 @@ function byNamePrefix<S extends { name: string }>(
   const shared = [...sizes].filter(([label, size]) => label !== undefined && size > 1).length;
   // A prefix that no other skill has, or one all skills have, says nothing.
   if (shared < 2) return undefined;
-  return new Map(skills.map((skill, at) => [skill, (sizes.get(prefixes[at]) ?? 0) > 1 ? prefixes[at]! : "other"]));
+  const ids = new Map<string | undefined, number>();
+  const labels: string[] = [];
+  const of = new Int32Array(prefixes.length);
+  for (let at = 0; at < prefixes.length; at++) {
+    const group = (sizes.get(prefixes[at]) ?? 0) > 1 ? prefixes[at] : "other";
+    let id = ids.get(group);
+    if (id === undefined) ids.set(group, (id = labels.push(group ?? "other") - 1));
+    of[at] = id;
+  }
+  return { of, labels, names };
 }
 
 /** One group of skills that a catalog leaves out: its label, how many, and a few names. */
@@ -111,42 +141,52 @@ const GROUPS_WITH_EXAMPLES = 8;
 const EXAMPLES = 3;
 const MAX_GROUPS = 80;
 
-/** The groups of `hidden` (in priority order), largest first, the largest with a few names; past 80, counted. */
-export function summarizeHidden<S extends { name: string }>(
-  hidden: readonly S[],
-  groupOf: ReadonlyMap<S, string> | undefined,
-): HiddenSummary {
-  if (!groupOf) return { groups: [], rest: { groups: 0, count: 0 } };
-  const members = new Map<string, string[]>();
-  for (const skill of hidden) {
-    const label = groupOf.get(skill) ?? "other";
-    const names = members.get(label) ?? [];
-    names.push(skill.name);
-    members.set(label, names);
-  }
-  const sorted = [...members]
-    .map(([label, names]) => ({ label, count: names.length, names }))
+/**
+ * The groups of the skills left out (`hidden`: their indexes in catalog order), largest first,
+ * the largest with a few names spread over each; past 80, counted. Two passes over the indexes.
+ */
+export function summarizeHidden(hidden: Int32Array, groups: SkillGroups | undefined): HiddenSummary {
+  if (!groups) return { groups: [], rest: { groups: 0, count: 0 } };
+  // Groups that share a label are one group here.
+  const labels = [...new Set(groups.labels)];
+  const labelOf = Int32Array.from(groups.labels, (text) => labels.indexOf(text));
+  const counts = new Int32Array(labels.length);
+  for (const at of hidden) counts[labelOf[groups.of[at]!]!]!++;
+  const sorted = labels
+    .map((label, index) => ({ label, index, count: counts[index]! }))
+    .filter((group) => group.count > 0)
     .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
-  // Examples spread over the group, not its first few, which would share a beginning.
-  const spread = (names: string[]) =>
-    Array.from(
-      new Set(
-        Array.from(
-          { length: Math.min(EXAMPLES, names.length) },
-          (_, index) => names[Math.floor((index * names.length) / EXAMPLES)]!,
-        ),
-      ),
-    );
-  const shown = sorted.slice(0, MAX_GROUPS).map(({ label, count, names }, index): HiddenGroup => ({
-    label,
-    count,
-    examples: index < GROUPS_WITH_EXAMPLES ? spread(names) : [],
-  }));
+  const shown = sorted.slice(0, MAX_GROUPS);
+  const examples = examplesOf(hidden, groups, labelOf, shown.slice(0, GROUPS_WITH_EXAMPLES));
   return {
-    groups: shown,
+    groups: shown.map(({ label, index, count }) => ({ label, count, examples: examples.get(index) ?? [] })),
     rest: {
       groups: sorted.length - shown.length,
       count: sorted.slice(MAX_GROUPS).reduce((sum, group) => sum + group.count, 0),
     },
   };
+}
+
+// For each of `chosen`, a few of its names spread over it, not its first few, which would share a
+// beginning: the members a third and two thirds of the way in, besides the first.
+function examplesOf(
+  hidden: Int32Array,
+  groups: SkillGroups,
+  labelOf: Int32Array,
+  chosen: ReadonlyArray<{ index: number; count: number }>,
+): Map<number, string[]> {
+  const places = new Map(
+    chosen.map(({ index, count }) => [
+      index,
+      Array.from({ length: Math.min(EXAMPLES, count) }, (_, third) => Math.floor((third * count) / EXAMPLES)),
+    ]),
+  );
+  const found = new Map<number, string[]>(chosen.map(({ index }) => [index, []]));
+  const seen = new Int32Array(labelOf.length === 0 ? 0 : Math.max(...labelOf) + 1);
+  for (const at of hidden) {
+    const index = labelOf[groups.of[at]!]!;
+    const place = seen[index]!++;
+    if (places.get(index)?.includes(place)) found.get(index)!.push(groups.names[at]!);
+  }
+  return new Map([...found].map(([index, names]) => [index, [...new Set(names)]]));
 }

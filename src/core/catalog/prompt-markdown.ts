@@ -1,5 +1,5 @@
 import type { CatalogLayout } from "./catalog-budget.js";
-import { summarizeHidden, type HiddenSummary } from "./catalog-groups.js";
+import { type HiddenSummary, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { AllowedToolsPolicy } from "../tools/tool-policy.js";
 
@@ -50,7 +50,7 @@ export function renderCatalogMarkdown(
   options: MarkdownCatalogOptions = {},
 ): string {
   const visible = skills.filter((skill) => !skill.disableModelInvocation);
-  return markdownLayout(options).render({ full: visible, short: [], named: [], hidden: [] });
+  return markdownLayout(options).render({ full: visible, short: [], named: [], hidden: new Int32Array(0) });
 }
 
 /** What the Markdown catalog shows of a skill. */
@@ -64,7 +64,7 @@ export const SHORT_DESCRIPTION_LENGTH = 80;
 
 /** The Markdown catalog's entries and frame; the groups it renders are the model-visible skills. */
 export function markdownLayout(
-  options: MarkdownCatalogOptions & { searchTool?: string; groups?: ReadonlyMap<MarkdownCatalogSkill, string> },
+  options: MarkdownCatalogOptions & { searchTool?: string; groups?: SkillGroups },
 ): CatalogLayout<MarkdownCatalogSkill> {
   const guidance = (options.guidance ?? CATALOG_GUIDANCE)
     .replaceAll("{load}", options.loadToolName ?? "load_skill")

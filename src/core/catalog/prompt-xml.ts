@@ -1,5 +1,5 @@
 import type { CatalogLayout } from "./catalog-budget.js";
-import { summarizeHidden } from "./catalog-groups.js";
+import { type SkillGroups, summarizeHidden } from "./catalog-groups.js";
 import { SHORT_DESCRIPTION_LENGTH, shortenText } from "./prompt-markdown.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
@@ -30,17 +30,14 @@ export type XmlCatalogSkill = Pick<SkillMetadata, "name" | "description" | "path
  * token budget, use `renderCatalog`.
  */
 export function renderCatalogXml(skills: readonly XmlCatalogSkill[]): string {
-  return xmlLayout({}).render({ full: skills, short: [], named: [], hidden: [] });
+  return xmlLayout({}).render({ full: skills, short: [], named: [], hidden: new Int32Array(0) });
 }
 
 /**
  * The XML catalog's entries and frame. Over a budget, a shortened entry cuts the description,
  * a named one has no description, and skills left out are counted in `<more_skills>`.
  */
-export function xmlLayout(options: {
-  searchTool?: string;
-  groups?: ReadonlyMap<XmlCatalogSkill, string>;
-}): CatalogLayout<XmlCatalogSkill> {
+export function xmlLayout(options: { searchTool?: string; groups?: SkillGroups }): CatalogLayout<XmlCatalogSkill> {
   const entry = (skill: XmlCatalogSkill, tier: "full" | "short" | "name") => {
     const lines = ["<skill>", "<name>", escapeXml(skill.name), "</name>"];
     if (tier !== "name")

@@ -1,5 +1,5 @@
 import { planCatalog, type CatalogLayout } from "./catalog-budget.js";
-import { groupSkills } from "./catalog-groups.js";
+import { groupSkills, type SkillGroups } from "./catalog-groups.js";
 import { loadTokenCounter, type TokenCounter } from "../text/count-tokens.js";
 import { withKnownTokenCounts } from "../text/known-token-counts.js";
 import { markdownLayout, type MarkdownCatalogOptions } from "./prompt-markdown.js";
@@ -68,32 +68,50 @@ export function planRenderedCatalog(
   options: CatalogRenderOptions,
   count: TokenCounter,
 ): RenderedCatalog {
-  const visible = options.format === "xml" ? skills : skills.filter((skill) => !skill.disableModelInvocation);
-  const groups = groupSkills(visible);
+  const { visible, names, paths, sources } = columns(skills, options.format === "xml");
+  const groups = groupSkills(names, paths);
   const layout: CatalogLayout<SkillMetadata> =
     options.format === "xml"
       ? xmlLayout({ ...options, ...(groups ? { groups } : {}) })
       : markdownLayout({ ...options, ...(groups ? { groups } : {}) });
   const pinned = new Set(options.pinned ?? []);
   const pinnedAt = new Set<number>();
-  if (pinned.size > 0) visible.forEach((skill, at) => pinned.has(skill.name) && pinnedAt.add(at));
+  if (pinned.size > 0) names.forEach((name, at) => pinned.has(name) && pinnedAt.add(at));
   const plan = planCatalog({
     skills: visible,
-    priority: catalogPriority(visible, groups, options.pinned ?? [], options.sourceOrder ?? []),
+    priority: catalogPriority(names, sources, groups, options.pinned ?? [], options.sourceOrder ?? []),
     pinned: pinnedAt,
     budget: options.budget,
     layout,
     count,
   });
-  const names = (group: readonly SkillMetadata[]) => group.map((skill) => skill.name);
+  const named = (group: readonly SkillMetadata[]) => group.map((skill) => skill.name);
   return {
     text: plan.text,
     tokens: plan.tokens,
-    full: names(plan.full),
-    short: names(plan.short),
-    named: names(plan.named),
-    hidden: names(plan.hidden),
+    full: named(plan.full),
+    short: named(plan.short),
+    named: named(plan.named),
+    hidden: Array.from(plan.hidden, (at) => names[at]!),
   };
+}
+
+// The skills the catalog shows and, side by side, the fields the plan reads of each: one pass over
+// the skills' objects, which in a library of 100,000 are spread over the heap (each pass over them
+// missed the cache on nearly every skill), then passes over compact arrays.
+function columns(skills: readonly SkillMetadata[], all: boolean) {
+  const visible: SkillMetadata[] = [];
+  const names: string[] = [];
+  const paths: string[] = [];
+  const sources: string[] = [];
+  for (const skill of skills) {
+    if (!all && skill.disableModelInvocation) continue;
+    visible.push(skill);
+    names.push(skill.name);
+    paths.push(skill.path);
+    sources.push(skill.source);
+  }
+  return { visible, names, paths, sources };
 }
 
 /**
@@ -107,8 +125,9 @@ export function planRenderedCatalog(
 const PINNED = -2;
 
 function catalogPriority(
-  skills: readonly SkillMetadata[],
-  groups: ReadonlyMap<SkillMetadata, string> | undefined,
+  names: readonly string[],
+  sources: readonly string[],
+  groups: SkillGroups | undefined,
   pinned: readonly string[],
   sourceOrder: readonly string[],
 ): Int32Array {
@@ -116,45 +135,47 @@ function catalogPriority(
   const pin = new Map(pinned.map((name, index) => [name, index]));
   // Per skill: its source's rank (-1 for a source not in `sourceOrder`, below every listed one;
   // pinned skills get none, they come first) and its turn within its group (a source and a folder).
-  const turns = new Map<string, Map<string | undefined, number>>();
-  const turn = new Int32Array(skills.length);
-  const ranks = new Int32Array(skills.length);
+  // Per source, the turns given in each group so far (the last slot: skills in no group).
+  const turns = new Map<string, Int32Array>();
+  const turn = new Int32Array(names.length);
+  const ranks = new Int32Array(names.length);
+  const sourceRanks = new Set<number>();
   const pins: number[] = [];
+  const noGroup = groups ? groups.labels.length : 0;
   let lastSource: string | undefined;
-  let bySource = new Map<string | undefined, number>();
-  for (let at = 0; at < skills.length; at++) {
-    const skill = skills[at]!;
-    // Skills of one source come together: its map of groups is looked up once per run of them.
-    if (skill.source !== lastSource) {
-      lastSource = skill.source;
-      const known = turns.get(skill.source);
+  let bySource: Int32Array = new Int32Array(0);
+  let sourceRank = -1;
+  for (let at = 0; at < names.length; at++) {
+    const source = sources[at]!;
+    // Skills of one source come together: its turns and rank are looked up once per run of them.
+    if (source !== lastSource) {
+      lastSource = source;
+      const known = turns.get(source);
       if (known) bySource = known;
-      else turns.set(skill.source, (bySource = new Map()));
+      else turns.set(source, (bySource = new Int32Array(noGroup + 1)));
+      sourceRank = rank.get(source) ?? -1;
+      sourceRanks.add(sourceRank);
     }
-    const group = groups?.get(skill);
-    const next = bySource.get(group) ?? 0;
-    bySource.set(group, next + 1);
-    turn[at] = next;
-    ranks[at] = rank.get(skill.source) ?? -1;
-    if (pin.size > 0 && pin.has(skill.name)) {
+    turn[at] = bySource[groups ? groups.of[at]! : noGroup]!++;
+    ranks[at] = sourceRank;
+    if (pin.size > 0 && pin.has(names[at]!)) {
       pins.push(at);
       ranks[at] = PINNED;
     }
   }
-  pins.sort((a, b) => pin.get(skills[a]!.name)! - pin.get(skills[b]!.name)! || a - b);
-  const order = new Int32Array(skills.length);
+  pins.sort((a, b) => pin.get(names[a]!)! - pin.get(names[b]!)! || a - b);
+  const order = new Int32Array(names.length);
   order.set(pins);
   let filled = pins.length;
   // Later sources first; then by turn, then by index: a counting sort by turn, stable, so indexes
   // stay in order within a turn.
-  const sourceRanks = [...new Set(ranks)].filter((value) => value !== PINNED).sort((a, b) => b - a);
-  const counts = new Int32Array(skills.length + 1);
-  for (const sourceRank of sourceRanks) {
+  const counts = new Int32Array(names.length + 1);
+  for (const sourceRank of [...sourceRanks].sort((a, b) => b - a)) {
     counts.fill(0);
-    for (let at = 0; at < skills.length; at++) if (ranks[at] === sourceRank) counts[turn[at]! + 1]!++;
+    for (let at = 0; at < names.length; at++) if (ranks[at] === sourceRank) counts[turn[at]! + 1]!++;
     for (let value = 1; value < counts.length; value++) counts[value]! += counts[value - 1]!;
     const members = counts[counts.length - 1]!;
-    for (let at = 0; at < skills.length; at++) if (ranks[at] === sourceRank) order[filled + counts[turn[at]!]!++] = at;
+    for (let at = 0; at < names.length; at++) if (ranks[at] === sourceRank) order[filled + counts[turn[at]!]!++] = at;
     filled += members;
   }
   return order;

@@ -13,14 +13,16 @@ const pieces = new RegExp(O200K_PIECE_PATTERN, "gu");
 
 /** Calls `visit` with each piece of `text`, in order; stops and returns `false` as soon as `visit` does. */
 export function everyTokenPiece(text: string, visit: (piece: string) => boolean): boolean {
-  pieces.lastIndex = 0;
-  for (let match = pieces.exec(text); match !== null; match = pieces.exec(text)) {
-    if (!visit(match[0])) {
-      pieces.lastIndex = 0;
-      return false;
-    }
+  // The position is kept here, not in the shared expression: `visit` may cut another text (a
+  // counter that counts a piece by its own pieces) before this loop goes on.
+  let at = 0;
+  for (;;) {
+    pieces.lastIndex = at;
+    const match = pieces.exec(text);
+    if (match === null) return true;
+    at = pieces.lastIndex;
+    if (!visit(match[0])) return false;
   }
-  return true;
 }
 
 /** Whether `text` holds one of {@link O200K_SPECIAL_TOKENS}. */
