@@ -10,17 +10,23 @@ export const O200K_PIECE_PATTERN =
 export const O200K_SPECIAL_TOKENS: readonly string[] = ["<|endoftext|>", "<|endofprompt|>"];
 
 const pieces = new RegExp(O200K_PIECE_PATTERN, "gu");
+// Whether `pieces` is in use: a `visit` that cuts text itself gets a copy (a global expression
+// keeps its place in `lastIndex`).
+let busy = false;
 
 /** Calls `visit` with each piece of `text`, in order; stops and returns `false` as soon as `visit` does. */
 export function everyTokenPiece(text: string, visit: (piece: string) => boolean): boolean {
-  pieces.lastIndex = 0;
-  for (let match = pieces.exec(text); match !== null; match = pieces.exec(text)) {
-    if (!visit(match[0])) {
-      pieces.lastIndex = 0;
-      return false;
-    }
+  const pattern = busy ? new RegExp(pieces) : pieces;
+  const outer = busy;
+  busy = true;
+  try {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) if (!visit(match[0])) return false;
+    return true;
+  } finally {
+    pattern.lastIndex = 0;
+    busy = outer;
   }
-  return true;
 }
 
 /** Whether `text` holds one of {@link O200K_SPECIAL_TOKENS}. */
