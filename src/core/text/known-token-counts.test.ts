@@ -9,7 +9,7 @@ import {
   tokenCountTable,
   withKnownTokenCounts,
 } from "./known-token-counts.js";
-import { O200K_PIECE_PATTERN, O200K_SPECIAL_TOKENS } from "./token-pieces.js";
+import { everyTokenPiece, O200K_PIECE_PATTERN, O200K_SPECIAL_TOKENS } from "./token-pieces.js";
 
 // Parts that meet every branch of the pre-tokenizer: letters of each case class, marks, digits
 // of several scripts, contractions, punctuation runs before line breaks and slashes, whitespace
@@ -97,6 +97,21 @@ describe("token counts known by piece", () => {
     expect(countKnownTokens("Stop at <|endoftext|> here")).toBeUndefined();
     expect(() => encoding("Stop at <|endoftext|> here")).toThrow(/special token/);
     expect(countKnownTokens("Stop quizzically")).toBeUndefined();
+  });
+
+  it("cuts text into the same pieces when whoever it calls back cuts text too", () => {
+    const text = "Review CSV exports, then don't stop…\n- next";
+    const flat: string[] = [];
+    everyTokenPiece(text, (piece) => (flat.push(piece), true));
+    expect(flat.join("")).toBe(text);
+    const nested: string[] = [];
+    everyTokenPiece(text, (piece) => {
+      everyTokenPiece(piece, () => true);
+      everyTokenPiece(text, (inner) => inner !== " CSV");
+      nested.push(piece);
+      return true;
+    });
+    expect(nested).toEqual(flat);
   });
 
   it("the table groups pieces by count, each group sorted", () => {
