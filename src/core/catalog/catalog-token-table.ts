@@ -1,9 +1,8 @@
-import { loadTokenCounter } from "../text/count-tokens.js";
 import type { TokenCounter } from "../text/count-tokens.js";
 import {
+  countWithKnownFirst,
   pieceCounter,
   tokenCountTable,
-  withKnownTokenCounts,
   type TokenCountTable,
 } from "../text/known-token-counts.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -38,12 +37,9 @@ const NUMBERS = Array.from({ length: 1110 }, (_, at) =>
  * loading the encoding.
  */
 export async function catalogTokenTable(skills: readonly SkillMetadata[], source: string): Promise<TokenCountTable> {
-  // A snapshot with a few skills corrected is mostly pieces this process already knows the counts
-  // of (the stored snapshot's): then it needs no encoding. The table is the same either way.
-  return (
-    withKnownTokenCounts((known) => countPieces(skills, source, known)) ??
-    countPieces(skills, source, await loadTokenCounter())
-  );
+  // A writer that adopted a snapshot already knows the counts of most pieces: then it needs no
+  // encoding. The table is the same either way.
+  return countWithKnownFirst((count) => countPieces(skills, source, count));
 }
 
 function countPieces(skills: readonly SkillMetadata[], source: string, counter: TokenCounter): TokenCountTable {

@@ -1,7 +1,7 @@
 import { planCatalog, type CatalogLayout } from "./catalog-budget.js";
 import { groupSkills, type SkillGroups } from "./catalog-groups.js";
-import { loadTokenCounter, type TokenCounter } from "../text/count-tokens.js";
-import { withKnownTokenCounts } from "../text/known-token-counts.js";
+import type { TokenCounter } from "../text/count-tokens.js";
+import { countWithKnownFirst } from "../text/known-token-counts.js";
 import { markdownLayout, type MarkdownCatalogOptions } from "./prompt-markdown.js";
 import { xmlLayout } from "./prompt-xml.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -56,10 +56,7 @@ export async function renderCatalog(
 ): Promise<RenderedCatalog> {
   // Counts known from a snapshot spare loading the encoding; planning is deterministic, so a
   // plan that met an unknown piece is made again with the encoding and comes out the same.
-  return (
-    withKnownTokenCounts((count) => planRenderedCatalog(skills, options, count)) ??
-    planRenderedCatalog(skills, options, await loadTokenCounter())
-  );
+  return countWithKnownFirst((count) => planRenderedCatalog(skills, options, count));
 }
 
 /** {@link renderCatalog} with the tokens counted by `count`. */

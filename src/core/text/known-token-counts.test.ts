@@ -140,4 +140,21 @@ describe("token counts known by piece", () => {
     ).toThrow("planning failed");
     expect(withKnownTokenCounts).not.toBe(fresh.withKnownTokenCounts);
   });
+
+  it("counts with the known counts first, with the encoding for an unknown piece, and with the encoding alone once it is loaded", async () => {
+    vi.resetModules();
+    const fresh = await import("./known-token-counts.js");
+    const { encodingLoaded } = await import("./count-tokens.js");
+    fresh.rememberTokenCounts({ "1": ["Hello", " world"] });
+    let runs = 0;
+    const count = (text: string) => (tokens: (text: string) => number) => (runs++, tokens(text));
+    expect(await fresh.countWithKnownFirst(count("Hello world"))).toBe(2);
+    expect([runs, encodingLoaded()]).toEqual([1, false]);
+    runs = 0;
+    expect(await fresh.countWithKnownFirst(count("Hello there"))).toBe(2);
+    expect([runs, encodingLoaded()]).toEqual([2, true]);
+    runs = 0;
+    expect(await fresh.countWithKnownFirst(count("Hello there"))).toBe(2);
+    expect(runs).toBe(1);
+  });
 });

@@ -1,4 +1,4 @@
-import type { TokenCounter } from "./count-tokens.js";
+import { encodingLoaded, loadTokenCounter, type TokenCounter } from "./count-tokens.js";
 import { everyTokenPiece, hasSpecialToken } from "./token-pieces.js";
 
 // Token counts of pieces (see token-pieces.ts) handed over by whoever counted them already (a
@@ -60,6 +60,20 @@ export function withKnownTokenCounts<T>(work: (count: TokenCounter) => T): T | u
     if (error === UNKNOWN) return undefined;
     throw error;
   }
+}
+
+/**
+ * `work` run with the cheapest exact counter: the encoding's once this process has loaded it (its
+ * pieces are cached), otherwise the known counts, and the encoding, loaded then, only when `work`
+ * met a piece none has counted. `work` must be deterministic in its counts, as for
+ * {@link withKnownTokenCounts}.
+ */
+export async function countWithKnownFirst<T>(work: (count: TokenCounter) => T): Promise<T> {
+  if (!encodingLoaded()) {
+    const done = withKnownTokenCounts(work);
+    if (done !== undefined) return done;
+  }
+  return work(await loadTokenCounter());
 }
 
 /**
