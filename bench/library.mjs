@@ -97,8 +97,7 @@ async function measureLibrary({ folders, recursive }) {
 }
 
 // Queries made of words from the skills' own descriptions, two to five words each, seeded.
-export function queriesFor(skills) {
-  let seed = 7;
+export function queriesFor(skills, seed = 7) {
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const words = skills.flatMap((skill) => skill.description.toLowerCase().match(/[a-z]{4,}/g) ?? []);
   return Array.from({ length: QUERIES }, () =>

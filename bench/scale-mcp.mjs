@@ -2,6 +2,7 @@
 // `skills/list` pages at the start, middle and end, and load_skill and skills/get against ping and
 // against a bare SDK server answering as many characters (bench/mcp-echo.mjs).
 import { Buffer } from "node:buffer";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -18,9 +19,15 @@ const CALLS = { iterations: 100, warmup: 10 };
 /** Medians in ms: start-up, the first, a middle and the last `skills/list` page, and the calls against ping. */
 export async function measureMcp(root, names) {
   const client = new Client({ name: "skillset-bench", version: "1" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", root], stderr: "ignore" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", root], stderr: "pipe" });
+  const spawned = performance.now();
+  const checked = checkEnded(transport.stderr, spawned);
+  checked.catch(() => {}); // awaited below, once connected
   const startup = await time(() => client.connect(transport));
   try {
+    // Measured once the server's start-up check of every skill's files has ended: until then each
+    // request may wait for one of its slices (how long that lasts is a row of its own).
+    const checkedMs = await checked;
     const list = (cursor) => client.request({ method: "skills/list", params: cursor ? { cursor } : {} }, anyResult);
     // A cursor names the last name given (see server-context.ts): pages can be asked for anywhere.
     const cursorAfter = (name) => Buffer.from(JSON.stringify({ after: name })).toString("base64url");
@@ -71,8 +78,21 @@ export async function measureMcp(root, names) {
       { ...CALLS, gc: false },
     ).finally(() => echo.client.close());
     const calls = Object.fromEntries([...results].map(([label, { samples }]) => [label, median(samples)]));
-    return { startupMs: startup.ms, pages, calls };
+    return { startupMs: startup.ms, checkedMs, pages, calls };
   } finally {
     await client.close();
   }
+}
+
+// Ms from spawning `skillset mcp` until it says its check of what the Skills extension serves ended.
+function checkEnded(stderr, spawned) {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    stderr.setEncoding("utf8");
+    stderr.on("data", (chunk) => {
+      text += chunk;
+      if (/the Skills extension serves .* \(checked in/.test(text)) resolve(performance.now() - spawned);
+    });
+    stderr.on("end", () => reject(new Error(`skillset mcp ended before its check did:\n${text}`)));
+  });
 }

@@ -2,7 +2,7 @@
 // over stdio and over Streamable HTTP.
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tempTree } from "../helpers/skill-tree.js";
 import { callTool, errorOf, eventually, httpClient, httpServer, stdioClient, type ConnectedClient } from "./helpers.js";
 
@@ -69,6 +69,16 @@ describe("skillset mcp over stdio", () => {
     expect(tools[0]!.description).toContain("- model-only: Only the model loads this.");
     expect(Object.keys(tools[2]!.inputSchema.properties!)).toEqual(["skill_name", "path", "offset", "limit"]);
     expect(connected.stderr()).toContain("skillset mcp: 4 skills from 1 skills folder");
+  });
+
+  it("says on stderr when its check of what the Skills extension serves has ended", async () => {
+    await vi.waitFor(
+      () =>
+        expect(connected.stderr()).toMatch(
+          /^skillset mcp: the Skills extension serves every skill \(checked in \d+\.\d s\)$/m,
+        ),
+      { timeout: 5000 },
+    );
   });
 
   it("load_skill renders the skill with its arguments and lists its resources; read_skill_resource reads them", async () => {

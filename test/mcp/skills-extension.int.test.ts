@@ -76,6 +76,9 @@ describe("the Skills extension of skillset mcp", () => {
       { timeout: 5000 },
     );
     expect(connected.stderr().indexOf("serving over stdio")).toBeLessThan(connected.stderr().indexOf("not serving"));
+    expect(connected.stderr()).toMatch(
+      /not serving skill 'too-many'.*\nskillset mcp: the Skills extension serves all but 1 skill \(checked in \d+\.\d s\)\n/,
+    );
   });
 
   it("lists every served skill once across pages, with resultType, ttlMs and cacheScope", async () => {
