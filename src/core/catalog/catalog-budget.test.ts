@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planCatalog, type CatalogGroups, type CatalogLayout } from "./catalog-budget.js";
 import { renderCatalog } from "./render-catalog.js";
+import { countTokens } from "../text/count-tokens.js";
 import { renderCatalogMarkdown } from "./prompt-markdown.js";
 import { renderCatalogXml } from "./prompt-xml.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -135,6 +136,14 @@ describe("renderCatalog", () => {
     const skills = library(5);
     expect((await renderCatalog(skills, { budget: 5000 })).text).toBe(renderCatalogMarkdown(skills));
     expect((await renderCatalog(skills, { format: "xml", budget: 5000 })).text).toBe(renderCatalogXml(skills));
+  });
+
+  it("renders a skill whose description holds a special token's text, counting it as ordinary text", async () => {
+    const skills = [skill("tokenizers", "Explains what <|endoftext|> marks in GPT's tokenizer."), ...library(3)];
+    const rendered = await renderCatalog(skills, { budget: 5000 });
+    expect(rendered.text).toBe(renderCatalogMarkdown(skills));
+    expect(rendered.tokens).toBe(await countTokens(rendered.text));
+    expect(rendered.full).toEqual(["tokenizers", "tool-000", "tool-001", "tool-002"]);
   });
 
   it("over the budget, names what it shortened and left out, points to the search tool and stays within the budget", async () => {

@@ -5,24 +5,12 @@ import { describe, expect, it } from "vitest";
 import { countTokens, loadTokenCounter } from "./count-tokens.js";
 
 const encoder = new Tiktoken(ranks);
-const encoded = (text: string) => {
-  try {
-    return encoder.encode(text).length;
-  } catch (error) {
-    return String(error);
-  }
-};
+// A special token's text counts as ordinary text (no special token allowed, none refused).
+const encoded = (text: string) => encoder.encode(text, [], []).length;
 
 describe("loadTokenCounter", () => {
   it("counts as the o200k_base encoder does, the same text again included (property, seed 36)", async () => {
-    const count = await loadTokenCounter();
-    const counted = (text: string) => {
-      try {
-        return count(text);
-      } catch (error) {
-        return String(error);
-      }
-    };
+    const counted = await loadTokenCounter();
     // What the encoder's pattern cuts at: case, letters of other scripts, digit runs, contractions,
     // punctuation with line breaks and slashes after it, runs of spaces before words and at the end.
     const piece = fc.constantFrom(
@@ -69,6 +57,15 @@ describe("loadTokenCounter", () => {
     );
     expect(await countTokens("- pdf-processing: Extract text and tables from PDF files.\n")).toBe(
       encoder.encode("- pdf-processing: Extract text and tables from PDF files.\n").length,
+    );
+  });
+
+  it("counts a special token's text as ordinary text rather than refusing it, as a provider reads it in a message", async () => {
+    const text = "Explains <|endoftext|> and <|endofprompt|>";
+    expect(() => encoder.encode(text)).toThrow(/special token/);
+    expect(await countTokens(text)).toBe(encoder.encode(text, [], []).length);
+    expect(await countTokens(text)).toBe(
+      (await countTokens("Explains <|")) + (await countTokens("endoftext|> and <|endofprompt|>")),
     );
   });
 });

@@ -1,9 +1,13 @@
 import type { Tiktoken } from "js-tiktoken/lite";
-import { everyTokenPiece, hasSpecialToken } from "./token-pieces.js";
+import { everyTokenPiece } from "./token-pieces.js";
 
 let counter: Promise<TokenCounter> | undefined;
 
-/** Counts the tokens of a text; see {@link loadTokenCounter}. */
+/**
+ * Counts the tokens of a text; see {@link loadTokenCounter}. A special token's text (say
+ * `<|endoftext|>` in a skill's description) counts as ordinary text, as a provider's API reads it
+ * in a message.
+ */
 export type TokenCounter = (text: string) => number;
 
 /**
@@ -34,13 +38,13 @@ const MAX_PIECES = 50_000;
  * `encoder.encode(text).length`, by pieces (token-pieces.ts): each distinct piece encoded once and
  * its count kept. A call of the encoder itself builds three regular expressions and two sets,
  * which made counting a catalog's lines one at a time most of the time rendering 100,000 skills
- * took; the words of names and descriptions repeat. A text holding a special token's text is left
- * to the encoder, which refuses it.
+ * took; the words of names and descriptions repeat. No piece is a special token's whole text (its
+ * `<|` and `|>` are pieces of their own), so the encoder, which refuses those by default, counts
+ * such text as ordinary text.
  */
 function cachedPieceCounter(encoder: Tiktoken): TokenCounter {
   const counts = new Map<string, number>();
   return (text) => {
-    if (hasSpecialToken(text)) return encoder.encode(text).length;
     let total = 0;
     everyTokenPiece(text, (piece) => {
       let count = counts.get(piece);

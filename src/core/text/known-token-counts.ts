@@ -1,5 +1,5 @@
 import { encodingLoaded, loadTokenCounter, type TokenCounter } from "./count-tokens.js";
-import { everyTokenPiece, hasSpecialToken } from "./token-pieces.js";
+import { everyTokenPiece } from "./token-pieces.js";
 
 // Token counts of pieces (see token-pieces.ts) handed over by whoever counted them already (a
 // fleet's catalog snapshot), so that a process counts text made of those pieces exactly as the
@@ -25,12 +25,8 @@ export function rememberTokenCounts(table: TokenCountTable): void {
   }
 }
 
-/**
- * The tokens of `text` from the known counts alone, or `undefined` when one of its pieces has
- * none (or it holds a special token, which the encoding's counter refuses).
- */
+/** The tokens of `text` from the known counts alone, or `undefined` when one of its pieces has none. */
 export function countKnownTokens(text: string): number | undefined {
-  if (hasSpecialToken(text)) return undefined;
   let total = 0;
   const complete = everyTokenPiece(text, (piece) => {
     const tokens = known.get(piece);
@@ -79,8 +75,7 @@ export async function countWithKnownFirst<T>(work: (count: TokenCounter) => T): 
 /**
  * A counter that counts as the encoding's `count` does, piece by piece, and keeps each piece's
  * count in `counts` (pieces met again are not counted again): what {@link tokenCountTable} turns
- * into the table another process counts with. Unlike the encoding's counter, it does not refuse
- * special tokens (it counts their pieces), so recording a text never fails.
+ * into the table another process counts with.
  */
 export function pieceCounter(count: TokenCounter, counts: Map<string, number>): TokenCounter {
   return (text) => {

@@ -6,9 +6,6 @@
 export const O200K_PIECE_PATTERN =
   "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
-/** The encoding's special tokens: a text that holds one is refused by the counter, not cut into pieces. */
-export const O200K_SPECIAL_TOKENS: readonly string[] = ["<|endoftext|>", "<|endofprompt|>"];
-
 const pieces = new RegExp(O200K_PIECE_PATTERN, "gu");
 
 /** Calls `visit` with each piece of `text`, in order; stops and returns `false` as soon as `visit` does. */
@@ -23,9 +20,4 @@ export function everyTokenPiece(text: string, visit: (piece: string) => boolean)
     at = pieces.lastIndex;
     if (!visit(match[0])) return false;
   }
-}
-
-/** Whether `text` holds one of {@link O200K_SPECIAL_TOKENS}. */
-export function hasSpecialToken(text: string): boolean {
-  return text.includes("<|") && O200K_SPECIAL_TOKENS.some((token) => text.includes(token));
 }
