@@ -1,4 +1,5 @@
 import { SkillsetError } from "../../errors/skillset-error.js";
+import { sameNamespace, searchInPages } from "./store-search-pages.js";
 
 /**
  * The part of a LangGraph store (`BaseStore`: `PostgresStore`, `InMemoryStore`, …) that a
@@ -91,22 +92,24 @@ export function retryingStore(
 }
 
 // Pages through the namespace. A search lists the namespaces below it too (in PostgreSQL, any
-// whose name merely starts the same): only this one's items are kept, each once. Past one page,
-// an item deleted meanwhile can shift another past the page boundary, and a worker then misses it
-// until it lists again (at the next correction anyone stores); hence the large page.
+// whose name merely starts the same): only this one's items are kept, each once. When a write or
+// delete shifted the pages under the listing, it lists again (twice at most: what a worker may
+// miss then, it finds at the next correction anyone stores).
 async function listAll(store: SnapshotStore, namespace: string[], source: string): Promise<ListedItem[]> {
-  const items = new Map<string, ListedItem>();
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await store.search(namespace, { filter: { source }, limit: PAGE, offset });
-    for (const { key, namespace: at, value, updatedAt } of page)
-      if (sameNamespace(at, namespace) && value?.source === source)
-        items.set(key, { key, value, updatedAt: timeOf(updatedAt) });
-    if (page.length < PAGE) return [...items.values()];
+  for (let attempt = 1; ; attempt++) {
+    const items = new Map<string, ListedItem>();
+    const met = await searchInPages(
+      (page) => store.search(namespace, { filter: { source }, ...page }),
+      PAGE,
+      (page) => {
+        for (const { key, namespace: at, value, updatedAt } of page)
+          if (sameNamespace(at, namespace) && value?.source === source)
+            items.set(key, { key, value, updatedAt: timeOf(updatedAt) });
+        return true;
+      },
+    );
+    if (met || attempt === 3) return [...items.values()];
   }
-}
-
-function sameNamespace(one: readonly string[], other: readonly string[]): boolean {
-  return one.length === other.length && one.every((part, at) => part === other[at]);
 }
 
 // A store's timestamp as a Date (a custom store may give a string), or undefined when it has none.

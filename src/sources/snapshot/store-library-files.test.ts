@@ -195,9 +195,10 @@ describe("a full scan through the snapshot's store", () => {
     expect(expected?.files.length).toBeGreaterThan(6);
     const search = store.search.bind(store);
     let shifts = 1;
-    // The second page starts one item early, as after a write that moved an item to the front.
+    // The second page (asked from the first page's last item, offset 2) starts one item early, as
+    // after a write that moved an item to the front.
     vi.spyOn(store, "search").mockImplementation((namespace, options) =>
-      search(namespace, options?.offset === 3 && shifts-- > 0 ? { ...options, offset: 2 } : options),
+      search(namespace, options?.offset === 2 && shifts-- > 0 ? { ...options, offset: 1 } : options),
     );
     expect(await storeLibraryFiles(backend, store, "/skills/", 3)).toEqual(expected);
     shifts = Infinity;
@@ -205,6 +206,30 @@ describe("a full scan through the snapshot's store", () => {
     // 17 items, 3 a page: a read that meets the moved item stops at its second page; a whole one
     // takes six. Once moved then whole (8), then moved three times (6).
     expect(store.search).toHaveBeenCalledTimes(14);
+  });
+
+  it("skips no item when one before its page is deleted meanwhile: it reads the namespace again", async () => {
+    const store = new InMemoryStore();
+    await fill(store, AWKWARD);
+    const backend = new StoreBackend({ store, namespace: LIBRARY });
+    const search = store.search.bind(store);
+    let deleted = false;
+    let calls = 0;
+    // Between the first and the second page, another worker deletes the first page's first item.
+    vi.spyOn(store, "search").mockImplementation(async (namespace, options) => {
+      if (++calls === 2) {
+        deleted = true;
+        await store.delete(LIBRARY, "/skills/alpha/SKILL.md");
+      }
+      return search(namespace, options);
+    });
+    const read = await storeLibraryFiles(backend, store, "/skills/", 3);
+    vi.mocked(store.search).mockRestore();
+    expect(deleted).toBe(true);
+    const after = await storeLibraryFiles(backend, store, "/skills/", 3);
+    expect(after!.files.map((entry) => entry.path)).not.toContain("/skills/alpha/SKILL.md");
+    expect(after!.files).toHaveLength(13);
+    expect(read).toEqual(after);
   });
 
   it("gives the backend's snapshot for random libraries (seeded)", async () => {

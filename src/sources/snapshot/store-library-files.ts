@@ -2,6 +2,7 @@ import type { SkillSource } from "../../core/skill-source.js";
 import { isContained } from "../backend-source.js";
 import type { BackendFileInfo, SkillsBackend } from "../skills-backend.js";
 import { filesOfSkills, SNAPSHOT_FILE_LIMITS, snapshotListing } from "./snapshot-files.js";
+import { sameNamespace, searchInPages } from "./store-search-pages.js";
 
 // deepagents' StoreBackend lists a folder by reading its whole namespace, contents included, 100
 // items a query, each query skipping the items before it: at 100,000 skills a full scan took
@@ -69,9 +70,8 @@ function storeNamespace(backend: SkillsBackend, store: unknown): string[] | unde
   }
 }
 
-// One pass over the namespace: the files, or "moved" when an item turned up twice (the store's
-// order changed under the pages: a write in between), or undefined for a key the backend's glob
-// would treat otherwise.
+// One pass over the namespace: the files, or "moved" when the store's order changed under the
+// pages (a write or delete in between), or undefined for a key the backend's glob would treat otherwise.
 async function readNamespace(
   store: SearchableStore,
   namespace: string[],
@@ -81,28 +81,31 @@ async function readNamespace(
   const files: BackendFileInfo[] = [];
   const contents = new Map<string, Uint8Array>();
   const seen = new Set<string>();
-  for (let offset = 0; ; offset += pageSize) {
-    const page = await store.search(namespace, { limit: pageSize, offset });
-    for (const item of page) {
-      const key = String(item.key);
-      if (!key.startsWith(root)) continue;
-      // A search lists a namespace with those below it (and in PostgreSQL, those that merely
-      // start with its name); the backend reads files from its own namespace only.
-      if (!sameNamespace(item.namespace, namespace) || !listedByGlob(key.slice(root.length))) return undefined;
-      if (seen.has(key)) return "moved";
-      seen.add(key);
-      const file = fileData(item.value);
-      // The backend skips what is not a file, as here.
-      if (!file) continue;
-      files.push({ path: key, is_dir: false, size: sizeOf(file.content), modified_at: file.modified_at });
-      if (key.endsWith("/SKILL.md")) contents.set(key, bytesOf(file.content));
-    }
-    if (page.length < pageSize) return { files, contents };
-  }
-}
-
-function sameNamespace(one: readonly string[], other: readonly string[]): boolean {
-  return one.length === other.length && one.every((part, at) => part === other[at]);
+  let outcome: "moved" | "other" | undefined;
+  const met = await searchInPages(
+    (page) => store.search(namespace, page),
+    pageSize,
+    (items) => {
+      for (const item of items) {
+        const key = String(item.key);
+        if (!key.startsWith(root)) continue;
+        // A search lists a namespace with those below it (and in PostgreSQL, those that merely
+        // start with its name); the backend reads files from its own namespace only.
+        if (!sameNamespace(item.namespace, namespace) || !listedByGlob(key.slice(root.length))) outcome = "other";
+        else if (seen.has(key)) outcome = "moved";
+        if (outcome) return false;
+        seen.add(key);
+        const file = fileData(item.value);
+        // The backend skips what is not a file, as here.
+        if (!file) continue;
+        files.push({ path: key, is_dir: false, size: sizeOf(file.content), modified_at: file.modified_at });
+        if (key.endsWith("/SKILL.md")) contents.set(key, bytesOf(file.content));
+      }
+      return true;
+    },
+  );
+  if (!met || outcome === "moved") return "moved";
+  return outcome === "other" ? undefined : { files, contents };
 }
 
 // Whether deepagents' glob("**", root) lists a key with this path below the root (its micromatch
