@@ -22,7 +22,7 @@ describe("renderCatalog of a large library", () => {
     const skills = library(6000);
     const options = { budget: 2000, searchTool: "search_skills" };
     let ran = false;
-    setTimeout(() => (ran = true), 0);
+    setImmediate(() => (ran = true));
     const rendered = await renderCatalog(skills, options);
     expect(ran).toBe(true);
     expect(rendered).toEqual(planRenderedCatalog(skills, options, count));
@@ -31,7 +31,7 @@ describe("renderCatalog of a large library", () => {
   it("does not pause for a small library", async () => {
     await loadTokenCounter();
     let ran = false;
-    setTimeout(() => (ran = true), 0);
+    setImmediate(() => (ran = true));
     await renderCatalog(library(50), { budget: 2000 });
     expect(ran).toBe(false);
   });

@@ -79,8 +79,9 @@ export function planRenderedCatalog(
 // which takes milliseconds at 100,000 skills (together they held it for over 50 ms).
 const PAUSED_FROM = 5000;
 
+// A turn of the event loop: setImmediate where there is one (Node), where a timer of 0 ms waits 1 ms.
 function pause(): Promise<void> {
-  return new Promise((resume) => setTimeout(resume, 0));
+  return new Promise((resume) => (typeof setImmediate === "function" ? setImmediate(resume) : setTimeout(resume, 0)));
 }
 
 /** What a catalog's plan needs besides token counts, the same for every counter. */
