@@ -82,9 +82,8 @@ function parentOf(path: string): string {
 }
 
 // Whether parentOf(path) is `parent` (which has no backslash). This runs for every skill, so the
-// usual path, `parent/<folder>/SKILL.md`, is told with few calls, each searching forward (the
-// slice is compared rather than startsWith, and lastIndexOf, a call into the runtime, is not
-// used: both were slower over 100,000 paths); any other path is compared as parentOf writes it.
+// usual path, `parent/<folder>/SKILL.md`, is told by forward searches (lastIndexOf is a call into
+// the runtime, several times slower over 100,000 paths); any other path as parentOf writes it.
 function sameParent(path: string, parent: string): boolean {
   const at = parent.length;
   if (path.charCodeAt(at) === SLASH && path.slice(0, at) === parent) {

@@ -56,7 +56,10 @@ export async function renderCatalog(
 ): Promise<RenderedCatalog> {
   const steps = prepareCatalog(skills, options);
   let step = steps.next();
-  for (; !step.done; step = steps.next()) if (skills.length >= PAUSED_FROM) await pause();
+  while (!step.done) {
+    if (skills.length >= PAUSED_FROM) await pause();
+    step = steps.next();
+  }
   const prepared = step.value;
   // Counts known from a snapshot spare loading the encoding; planning is deterministic, so a
   // plan that met an unknown piece is made again with the encoding and comes out the same.
@@ -156,9 +159,9 @@ function columns(skills: readonly SkillMetadata[], all: boolean) {
     kept++;
   }
   names.length = paths.length = sources.length = kept;
-  // Usually every skill is shown: the skills themselves, not a copy (filling an array of 100,000
-  // skill objects cost as much as the three arrays of strings).
-  const visible = kept === skills.length ? skills : skills.filter((skill) => !skill.disableModelInvocation);
+  // Usually every skill is shown: copied whole, which is many times faster than filling an array
+  // of 100,000 skill objects one by one (a copy all the same: renderCatalog pauses between passes).
+  const visible = kept === skills.length ? skills.slice() : skills.filter((skill) => !skill.disableModelInvocation);
   return { visible, names, paths, sources };
 }
 
