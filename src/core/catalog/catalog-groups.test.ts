@@ -57,6 +57,61 @@ describe("groupSkills", () => {
   });
 });
 
+// Each skill's label by the rules written plainly, path by path: what groupSkills must give
+// (labels without characters that label() escapes).
+function plainLabels(names: readonly string[], paths: readonly string[]): string[] | undefined {
+  const parts = paths.map((path) => path.replace(/\\/g, "/").split("/").slice(0, -2));
+  const parentOf = (at: number) => paths[at]!.replace(/\\/g, "/").split("/").slice(0, -2).join("/");
+  if (paths.every((_, at) => parentOf(at) === parentOf(0))) {
+    const prefixes = names.map((name) => (name.includes("-") ? `${name.slice(0, name.indexOf("-") + 1)}*` : undefined));
+    const size = (prefix: string | undefined) => prefixes.filter((other) => other === prefix).length;
+    if (new Set(prefixes.filter((prefix) => prefix !== undefined && size(prefix) > 1)).size < 2) return undefined;
+    return prefixes.map((prefix) => (prefix !== undefined && size(prefix) > 1 ? prefix : "other"));
+  }
+  let shared = 0;
+  while (parts.every((each) => shared < each.length && each[shared] === parts[0]![shared])) shared++;
+  return parts.map((each) => `${each.length > shared ? each.slice(shared).join("/") : each.at(-1)}/`);
+}
+
+describe("groupSkills on odd paths", () => {
+  it("labels as the plain rules do: few separators, backslashes, parents that begin alike, names that begin alike", () => {
+    let seed = 7;
+    const pick = <T>(items: readonly T[]) => items[(seed = (seed * 16_807) % 2_147_483_647) % items.length]!;
+    const folders = [
+      "/u/skills",
+      "/u/skills",
+      "/u/skills",
+      "/u/skill",
+      "/u/skillsx",
+      "",
+      "u",
+      "C:\\u\\skills",
+      "/u\\skills",
+    ];
+    const tails = [
+      "/a/SKILL.md",
+      "/b/SKILL.md",
+      "\\c\\SKILL.md",
+      "/d\\SKILL.md",
+      "/SKILL.md",
+      "",
+      "/e/f/SKILL.md",
+      "//SKILL.md",
+    ];
+    const words = ["azure-vm", "azure-blob", "azurex-a", "azure", "aws-s3", "aws-", "-x", "pdf", "aws-s3-b"];
+    for (let round = 0; round < 400; round++) {
+      const size = 1 + (round % 9);
+      const paths = Array.from({ length: size }, () => pick(folders) + pick(tails));
+      const names = Array.from({ length: size }, () => pick(words));
+      const groups = groupSkills(names, paths);
+      const labels = groups && [...groups.of].map((id) => groups.labels[id]);
+      expect(labels, JSON.stringify({ names, paths })).toEqual(plainLabels(names, paths));
+      // Labels numbered as first met.
+      if (groups) expect(groups.labels).toEqual([...new Set(labels)]);
+    }
+  });
+});
+
 describe("summarizeHidden", () => {
   it("lists groups largest first, the eight largest with three names spread over them, and counts those past 80", () => {
     const hidden = Array.from({ length: 12 }, (_, group) =>

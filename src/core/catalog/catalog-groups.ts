@@ -27,7 +27,7 @@ export function groupSkills(names: readonly string[], paths: readonly string[]):
   const first = paths.length > 0 ? parentOf(paths[0]!) : undefined;
   const prefixes = first === undefined ? [] : namePrefixes(names, paths, first);
   if (prefixes) return byNamePrefix(names, prefixes);
-  const parents = paths.map((path) => path.replace(/\\/g, "/").split("/").slice(0, -2));
+  const { parentIds, parents } = distinctParents(paths);
   // Segments every parent folder shares are dropped: they tell the groups nothing.
   let shared = 0;
   while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
@@ -35,14 +35,44 @@ export function groupSkills(names: readonly string[], paths: readonly string[]):
   // One group per label: folders whose labels read alike are one group, as they were one key.
   const ids = new Map<string, number>();
   const labels: string[] = [];
-  const of = new Int32Array(paths.length);
-  parents.forEach((parts, at) => {
+  const groupOf = parents.map((parts) => {
     const text = label(`${parts.length > shared ? parts.slice(shared).join("/") : parts.at(-1)}/`);
     let id = ids.get(text);
     if (id === undefined) ids.set(text, (id = labels.push(text) - 1));
-    of[at] = id;
+    return id;
   });
+  const of = new Int32Array(paths.length);
+  for (let at = 0; at < paths.length; at++) of[at] = groupOf[parentIds[at]!]!;
   return { of, labels, names };
+}
+
+// Each path's parent folder (its segments less the last two, split at `/` or `\`), as an index
+// into the distinct ones, numbered as first met: a library has few folders of skills, so each is
+// split and labelled once, not once per skill. A path whose parent is the one before's (the
+// usual case, skills of a folder come together) is told so by a comparison, with no copy.
+function distinctParents(paths: readonly string[]): { parentIds: Int32Array; parents: string[][] } {
+  const parentIds = new Int32Array(paths.length);
+  const parents: string[][] = [];
+  // Keyed by the parent's text; `undefined`: a path of fewer than two separators, whose parent has no segments.
+  const known = new Map<string | undefined, number>();
+  let last: string | undefined;
+  let lastId = -1;
+  for (let at = 0; at < paths.length; at++) {
+    const path = paths[at]!.includes("\\") ? paths[at]!.replace(/\\/g, "/") : paths[at]!;
+    const end = path.lastIndexOf("/");
+    const cut = end > 0 ? path.lastIndexOf("/", end - 1) : -1;
+    if (last !== undefined && cut === last.length && path.startsWith(last)) {
+      parentIds[at] = lastId;
+      continue;
+    }
+    const key = cut < 0 ? undefined : path.slice(0, cut);
+    let id = known.get(key);
+    if (id === undefined) known.set(key, (id = parents.push(key === undefined ? [] : key.split("/")) - 1));
+    parentIds[at] = id;
+    last = key;
+    lastId = id;
+  }
+  return { parentIds, parents };
 }
 
 // The folder that holds a skill's folder (its path less two segments), with `/` separators.
@@ -51,14 +81,19 @@ function parentOf(path: string): string {
   return slashes.slice(0, Math.max(0, slashes.lastIndexOf("/", slashes.lastIndexOf("/") - 1)));
 }
 
-// Whether parentOf(path) is `parent` (which has no backslash), without copying a path that has
-// none: then its parent is what comes before its last two slashes. Few calls, since this runs for
-// every skill: a comparison of the slice rather than startsWith, a backslash looked for only after it.
+// Whether parentOf(path) is `parent` (which has no backslash). This runs for every skill, so the
+// usual path, `parent/<folder>/SKILL.md`, is told by forward searches (lastIndexOf is a call into
+// the runtime, several times slower over 100,000 paths); any other path as parentOf writes it.
 function sameParent(path: string, parent: string): boolean {
-  const cut = Math.max(0, path.lastIndexOf("/", path.lastIndexOf("/") - 1));
-  if (cut === parent.length && path.slice(0, cut) === parent && path.indexOf("\\", cut) < 0) return true;
-  return path.includes("\\") && parentOf(path) === parent;
+  const at = parent.length;
+  if (path.charCodeAt(at) === SLASH && path.slice(0, at) === parent) {
+    const last = path.indexOf("/", at + 1);
+    if (last > 0 && path.indexOf("/", last + 1) < 0 && path.indexOf("\\", at) < 0) return true;
+  }
+  return parentOf(path) === parent;
 }
+
+const SLASH = 0x2f;
 
 // Folder names may hold line breaks (a name is a file system's, not a skill's): escaped, so a
 // label cannot start a line of its own in the prompt.
@@ -67,8 +102,8 @@ function label(text: string): string {
 }
 
 // Each name's prefix (`azure-*`, undefined without a hyphen), or undefined as soon as a skill lies
-// in another folder than `parent`. A prefix is cut out only when it differs from the name
-// before's (sorted names that share one come together).
+// in another folder than `parent`. A prefix is cut out only when the name does not start with the
+// name before's (sorted names that share one come together).
 function namePrefixes(
   names: readonly string[],
   paths: readonly string[],
@@ -80,13 +115,16 @@ function namePrefixes(
   for (let at = 0; at < names.length; at++) {
     if (!sameParent(paths[at]!, parent)) return undefined;
     const name = names[at]!;
+    // The prefix has one hyphen, at its end: a name that starts with it has it too.
+    if (last !== undefined && name.startsWith(stem)) {
+      prefixes[at] = last;
+      continue;
+    }
     const hyphen = name.indexOf("-");
     if (hyphen < 0) prefixes[at] = undefined;
     else {
-      if (last === undefined || hyphen !== stem.length - 1 || !name.startsWith(stem)) {
-        stem = name.slice(0, hyphen + 1);
-        last = `${stem}*`;
-      }
+      stem = name.slice(0, hyphen + 1);
+      last = `${stem}*`;
       prefixes[at] = last;
     }
   }

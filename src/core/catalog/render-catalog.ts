@@ -54,9 +54,16 @@ export async function renderCatalog(
   skills: readonly SkillMetadata[],
   options: CatalogRenderOptions = {},
 ): Promise<RenderedCatalog> {
+  const steps = prepareCatalog(skills, options);
+  let step = steps.next();
+  while (!step.done) {
+    if (skills.length >= PAUSED_FROM) await pause();
+    step = steps.next();
+  }
+  const prepared = step.value;
   // Counts known from a snapshot spare loading the encoding; planning is deterministic, so a
   // plan that met an unknown piece is made again with the encoding and comes out the same.
-  return countWithKnownFirst((count) => planRenderedCatalog(skills, options, count));
+  return countWithKnownFirst((count) => planPrepared(prepared, options, count));
 }
 
 /** {@link renderCatalog} with the tokens counted by `count`. */
@@ -65,23 +72,56 @@ export function planRenderedCatalog(
   options: CatalogRenderOptions,
   count: TokenCounter,
 ): RenderedCatalog {
+  const steps = prepareCatalog(skills, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return planPrepared(step.value, options, count);
+}
+
+// Libraries from this size let the event loop run between the passes over their skills, each of
+// which takes milliseconds at 100,000 skills (together they held it for over 50 ms).
+const PAUSED_FROM = 5000;
+
+// A turn of the event loop: setImmediate where there is one (Node), where a timer of 0 ms waits 1 ms.
+function pause(): Promise<void> {
+  return new Promise((resume) => (typeof setImmediate === "function" ? setImmediate(resume) : setTimeout(resume, 0)));
+}
+
+/** What a catalog's plan needs besides token counts, the same for every counter. */
+interface PreparedCatalog {
+  visible: readonly SkillMetadata[];
+  names: string[];
+  groups: SkillGroups | undefined;
+  priority: Int32Array;
+  pinned: Set<number>;
+}
+
+// The passes over the skills, in steps: renderCatalog pauses between them.
+function* prepareCatalog(
+  skills: readonly SkillMetadata[],
+  options: CatalogRenderOptions,
+): Generator<void, PreparedCatalog, void> {
   const { visible, names, paths, sources } = columns(skills, options.format === "xml");
+  yield;
   const groups = groupSkills(names, paths);
+  yield;
+  const pinnedNames = new Set(options.pinned ?? []);
+  const pinned = new Set<number>();
+  if (pinnedNames.size > 0) names.forEach((name, at) => pinnedNames.has(name) && pinned.add(at));
+  const priority = catalogPriority(names, sources, groups, options.pinned ?? [], options.sourceOrder ?? []);
+  return { visible, names, groups, priority, pinned };
+}
+
+function planPrepared(
+  { visible, names, groups, priority, pinned }: PreparedCatalog,
+  options: CatalogRenderOptions,
+  count: TokenCounter,
+): RenderedCatalog {
   const layout: CatalogLayout<SkillMetadata> =
     options.format === "xml"
       ? xmlLayout({ ...options, ...(groups ? { groups } : {}) })
       : markdownLayout({ ...options, ...(groups ? { groups } : {}) });
-  const pinned = new Set(options.pinned ?? []);
-  const pinnedAt = new Set<number>();
-  if (pinned.size > 0) names.forEach((name, at) => pinned.has(name) && pinnedAt.add(at));
-  const plan = planCatalog({
-    skills: visible,
-    priority: catalogPriority(names, sources, groups, options.pinned ?? [], options.sourceOrder ?? []),
-    pinned: pinnedAt,
-    budget: options.budget,
-    layout,
-    count,
-  });
+  const plan = planCatalog({ skills: visible, priority, pinned, budget: options.budget, layout, count });
   const named = (group: readonly SkillMetadata[]) => group.map((skill) => skill.name);
   return {
     text: plan.text,
@@ -89,25 +129,39 @@ export function planRenderedCatalog(
     full: named(plan.full),
     short: named(plan.short),
     named: named(plan.named),
-    hidden: Array.from(plan.hidden, (at) => names[at]!),
+    hidden: namesAt(plan.hidden, names),
   };
+}
+
+// The names at `indexes`: a loop, since Array.from with a mapping function costs milliseconds when
+// nearly all of 100,000 skills are hidden.
+function namesAt(indexes: Int32Array, names: readonly string[]): string[] {
+  const picked = new Array<string>(indexes.length);
+  for (let at = 0; at < indexes.length; at++) picked[at] = names[indexes[at]!]!;
+  return picked;
 }
 
 // The skills the catalog shows and, side by side, the fields the plan reads of each: one pass over
 // the skills' objects, which in a library of 100,000 are spread over the heap (each pass over them
 // missed the cache on nearly every skill), then passes over compact arrays.
 function columns(skills: readonly SkillMetadata[], all: boolean) {
-  const visible: SkillMetadata[] = [];
-  const names: string[] = [];
-  const paths: string[] = [];
-  const sources: string[] = [];
-  for (const skill of skills) {
+  // Allocated whole and cut to size: arrays grown push by push were copied over and over.
+  const names = new Array<string>(skills.length);
+  const paths = new Array<string>(skills.length);
+  const sources = new Array<string>(skills.length);
+  let kept = 0;
+  for (let at = 0; at < skills.length; at++) {
+    const skill = skills[at]!;
     if (!all && skill.disableModelInvocation) continue;
-    visible.push(skill);
-    names.push(skill.name);
-    paths.push(skill.path);
-    sources.push(skill.source);
+    names[kept] = skill.name;
+    paths[kept] = skill.path;
+    sources[kept] = skill.source;
+    kept++;
   }
+  names.length = paths.length = sources.length = kept;
+  // Usually every skill is shown: copied whole, which is many times faster than filling an array
+  // of 100,000 skill objects one by one (a copy all the same: renderCatalog pauses between passes).
+  const visible = kept === skills.length ? skills.slice() : skills.filter((skill) => !skill.disableModelInvocation);
   return { visible, names, paths, sources };
 }
 
