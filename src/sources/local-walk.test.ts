@@ -187,4 +187,21 @@ describe("walkLocalFolders", () => {
     expect(await walk({ root }, slice)).toEqual(await walk({ root }));
     expect(pauses).toBe(3);
   });
+
+  it("pauses within a folder of many entries too, and finds the same", async () => {
+    const tree = tempTree();
+    trees.push(tree);
+    const names = Array.from({ length: 600 }, (_, at) => `f${String(at).padStart(3, "0")}`);
+    for (const name of names) tree.write(`${name}/notes.md`, "");
+    const root = realpathSync(tree.root);
+    const offered: string[] = [];
+    const pausedAt: number[] = [];
+    let dueCalls = 0;
+    const slice: TimeSlice = { due: () => ++dueCalls % 2 === 0, pause: async () => void pausedAt.push(offered.length) };
+    const readSkillAt = (directory: string) => (offered.push(directory), false);
+    expect(await walk({ root, readSkillAt }, slice)).toEqual({ offered: [], walked: [root], warnings: [] });
+    expect(offered).toEqual(names.map((name) => `${root}/${name}`));
+    // Before the first folder is offered: checking the entries' order, then keeping the folders.
+    expect(pausedAt.filter((count) => count === 0)).toHaveLength(2);
+  });
 });
