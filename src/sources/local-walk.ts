@@ -169,7 +169,9 @@ async function childDirectories(
     if (Array.isArray(listing)) entries = listing;
     else {
       entries = await listing;
-      // Node made an object per entry before this callback: that was a slice of its own.
+      // Node made an object per entry in this I/O callback, a slice of its own. Two pauses, since
+      // libuv runs the first one's callback before the timers get another turn.
+      await slice.pause();
       await slice.pause();
     }
   } catch (error) {
