@@ -5,7 +5,7 @@ import { linkTarget, realOrResolved } from "../fs/link-target.js";
 import { isInsideAllowedRoots } from "../sources/allowed-roots.js";
 import { expandHome } from "../fs/expand-home.js";
 import { defaultAllowedRoots } from "../sources/local-source-options.js";
-import { SKIPPED_FOLDERS } from "../sources/local-walk.js";
+import { SKIPPED_FOLDERS } from "../sources/local-child-folders.js";
 
 /** Options of {@link findSkillDirectories}. */
 export interface FindSkillDirectoriesOptions {

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
@@ -186,5 +186,40 @@ describe("walkLocalFolders", () => {
     const slice: TimeSlice = { due: () => ++dueCalls % 2 === 0, pause: async () => void pauses++ };
     expect(await walk({ root }, slice)).toEqual(await walk({ root }));
     expect(pauses).toBe(3);
+  });
+
+  it("lists a large source folder off the event loop, then lets timers run before going through it", async (context) => {
+    const tree = tempTree();
+    trees.push(tree);
+    const root = realpathSync(tree.root);
+    const names = Array.from({ length: 1500 }, (_, at) => `${String(at).padStart(4, "0")}-${"x".repeat(120)}`);
+    for (const name of names) mkdirSync(join(root, name));
+    // The folder's size stands for its entries on ext4 and most file systems, not on all (tmpfs).
+    if (statSync(root).size <= 128 * 1024) context.skip();
+    let pauses = 0;
+    const slice: TimeSlice = { due: () => false, pause: async () => void pauses++ };
+    expect(await walk({ root }, slice)).toEqual({
+      offered: names.map((name) => `${root}/${name}`),
+      walked: [root],
+      warnings: [],
+    });
+    expect(pauses).toBe(2);
+  });
+
+  it("pauses within a folder of many entries too, and finds the same", async () => {
+    const tree = tempTree();
+    trees.push(tree);
+    const names = Array.from({ length: 600 }, (_, at) => `f${String(at).padStart(3, "0")}`);
+    for (const name of names) tree.write(`${name}/notes.md`, "");
+    const root = realpathSync(tree.root);
+    const offered: string[] = [];
+    const pausedAt: number[] = [];
+    let dueCalls = 0;
+    const slice: TimeSlice = { due: () => ++dueCalls % 2 === 0, pause: async () => void pausedAt.push(offered.length) };
+    const readSkillAt = (directory: string) => (offered.push(directory), false);
+    expect(await walk({ root, readSkillAt }, slice)).toEqual({ offered: [], walked: [root], warnings: [] });
+    expect(offered).toEqual(names.map((name) => `${root}/${name}`));
+    // Before the first folder is offered: checking the entries' order, then keeping the folders.
+    expect(pausedAt.filter((count) => count === 0)).toHaveLength(2);
   });
 });

@@ -1,14 +1,14 @@
-import { readdir, readdirSync, statSync, type Dirent } from "node:fs";
-import { SkillsetError } from "../errors/skillset-error.js";
-import { linkTarget } from "../fs/link-target.js";
-import { isInsideAllowedRoots } from "./allowed-roots.js";
+import { readdirSync } from "node:fs";
+import {
+  listChildFolders,
+  SKIPPED_FOLDERS,
+  type ChildFolderOptions,
+  type ChildFolders,
+} from "./local-child-folders.js";
 import type { TimeSlice } from "./time-slice.js";
 
-/** Folders never searched for skills, nor listed among a skill's files. */
-export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", "node_modules", "__pycache__"]);
-
 /** Inputs of {@link walkLocalFolders}. */
-export interface LocalWalkOptions {
+export interface LocalWalkOptions extends ChildFolderOptions {
   /** The folder to walk; the caller has found it is no skill folder itself. */
   root: string;
   /** The real path of `root` (every symlink resolved). */
@@ -19,25 +19,8 @@ export interface LocalWalkOptions {
   maxDepth: number;
   /** Folders entered at most below the root; a `scan-limit` warning says when the walk stopped. */
   maxDirectories: number;
-  /** Real folders that symlinked folders may point into; other links are skipped with an error. */
-  allowedRoots: readonly string[];
   /** Reads `directory` (whose real path is `realDirectory`, whose name is `name`) as a skill folder; true when it is one, so the walk does not enter it. */
   readSkillAt(directory: string, realDirectory: string, name: string): boolean;
-  /** Reports a folder that was left out (`unreadable-folder`, `scan-limit`, `depth-limit`). */
-  warn(file: string, code: string, message: string): void;
-  /** Reports a symbolic link that was not followed (`symlink-escape`, `symlink-dangling`, `symlink-loop`): a skipped entry. */
-  skip(file: string, code: string, message: string): void;
-}
-
-/**
- * A folder's child folders to offer or enter: at each index, a child's path as reached, its real
- * path and its name. (Three arrays rather than an object per child: a walk keeps them all until
- * it leaves the folder, and a library's folder holds thousands.)
- */
-interface ChildFolders {
-  paths: string[];
-  reals: string[];
-  names: string[];
 }
 
 /**
@@ -91,7 +74,7 @@ class FolderWalk {
     if (this.#visited.has(realDirectory)) return;
     this.#visited.add(realDirectory);
     this.walked.push(directory);
-    const children = await childDirectories(directory, realDirectory, depth === 0, this.#options);
+    const children = await listChildFolders(directory, realDirectory, depth === 0, this.#options, this.#slice);
     this.#stack.push({ children, next: 0, depth });
   }
 
@@ -153,94 +136,6 @@ const _layoutKeeper = new FolderWalk(
   },
   { due: () => true, pause: async () => {} },
 );
-
-// The folders directly inside `directory`, sorted, without skipped names; symlinks only when
-// their real target is a folder inside the allowed roots (others are reported).
-async function childDirectories(
-  directory: string,
-  realDirectory: string,
-  isRoot: boolean,
-  { allowedRoots, warn, skip }: LocalWalkOptions,
-): Promise<ChildFolders> {
-  const children: ChildFolders = { paths: [], reals: [], names: [] };
-  let entries: Dirent[];
-  try {
-    entries = await listFolder(directory, isRoot);
-  } catch (error) {
-    warn(
-      directory,
-      "unreadable-folder",
-      `Cannot list ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-    return children;
-  }
-  // Sorted by name, which orders the paths alike (they share the folder's path) but compares
-  // short flat strings rather than paths built from two parts.
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const add = (path: string, real: string, name: string) => {
-    children.paths.push(path);
-    children.reals.push(real);
-    children.names.push(name);
-  };
-  // Usually nothing on the way is a link: then a child's real path is its path, the same string.
-  const realIsPath = realDirectory === directory;
-  // One string for the folder and its `/`, shared by every child's path (each child then adds one piece, not two).
-  const prefix = `${directory}/`;
-  // An index, not for...of: this loop runs once per scan, mostly before the JIT has compiled it,
-  // and the interpreter allocates an iterator result per entry.
-  for (let at = 0; at < entries.length; at++) {
-    const entry = entries[at]!;
-    const name = entry.name;
-    if (SKIPPED_FOLDERS.has(name)) continue;
-    const path = prefix + name;
-    // A real folder inside a real folder: its real path costs no system call.
-    if (entry.isDirectory()) add(path, realIsPath ? path : `${realDirectory}/${name}`, name);
-    else if (entry.isSymbolicLink()) {
-      let real: string;
-      try {
-        real = linkTarget(path);
-      } catch (error) {
-        if (!SkillsetError.isInstance(error)) throw error;
-        skip(path, error.code, `${error.message}; skipped`);
-        continue;
-      }
-      if (!isDirectory(real)) continue;
-      if (isInsideAllowedRoots(real, allowedRoots)) add(path, real, name);
-      else skip(path, "symlink-escape", `${path} is a symbolic link to ${real}, outside the allowed folders; skipped`);
-    }
-  }
-  return children;
-}
-
-// A large folder's entries (over 1 MiB of directory, some 30,000 entries on ext4) are listed in
-// libuv's thread pool: one readdirSync of a folder of 100,000 skills held the event loop for
-// 200 ms. Smaller ones (by the folder's own size, which grows with its entries on the usual file
-// systems) synchronously: a thread-pool round trip per folder made a recursive scan of the corpus
-// half again as slow, and 10,000 entries take about 20 ms. Only a source's own folder is weighed
-// (a stat per folder cost a recursive scan 10%): a library's skills sit there. Node sorts either way, so the
-// sort that follows is one pass.
-const LARGE_FOLDER_BYTES = 1024 * 1024;
-
-function listFolder(directory: string, isRoot: boolean): Dirent[] | Promise<Dirent[]> {
-  let large = false;
-  try {
-    large = isRoot && statSync(directory).size > LARGE_FOLDER_BYTES;
-  } catch {
-    // readdirSync says what is wrong.
-  }
-  if (!large) return readdirSync(directory, { withFileTypes: true });
-  return new Promise((resolve, reject) =>
-    readdir(directory, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))),
-  );
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 // Whether `directory` holds a folder (or a link, which may be one) the walk would enter.
 function holdsFolders(directory: string): boolean {

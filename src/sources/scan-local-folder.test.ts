@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SkillCollector } from "../core/catalog/collect-skills.js";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
 import { resolveLocalSourceOptions, type LocalSourceOptions } from "./local-source-options.js";
@@ -51,6 +52,29 @@ describe("scanLocalFolder", () => {
     const recursive = await scan({ path: root, recursive: true });
     expect(recursive.folders).toEqual([root, `${root}/group`, `${root}/a`, `${root}/group/b`]);
     expect(recursive.skills).toEqual(["a", "b"]);
+  });
+
+  it("collects many skills in slices, and finds the same", async () => {
+    const tree = tempTree();
+    trees.push(tree);
+    for (let at = 0; at < 600; at++) tree.skill(`s${String(at).padStart(3, "0")}`);
+    const settings = resolveLocalSourceOptions({ path: realpathSync(tree.root) });
+    const add = vi.spyOn(SkillCollector.prototype, "add");
+    try {
+      let dueCalls = 0;
+      const addsAtPauses: number[] = [];
+      const slice: TimeSlice = {
+        due: () => ++dueCalls % 2 === 0,
+        pause: async () => void addsAtPauses.push(add.mock.calls.length),
+      };
+      const sliced = await scanLocalFolder({ settings, previous: new Map(), usePolling: false, slice });
+      expect(addsAtPauses.some((adds) => adds > 0 && adds < 600)).toBe(true);
+      const whole = (await scan({ path: settings.root })).result;
+      expect(sliced.skills).toEqual(whole.skills);
+      expect(sliced.diagnostics).toEqual(whole.diagnostics);
+    } finally {
+      add.mockRestore();
+    }
   });
 
   it("reuses the previous entries on a polling re-scan of an unchanged folder", async () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SkillsetError } from "../errors/skillset-error.js";
 import type { FileListLimits, SkillFile, SkillFileListing } from "../core/skill-source.js";
 import { realOrResolved } from "../fs/link-target.js";
-import { SKIPPED_FOLDERS } from "./local-walk.js";
+import { SKIPPED_FOLDERS } from "./local-child-folders.js";
 import { readBoundedFile } from "../fs/bounded-read.js";
 import { isInsideFolder } from "../fs/path-inside.js";
 

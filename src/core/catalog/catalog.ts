@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { compareCodePoints } from "../text/python-text.js";
+import { inNameOrder } from "./name-order.js";
 import { isSameSkill, sameSkillDiagnostic } from "./same-skill.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../skill-source.js";
@@ -86,11 +87,4 @@ function mergeScans(scans: readonly SkillSourceScan[], version: string): Catalog
   }
   const skills = [...winners.values()].sort((a, b) => compareCodePoints(a.name, b.name));
   return { skills, shadowed, diagnostics, version, get: (name) => winners.get(name) };
-}
-
-// Whether every name sorts strictly after the one before, as the snapshot lists them (so none repeats).
-function inNameOrder(skills: readonly SkillMetadata[]): boolean {
-  for (let at = 1; at < skills.length; at++)
-    if (compareCodePoints(skills[at - 1]!.name, skills[at]!.name) >= 0) return false;
-  return true;
 }
