@@ -187,7 +187,7 @@ describe("a full scan through the snapshot's store", () => {
     expect(search).not.toHaveBeenCalled();
   });
 
-  it("reads the namespace again when an item turns up on two pages (a write moved the order), at most three times", async () => {
+  it("reads the namespace again when the pages do not meet (a write moved the order), three times, then in one query", async () => {
     const store = new InMemoryStore();
     await fill(store, AWKWARD);
     const backend = new StoreBackend({ store, namespace: LIBRARY });
@@ -202,10 +202,12 @@ describe("a full scan through the snapshot's store", () => {
     );
     expect(await storeLibraryFiles(backend, store, "/skills/", 3)).toEqual(expected);
     shifts = Infinity;
-    expect(await storeLibraryFiles(backend, store, "/skills/", 3)).toBeUndefined();
+    // Pages that never meet: the namespace in one query (asked from offset 0, which the mock leaves be).
+    expect(await storeLibraryFiles(backend, store, "/skills/", 3)).toEqual(expected);
     // 17 items, 3 a page: a read that meets the moved item stops at its second page; a whole one
-    // takes six. Once moved then whole (8), then moved three times (6).
-    expect(store.search).toHaveBeenCalledTimes(14);
+    // takes six. Once moved then whole (8), then moved three times (6) and one query (1).
+    expect(store.search).toHaveBeenCalledTimes(15);
+    expect(vi.mocked(store.search).mock.calls.at(-1)![1]).toEqual({ limit: Number.MAX_SAFE_INTEGER, offset: 0 });
   });
 
   it("skips no item when one before its page is deleted meanwhile: it reads the namespace again", async () => {
@@ -297,6 +299,25 @@ describe.skipIf(!(await usePostgres()))("a full scan through the snapshot's stor
     const byPath = (files: { path: string }[]) => [...files].sort((a, b) => (a.path < b.path ? -1 : 1));
     expect(byPath(paged!.files)).toEqual(byPath(whole!.files));
     expect(paged!.contents).toEqual(whole!.contents);
+  });
+
+  it("reads a namespace whose items were all written by one statement (PostgreSQL orders their ties anew for each page)", async () => {
+    const client = new pg.Client({ connectionString: TEST_PG_URL });
+    await client.connect();
+    // One statement: every item has the same created_at, the only key PostgresStore sorts by.
+    await client.query(
+      `INSERT INTO "${SCHEMA}".store (namespace_path, key, value)
+       SELECT 'tied', '/skills/s-' || lpad(i::text, 5, '0') || '/SKILL.md',
+              jsonb_build_object('content', 'skill ' || i, 'created_at', $1::text, 'modified_at', $1::text)
+       FROM generate_series(1, 6000) AS i`,
+      [STAMP],
+    );
+    await client.end();
+    const backend = new StoreBackend({ store, namespace: ["tied"] });
+    const read = await storeLibraryFiles(backend, store, "/skills/", 700);
+    expect(read?.files).toHaveLength(6000);
+    expect(new Set(read!.files.map((entry) => entry.path)).size).toBe(6000);
+    expect(new TextDecoder().decode(read!.contents.get("/skills/s-01234/SKILL.md"))).toBe("skill 1234");
   });
 
   it("leaves the scan to the backend when another namespace that starts like it has a file below the root", async () => {

@@ -34,6 +34,8 @@ interface StoreBackendLike {
 // Larger pages cost PostgreSQL less: each query sorts the namespace again to skip what came before.
 const PAGE = 20_000;
 const ATTEMPTS = 3;
+// A page that holds any namespace: one query, which PostgreSQL answers from one snapshot of the table.
+const WHOLE = Number.MAX_SAFE_INTEGER;
 
 /**
  * The files below `root` of `backend` read through `store` itself, when `backend` is deepagents'
@@ -53,7 +55,12 @@ export async function storeLibraryFiles(
     const read = await readNamespace(store as SearchableStore, namespace, root, pageSize);
     if (read !== "moved") return read;
   }
-  return undefined;
+  // Pages that never meet are no concurrent write but an order with ties: PostgresStore sorts by
+  // `created_at` alone, which every item written by one statement shares, and PostgreSQL may order
+  // ties differently for each page. The whole namespace in one query, then (the backend would page
+  // it as unreliably).
+  const read = await readNamespace(store as SearchableStore, namespace, root, WHOLE);
+  return read === "moved" ? undefined : read;
 }
 
 // The backend's namespace, when it reads `store` (an object the caller gave, compared by identity).
