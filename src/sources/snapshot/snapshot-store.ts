@@ -1,5 +1,5 @@
 import { SkillsetError } from "../../errors/skillset-error.js";
-import { sameNamespace, searchInPages } from "./store-search-pages.js";
+import { sameNamespace, searchInPages, WHOLE_NAMESPACE } from "./store-search-pages.js";
 
 /**
  * The part of a LangGraph store (`BaseStore`: `PostgresStore`, `InMemoryStore`, …) that a
@@ -93,14 +93,13 @@ export function retryingStore(
 
 // Pages through the namespace. A search lists the namespaces below it too (in PostgreSQL, any
 // whose name merely starts the same): only this one's items are kept, each once. When a write or
-// delete shifted the pages under the listing, it lists again (twice at most: what a worker may
-// miss then, it finds at the next correction anyone stores).
+// delete shifted the pages under the listing, it lists again, and after three tries in one query.
 async function listAll(store: SnapshotStore, namespace: string[], source: string): Promise<ListedItem[]> {
   for (let attempt = 1; ; attempt++) {
     const items = new Map<string, ListedItem>();
     const met = await searchInPages(
       (page) => store.search(namespace, { filter: { source }, ...page }),
-      PAGE,
+      attempt > 3 ? WHOLE_NAMESPACE : PAGE,
       (page) => {
         for (const { key, namespace: at, value, updatedAt } of page)
           if (sameNamespace(at, namespace) && value?.source === source)
@@ -108,7 +107,7 @@ async function listAll(store: SnapshotStore, namespace: string[], source: string
         return true;
       },
     );
-    if (met || attempt === 3) return [...items.values()];
+    if (met) return [...items.values()];
   }
 }
 

@@ -2,7 +2,7 @@ import type { SkillSource } from "../../core/skill-source.js";
 import { isContained } from "../backend-source.js";
 import type { BackendFileInfo, SkillsBackend } from "../skills-backend.js";
 import { filesOfSkills, SNAPSHOT_FILE_LIMITS, snapshotListing } from "./snapshot-files.js";
-import { sameNamespace, searchInPages } from "./store-search-pages.js";
+import { sameNamespace, searchInPages, WHOLE_NAMESPACE } from "./store-search-pages.js";
 
 // deepagents' StoreBackend lists a folder by reading its whole namespace, contents included, 100
 // items a query, each query skipping the items before it: at 100,000 skills a full scan took
@@ -34,8 +34,6 @@ interface StoreBackendLike {
 // Larger pages cost PostgreSQL less: each query sorts the namespace again to skip what came before.
 const PAGE = 20_000;
 const ATTEMPTS = 3;
-// A page that holds any namespace: one query, which PostgreSQL answers from one snapshot of the table.
-const WHOLE = Number.MAX_SAFE_INTEGER;
 
 /**
  * The files below `root` of `backend` read through `store` itself, when `backend` is deepagents'
@@ -55,11 +53,8 @@ export async function storeLibraryFiles(
     const read = await readNamespace(store as SearchableStore, namespace, root, pageSize);
     if (read !== "moved") return read;
   }
-  // Pages that never meet are no concurrent write but an order with ties: PostgresStore sorts by
-  // `created_at` alone, which every item written by one statement shares, and PostgreSQL may order
-  // ties differently for each page. The whole namespace in one query, then (the backend would page
-  // it as unreliably).
-  const read = await readNamespace(store as SearchableStore, namespace, root, WHOLE);
+  // Pages that never met: the whole namespace in one query (the backend would page it as unreliably).
+  const read = await readNamespace(store as SearchableStore, namespace, root, WHOLE_NAMESPACE);
   return read === "moved" ? undefined : read;
 }
 

@@ -5,6 +5,14 @@ export interface PagedItem {
 }
 
 /**
+ * A page size that holds any namespace: one query, which PostgreSQL answers from one snapshot of
+ * the table. For when pages never meet: not writes then, but an order with ties (PostgresStore
+ * sorts a search by `created_at` alone, which items written by one statement share, and orders
+ * the ties anew for each page).
+ */
+export const WHOLE_NAMESPACE = Number.MAX_SAFE_INTEGER;
+
+/**
  * Runs a store search page after page (`limit`/`offset`, as LangGraph's stores page), calling
  * `visit` with each page's new items until a page comes back short or `visit` returns false.
  * Each page after the first is asked from the previous page's last item: an item written or
