@@ -18,7 +18,7 @@ export const WHOLE_NAMESPACE = Number.MAX_SAFE_INTEGER;
  * Each page after the first is asked from the previous page's last item: an item written or
  * deleted before it shifts that item, and then the pages no longer meet. A delete would otherwise
  * skip an item unseen, and a write show one twice. Returns false when the pages did not meet (the
- * caller reads again, or knows its list may be incomplete), true otherwise.
+ * caller reads again, in the end with {@link WHOLE_NAMESPACE}), true otherwise.
  */
 export async function searchInPages<T extends PagedItem>(
   search: (page: { limit: number; offset: number }) => Promise<T[]>,
