@@ -1,3 +1,4 @@
+import { nextTurn } from "../event-loop-turn.js";
 import { planCatalog, type CatalogLayout } from "./catalog-budget.js";
 import { groupSkills, type SkillGroups } from "./catalog-groups.js";
 import type { TokenCounter } from "../text/count-tokens.js";
@@ -57,7 +58,7 @@ export async function renderCatalog(
   const steps = prepareCatalog(skills, options);
   let step = steps.next();
   while (!step.done) {
-    if (skills.length >= PAUSED_FROM) await pause();
+    if (skills.length >= PAUSED_FROM) await nextTurn();
     step = steps.next();
   }
   const prepared = step.value;
@@ -81,11 +82,6 @@ export function planRenderedCatalog(
 // Libraries from this size let the event loop run between the passes over their skills, each of
 // which takes milliseconds at 100,000 skills (together they held it for over 50 ms).
 const PAUSED_FROM = 5000;
-
-// A turn of the event loop: setImmediate where there is one (Node), where a timer of 0 ms waits 1 ms.
-function pause(): Promise<void> {
-  return new Promise((resume) => (typeof setImmediate === "function" ? setImmediate(resume) : setTimeout(resume, 0)));
-}
 
 /** What a catalog's plan needs besides token counts, the same for every counter. */
 interface PreparedCatalog {

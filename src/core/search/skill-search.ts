@@ -1,3 +1,4 @@
+import { nextTurn } from "../event-loop-turn.js";
 import { createLexicalIndex } from "./lexical-index.js";
 import type { RankedSkill } from "./ranked-skill.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -96,7 +97,7 @@ function timeSlice(): { due(): boolean; pause(): Promise<void> } {
   return {
     due: () => Date.now() - start >= SLICE_MS,
     async pause() {
-      await new Promise<void>((resume) => setTimeout(resume, 0));
+      await nextTurn();
       start = Date.now();
     },
   };
