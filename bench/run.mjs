@@ -17,6 +17,7 @@ import { searchQualityTable } from "./search-quality.mjs";
 import { skillToolsTable } from "./skill-tools.mjs";
 import { formatTable } from "./stats.mjs";
 import { textProtocolTable } from "./text-protocol.mjs";
+import { tokenCountTable } from "./token-count.mjs";
 
 // Add new tables here: each is an async function returning { title, rows, notes }. Without the
 // shared corpus (a user's clone), Discovery runs on the generated library only, and Middleware,
@@ -38,7 +39,7 @@ const TABLES = corpus
   : [discoveryTable, aiSdkTable, libraryTable, mcpTable, textProtocolTable, skillToolsTable, forkTable, lockfileTable];
 // Search by meaning measures the vector cache everywhere, and quality only on the corpus;
 // Catalog over budget needs the corpus's requests.
-TABLES.push(hybridSearchTable, codeModeTable, codeSandboxTable);
+TABLES.push(hybridSearchTable, codeModeTable, codeSandboxTable, tokenCountTable);
 if (corpus) TABLES.push(catalogCoverageTable);
 if (!corpus)
   console.log(

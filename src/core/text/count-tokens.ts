@@ -1,4 +1,4 @@
-import type { Tiktoken } from "js-tiktoken/lite";
+import { pieceTokenCount, tokenRanks, type TokenRanks } from "./piece-token-count.js";
 import { everyTokenPiece } from "./token-pieces.js";
 
 let counter: Promise<TokenCounter> | undefined;
@@ -15,8 +15,8 @@ export type TokenCounter = (text: string) => number;
  * first use only.
  */
 export async function loadTokenCounter(): Promise<TokenCounter> {
-  counter ??= Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]).then(
-    ([{ Tiktoken }, ranks]) => cachedPieceCounter(new Tiktoken(ranks.default)),
+  counter ??= import("js-tiktoken/ranks/o200k_base").then((ranks) =>
+    cachedPieceCounter(tokenRanks(ranks.default.bpe_ranks)),
   );
   return counter;
 }
@@ -35,21 +35,18 @@ export async function countTokens(text: string): Promise<number> {
 const MAX_PIECES = 50_000;
 
 /**
- * `encoder.encode(text).length`, by pieces (token-pieces.ts): each distinct piece encoded once and
- * its count kept. A call of the encoder itself builds three regular expressions and two sets,
- * which made counting a catalog's lines one at a time most of the time rendering 100,000 skills
- * took; the words of names and descriptions repeat. No piece is a special token's whole text (its
- * `<|` and `|>` are pieces of their own), so the encoder, which refuses those by default, counts
- * such text as ordinary text.
+ * The encoding's count of `text`, by pieces (token-pieces.ts): each distinct piece counted once
+ * and its count kept, since the words of names and descriptions repeat. Merging never meets a
+ * special token, so a special token's text counts as ordinary text.
  */
-function cachedPieceCounter(encoder: Tiktoken): TokenCounter {
+function cachedPieceCounter(ranks: TokenRanks): TokenCounter {
   const counts = new Map<string, number>();
   return (text) => {
     let total = 0;
     everyTokenPiece(text, (piece) => {
       let count = counts.get(piece);
       if (count === undefined) {
-        count = encoder.encode(piece).length;
+        count = pieceTokenCount(piece, ranks);
         if (counts.size >= MAX_PIECES) counts.clear();
         counts.set(piece, count);
       }

@@ -3,8 +3,8 @@ import { everyTokenPiece } from "./token-pieces.js";
 
 // Token counts of pieces (see token-pieces.ts) handed over by whoever counted them already (a
 // fleet's catalog snapshot), so that a process counts text made of those pieces exactly as the
-// encoding would without loading its ranks (about 0.4 s of CPU, several times that on a busy
-// machine). A count is a function of the piece alone, so the counts are shared by every catalog.
+// encoding would without loading its ranks (about 0.25 s, more on a busy machine). A count is a
+// function of the piece alone, so the counts are shared by every catalog.
 
 /** Pieces by token count (`"1"`: the pieces that are one token), each list sorted. */
 export type TokenCountTable = Record<string, string[]>;
