@@ -74,7 +74,8 @@ class SkillReader implements LocalSkillReader {
       const file = `${directory}/${fileName}`;
       // A cold scan has nothing cached: no lookup (it would hash the folder's path).
       const cached = previous.size === 0 ? undefined : previous.get(directory);
-      if (usePolling && cached) {
+      // An entry of a cold scan has no stamp to compare: its file is read again at once.
+      if (usePolling && cached && cached.stamp !== "") {
         const stamp = statStamp(file);
         if (stamp === cached.stamp) {
           entries.add(directory, cached);
