@@ -2,6 +2,7 @@ import { readdir, readdirSync, statSync, type Dirent } from "node:fs";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { linkTarget } from "../fs/link-target.js";
 import { isInsideAllowedRoots } from "./allowed-roots.js";
+import { listFolderInWorker, type FolderEntry } from "./list-folder-in-worker.js";
 import type { TimeSlice } from "./time-slice.js";
 
 /** Folders never searched for skills, nor listed among a skill's files. */
@@ -41,9 +42,9 @@ export async function listChildFolders(
   slice: TimeSlice,
 ): Promise<ChildFolders> {
   const children = new ChildList(directory, realDirectory, options);
-  let entries: Dirent[];
+  let entries: FolderEntry[];
   try {
-    const listing = listFolder(directory, isRoot);
+    const listing = listFolder(directory, isRoot, slice);
     if (Array.isArray(listing)) entries = listing;
     else {
       entries = await listing;
@@ -79,7 +80,7 @@ const ENTRIES_PER_CHECK = 256;
 
 // Compares names from `from` on: -1 at the first out of order, else where the slice ran out (or
 // the end). Named entries are unique in a folder, so order is strict.
-function firstOutOfOrder(entries: readonly Dirent[], from: number, slice: TimeSlice): number {
+function firstOutOfOrder(entries: readonly FolderEntry[], from: number, slice: TimeSlice): number {
   for (let at = from; at < entries.length; at++) {
     if (entries[at - 1]!.name >= entries[at]!.name) return -1;
     if (at % ENTRIES_PER_CHECK === 0 && slice.due()) return at + 1;
@@ -108,7 +109,7 @@ class ChildList implements ChildFolders {
   }
 
   // Adds the folders among `entries` from `from` on; returns where the slice ran out (or the end).
-  add(entries: readonly Dirent[], from: number, slice: TimeSlice): number {
+  add(entries: readonly FolderEntry[], from: number, slice: TimeSlice): number {
     const { paths, reals, names } = this;
     const prefix = this.#prefix;
     // An index, not for...of: this loop runs once per scan, mostly before the JIT has compiled
@@ -162,15 +163,27 @@ const _layoutKeeper = new ChildList("", "", { allowedRoots: [], warn: () => {}, 
 // a source's own folder is weighed (a stat per folder cost a recursive scan 10%): a library's
 // skills sit there. Node sorts either way, so the check of the order that follows is one pass.
 const LARGE_FOLDER_BYTES = 128 * 1024;
+// Over 1 MiB (some 30,000 entries), even the thread pool's callback holds the event loop too long
+// (see listFolderInWorker); a worker costs some 70 ms to start, so smaller folders stay as above.
+const HUGE_FOLDER_BYTES = 1024 * 1024;
 
-function listFolder(directory: string, isRoot: boolean): Dirent[] | Promise<Dirent[]> {
-  let large = false;
+function listFolder(directory: string, isRoot: boolean, slice: TimeSlice): Dirent[] | Promise<FolderEntry[]> {
+  let size = 0;
   try {
-    large = isRoot && statSync(directory).size > LARGE_FOLDER_BYTES;
+    if (isRoot) size = statSync(directory).size;
   } catch {
     // readdirSync says what is wrong.
   }
-  if (!large) return readdirSync(directory, { withFileTypes: true });
+  if (size <= LARGE_FOLDER_BYTES) return readdirSync(directory, { withFileTypes: true });
+  if (size > HUGE_FOLDER_BYTES) return listHugeFolder(directory, slice);
+  return listInThreadPool(directory);
+}
+
+async function listHugeFolder(directory: string, slice: TimeSlice): Promise<FolderEntry[]> {
+  return (await listFolderInWorker(directory, slice)) ?? listInThreadPool(directory);
+}
+
+function listInThreadPool(directory: string): Promise<Dirent[]> {
   return new Promise((resolve, reject) =>
     readdir(directory, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))),
   );

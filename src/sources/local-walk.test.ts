@@ -206,6 +206,29 @@ describe("walkLocalFolders", () => {
     expect(pauses).toBe(2);
   });
 
+  it("lists a source folder over 1 MiB in a worker thread, and finds the same", async (context) => {
+    const tree = tempTree();
+    trees.push(tree);
+    const root = realpathSync(tree.root);
+    const names = Array.from({ length: 4400 }, (_, at) => `${String(at).padStart(4, "0")}-${"x".repeat(240)}`);
+    for (const name of names) mkdirSync(join(root, name));
+    symlinkSync(`${root}/0000-${"x".repeat(240)}`, join(root, "in"));
+    symlinkSync(tree.root.slice(0, tree.root.lastIndexOf("/")), join(root, "out"));
+    if (statSync(root).size <= 1024 * 1024) context.skip();
+    let workers = 0;
+    const counted = () => void workers++;
+    process.on("worker", counted);
+    try {
+      const found = await walk({ root });
+      expect(workers).toBe(1);
+      expect(found.offered).toEqual([...names.map((name) => `${root}/${name}`), `${root}/in`]);
+      expect(found.real).toEqual({ [`${root}/in`]: `${root}/0000-${"x".repeat(240)}` });
+      expect(found.skipped?.map(([file, code]) => [file, code])).toEqual([[`${root}/out`, "symlink-escape"]]);
+    } finally {
+      process.off("worker", counted);
+    }
+  });
+
   it("pauses within a folder of many entries too, and finds the same", async () => {
     const tree = tempTree();
     trees.push(tree);
