@@ -187,14 +187,16 @@ function skillOf(file: string, directoryName: string | undefined, source: string
   if (compatibility !== undefined && compatibility.length > MAX_COMPATIBILITY_LENGTH) return undefined;
   const stripped = pyStrip(description);
   if (stripped === "") return undefined;
-  const skill: SkillMetadata = {
-    name,
-    description: stripped,
-    path: file,
-    metadata: found.metadata ?? {},
-    allowedTools: parseAllowedTools(found.allowedTools),
-    source,
-  };
+  // The folder's name when it is the skill's: the scan keeps that string anyway (in the folder's
+  // path), so the name read from the frontmatter need not be kept too.
+  const kept = directoryName ?? name;
+  const metadata = found.metadata ?? {};
+  const allowedTools = parseAllowedTools(found.allowedTools);
+  // A license alone, the usual optional field, written into the literal: added afterwards, it
+  // took the skill a second object for its properties.
+  if (license !== undefined && compatibility === undefined)
+    return { name: kept, description: stripped, path: file, metadata, allowedTools, source, license };
+  const skill: SkillMetadata = { name: kept, description: stripped, path: file, metadata, allowedTools, source };
   if (license !== undefined && found.licenseFirst) skill.license = license;
   if (compatibility !== undefined) skill.compatibility = compatibility;
   if (license !== undefined && !found.licenseFirst) skill.license = license;
