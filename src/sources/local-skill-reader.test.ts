@@ -39,6 +39,20 @@ describe("createLocalSkillReader", () => {
     ]);
   });
 
+  it("gives every skill without a diagnostic one shared, frozen empty list, and a skill with one its own", () => {
+    const { tree, root, directory } = folder();
+    tree.skill("two");
+    tree.skill("three", "other-name");
+    const cold = reader(root);
+    for (const name of ["one", "two", "three"]) cold.readSkillAt(join(root, name), join(root, name));
+    const [one, two, three] = cold.entries.entries;
+    expect(cold.entries.directories[0]).toBe(directory);
+    expect(one!.diagnostics).toEqual([]);
+    expect(two!.diagnostics).toBe(one!.diagnostics);
+    expect(Object.isFrozen(one!.diagnostics)).toBe(true);
+    expect(three!.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["spec"]);
+  });
+
   it("on a polling scan, reuses the entry object when the stamp is the same, and records the stamp when it was not known", () => {
     const { root, directory, file } = folder();
     const cold = reader(root);

@@ -1,4 +1,5 @@
 import { lstatSync } from "node:fs";
+import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { inspectSkill, type InspectSkillInput } from "../core/skill-file/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
@@ -145,9 +146,13 @@ class SkillReader implements LocalSkillReader {
         source: input.source,
       });
     }
-    return { stamp: head.stamp ?? "", file, text: head.text, skill: result.skill, diagnostics: result.diagnostics };
+    // Nearly every skill has no diagnostic: they share one empty list rather than keep one each.
+    const diagnostics = result.diagnostics.length === 0 ? NO_DIAGNOSTICS : result.diagnostics;
+    return { stamp: head.stamp ?? "", file, text: head.text, skill: result.skill, diagnostics };
   }
 }
+
+const NO_DIAGNOSTICS: Diagnostic[] = Object.freeze([]) as unknown as Diagnostic[];
 
 // V8 drops the optimised code that reads this class's objects once none is left (after every
 // scan, at the next garbage collection), and the next scan starts unoptimised. One object kept
