@@ -62,7 +62,8 @@ function listInWorker(directory: string): Promise<{ names: string; types: Uint8A
   return new Promise((resolve) => {
     let worker: Worker;
     try {
-      worker = new Worker(LIST_FOLDER, { eval: true, workerData: directory });
+      // No flags of the process (--cpu-prof, --inspect...): a listing needs none of them.
+      worker = new Worker(LIST_FOLDER, { eval: true, workerData: directory, execArgv: [] });
     } catch {
       resolve(undefined);
       return;
