@@ -1,7 +1,8 @@
 import { createQueryScorer, type Posting, type ScoredPostings } from "./bm25-query-scorer.js";
 import type { RankedSkill } from "./ranked-skill.js";
-import { type Vocabulary, vocabularyOf } from "./query-term-expansion.js";
+import { sortedVocabulary, type Vocabulary, vocabularyOf } from "./query-term-expansion.js";
 import { searchTerm } from "./search-terms.js";
+import { sortInSlices } from "./sort-in-slices.js";
 import { createWordTable } from "./word-table.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
@@ -91,10 +92,10 @@ class PostingsIndex implements LexicalIndex {
   ): Promise<void> {
     this.begin(skills);
     for (let at = this.addFrom(skills, 0, due); at < skills.length; at = this.addFrom(skills, at, due)) await pause();
-    // The terms are sorted for prefix matches in a turn of their own: at 100,000 skills the sort
-    // takes tens of ms, which the first search added to the last slice's turn.
+    // The terms are sorted for prefix matches in slices too: at 100,000 skills one sort took 10–40
+    // ms, which the first search added to the last slice's turn.
     await pause();
-    this.view.vocabulary();
+    this.sortedTerms ??= sortedVocabulary(await sortInSlices([...this.postings.keys()], due, pause));
     this.finish();
   }
 

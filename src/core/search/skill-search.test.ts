@@ -187,7 +187,7 @@ describe("createLexicalRanker", () => {
     expect(later).toEqual(await expected(newer, "crop images"));
     expect(later[0]).toBe("zz-crop");
   });
-  it("sorts the terms for prefix matches in a turn of its own after the slices, not in the first search's", async () => {
+  it("sorts the terms for prefix matches in turns of their own after the slices, not in the first search's", async () => {
     const skills = Array.from({ length: 50 }, (_, at) => skill(`s-${at}`, `merging tables ${at}`));
     const index = createLexicalIndex();
     let pauses = 0;
