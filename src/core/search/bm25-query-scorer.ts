@@ -9,14 +9,20 @@ const K1 = 1.2;
 const B = 0.75;
 const K1_PLUS_1 = K1 + 1;
 
-/** The docs that hold a term, in ascending id order, and the term's weighted frequency in each. */
+/**
+ * The docs that hold a term, in ascending id order, and the term's weighted frequency in each.
+ * Both sit at `start` to `start + size` of their arrays, which a small posting shares with others.
+ */
 export interface Posting {
   readonly term: string;
-  /** Doc ids; only the first `size` are in use. */
+  /** Doc ids, from `start`. */
   docs: Int32Array;
-  /** Weighted term frequency in each doc (name occurrences count twice); the first `size` are in use. */
+  /** Weighted term frequency in each doc (name occurrences count twice), from `start`. */
   frequencies: Int32Array;
+  start: number;
   size: number;
+  /** Where the posting's room in its arrays ends. */
+  end: number;
   /** False once the index dropped the term (no doc holds it any more). */
   live: boolean;
   /** Postings made later have higher ordinals: the order in which the index's map of terms holds them. */
@@ -137,9 +143,9 @@ export function createQueryScorer(): { score(index: ScoredPostings, query: strin
     weight: number,
     touched: number[] | undefined,
   ): void {
-    const { docs, frequencies, size } = term.posting;
+    const { docs, frequencies, start, size } = term.posting;
     const { idfWeight } = term;
-    for (let at = 0; at < size; at++) {
+    for (let at = start; at < start + size; at++) {
       const id = docs[at]!;
       const frequency = frequencies[at]!;
       if (touched && sums[id] === 0) touched.push(id);
@@ -155,8 +161,8 @@ function keepBest(
   spellingScores: Float64Array,
   wordScores: Float64Array,
 ): void {
-  const { docs, size } = posting;
-  for (let at = 0; at < size; at++) {
+  const { docs, start, size } = posting;
+  for (let at = start; at < start + size; at++) {
     const id = docs[at]!;
     const value = spellingScores[id]!;
     if (value === 0) continue;
@@ -172,8 +178,8 @@ function fold(
   wordScores: Float64Array,
   scores: Float64Array,
 ): void {
-  const { docs, size } = posting;
-  for (let at = 0; at < size; at++) {
+  const { docs, start, size } = posting;
+  for (let at = start; at < start + size; at++) {
     const id = docs[at]!;
     const value = wordScores[id]!;
     if (value === 0) continue;

@@ -1,7 +1,8 @@
 import { createQueryScorer, type Posting, type ScoredPostings } from "./bm25-query-scorer.js";
 import type { RankedSkill } from "./ranked-skill.js";
-import { type Vocabulary, vocabularyOf } from "./query-term-expansion.js";
+import { sortedVocabulary, type Vocabulary, vocabularyOf } from "./query-term-expansion.js";
 import { searchTerm } from "./search-terms.js";
+import { sortInSlices } from "./sort-in-slices.js";
 import { createWordTable } from "./word-table.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
@@ -74,6 +75,7 @@ class PostingsIndex implements LexicalIndex {
     (word) => this.resolve(word),
     (posting) => !posting.live,
   );
+  private readonly shared = createSharedRoom();
   // The postings of one text's words, in order: reused from text to text.
   private readonly found: Posting[] = [];
 
@@ -89,7 +91,14 @@ class PostingsIndex implements LexicalIndex {
     pause: () => Promise<void>,
   ): Promise<void> {
     this.begin(skills);
+    // Growing the table of words, a rehash of all of them, took about 20 ms in one slice at
+    // 100,000 skills: a new index makes room for a word a skill, as many as large libraries have.
+    if (this.words.size === 0) this.words.reserve(skills.length);
     for (let at = this.addFrom(skills, 0, due); at < skills.length; at = this.addFrom(skills, at, due)) await pause();
+    // The terms are sorted for prefix matches in slices too: at 100,000 skills one sort took 10–40
+    // ms, which the first search added to the last slice's turn.
+    await pause();
+    this.sortedTerms ??= sortedVocabulary(await sortInSlices([...this.postings.keys()], due, pause));
     this.finish();
   }
 
@@ -134,14 +143,7 @@ class PostingsIndex implements LexicalIndex {
     if (term === null) return undefined;
     let posting = this.postings.get(term);
     if (!posting) {
-      posting = {
-        term,
-        docs: new Int32Array(4),
-        frequencies: new Int32Array(4),
-        size: 0,
-        live: true,
-        ordinal: this.ordinals++,
-      };
+      posting = this.shared.place(term, this.ordinals++);
       this.postings.set(term, posting);
       this.sortedTerms = undefined;
     }
@@ -225,30 +227,60 @@ class PostingsIndex implements LexicalIndex {
   }
 }
 
+// Room for a new posting's first docs in arrays shared by many: most terms of a large library
+// (its names' numbers, rare words) hold a doc or two, and two typed arrays of their own per term
+// made most of what indexing 100,000 skills allocated; collecting it, which all survived, held
+// the event loop for 30–90 ms at a time.
+const SHARED_ROOM = 4;
+const SHARED_BLOCK = 1 << 16;
+
+function createSharedRoom(): { place(term: string, ordinal: number): Posting } {
+  let docs = new Int32Array(0);
+  let frequencies = new Int32Array(0);
+  let used = 0;
+  return {
+    place(term, ordinal) {
+      if (used === docs.length) {
+        docs = new Int32Array(SHARED_BLOCK);
+        frequencies = new Int32Array(SHARED_BLOCK);
+        used = 0;
+      }
+      used += SHARED_ROOM;
+      return { term, docs, frequencies, start: used - SHARED_ROOM, size: 0, end: used, live: true, ordinal };
+    },
+  };
+}
+
 // Adds doc `id` (the highest so far) to a posting at `weight`, or adds `weight` to its frequency.
+// A posting that outgrows its room moves to arrays of its own.
 function append(posting: Posting, id: number, weight: number): void {
-  const last = posting.size - 1;
-  if (last >= 0 && posting.docs[last] === id) {
+  const last = posting.start + posting.size - 1;
+  if (posting.size > 0 && posting.docs[last] === id) {
     posting.frequencies[last]! += weight;
     return;
   }
-  if (posting.size === posting.docs.length) {
-    posting.docs = grown(posting.docs, posting.size * 2);
-    posting.frequencies = grown(posting.frequencies, posting.size * 2);
+  if (posting.start + posting.size === posting.end) {
+    const { start, size } = posting;
+    posting.docs = grown(posting.docs.subarray(start, start + size), size * 2);
+    posting.frequencies = grown(posting.frequencies.subarray(start, start + size), size * 2);
+    posting.start = 0;
+    posting.end = posting.docs.length;
   }
-  posting.docs[posting.size] = id;
-  posting.frequencies[posting.size++] = weight;
+  const at = posting.start + posting.size++;
+  posting.docs[at] = id;
+  posting.frequencies[at] = weight;
 }
 
 // Drops the docs in `gone` from a posting, in place; returns how many it keeps.
 function withoutDocs(posting: Posting, gone: ReadonlySet<number>): number {
-  let kept = 0;
-  for (let at = 0; at < posting.size; at++) {
-    if (gone.has(posting.docs[at]!)) continue;
-    posting.docs[kept] = posting.docs[at]!;
-    posting.frequencies[kept++] = posting.frequencies[at]!;
+  const { docs, frequencies, start } = posting;
+  let kept = start;
+  for (let at = start; at < start + posting.size; at++) {
+    if (gone.has(docs[at]!)) continue;
+    docs[kept] = docs[at]!;
+    frequencies[kept++] = frequencies[at]!;
   }
-  return (posting.size = kept);
+  return (posting.size = kept - start);
 }
 
 function namesById(names: ReadonlyArray<string | undefined>): Map<string, number> {

@@ -18,7 +18,11 @@ export interface Vocabulary {
 
 /** The {@link Vocabulary} of `terms` (sorted in place); its alphabet is gathered when first read. */
 export function vocabularyOf(terms: string[]): Vocabulary {
-  const sorted = terms.sort();
+  return sortedVocabulary(terms.sort());
+}
+
+/** {@link vocabularyOf} terms already sorted (as `Array.prototype.sort()` sorts them). */
+export function sortedVocabulary(sorted: readonly string[]): Vocabulary {
   let alphabet: string[] | undefined;
   return {
     sorted,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createMemorySource } from "../../sources/memory-source.js";
 import { createCatalog } from "../catalog/catalog.js";
 import { createSkillEngine, type SkillRequest } from "../engine/skill-engine.js";
@@ -186,6 +186,24 @@ describe("createLexicalRanker", () => {
     expect(same).toEqual(first);
     expect(later).toEqual(await expected(newer, "crop images"));
     expect(later[0]).toBe("zz-crop");
+  });
+  it("sorts the terms for prefix matches in turns of their own after the slices, not in the first search's", async () => {
+    const skills = Array.from({ length: 50 }, (_, at) => skill(`s-${at}`, `merging tables ${at}`));
+    const index = createLexicalIndex();
+    let pauses = 0;
+    await index.followInSlices(
+      skills,
+      () => false,
+      async () => void pauses++,
+    );
+    const sort = vi.spyOn(Array.prototype, "sort");
+    try {
+      expect(index.search("merg", 1).map((hit) => hit.name)).toEqual(["s-0"]);
+      expect(sort).not.toHaveBeenCalled();
+    } finally {
+      sort.mockRestore();
+    }
+    expect(pauses).toBe(1);
   });
 });
 

@@ -22,6 +22,16 @@ const table = () => {
 };
 
 describe("createWordTable", () => {
+  it("keeps its words through reserve, and resolves each word once", () => {
+    const { words, valuesOf, resolved } = table();
+    const texts = Array.from({ length: 3000 }, (_, at) => `skill ${at} about Merge${at % 50}`);
+    texts.slice(0, 1000).forEach(valuesOf);
+    words.reserve(5000);
+    words.reserve(10);
+    for (const text of texts) expect(valuesOf(text)).toEqual(text.toLowerCase().split(" "));
+    expect(words.size).toBe(3052);
+    expect(resolved.length).toBe(3052);
+  });
   it("finds the words searchWords cuts, in lower case and in order, skipping words resolved to undefined", () => {
     const { valuesOf } = table();
     expect(valuesOf("The PDF-processing, v1.2 of the pdf")).toEqual(["pdf", "processing", "v1", "2", "of", "pdf"]);

@@ -16,6 +16,8 @@ export interface WordTable<T> {
    */
   valuesOf(text: string, into: T[]): number;
   readonly size: number;
+  /** Makes room for `words` words in all, so that reaching them grows the table no more. */
+  reserve(words: number): void;
   clear(): void;
 }
 
@@ -48,16 +50,18 @@ export function createWordTable<T>(
   }
 
   function insert(word: string, hash: number, value: T | undefined): void {
-    if (2 * (size + 1) > keys.length) {
-      const old = { keys, hashes, values };
-      keys = new Array<string | undefined>(old.keys.length * 2);
-      hashes = new Int32Array(old.keys.length * 2);
-      values = new Array<T | undefined>(old.keys.length * 2);
-      for (let slot = 0; slot < old.keys.length; slot++)
-        if (old.keys[slot] !== undefined) place(old.keys[slot]!, old.hashes[slot]!, old.values[slot]);
-    }
+    if (2 * (size + 1) > keys.length) grow(keys.length * 2);
     place(word, hash, value);
     size++;
+  }
+
+  function grow(length: number): void {
+    const old = { keys, hashes, values };
+    keys = new Array<string | undefined>(length);
+    hashes = new Int32Array(length);
+    values = new Array<T | undefined>(length);
+    for (let slot = 0; slot < old.keys.length; slot++)
+      if (old.keys[slot] !== undefined) place(old.keys[slot]!, old.hashes[slot]!, old.values[slot]);
   }
 
   function place(word: string, hash: number, value: T | undefined): void {
@@ -77,6 +81,11 @@ export function createWordTable<T>(
     },
     get size() {
       return size;
+    },
+    reserve(words) {
+      let length = keys.length;
+      while (2 * words > length) length *= 2;
+      if (length > keys.length) grow(length);
     },
     clear() {
       keys = new Array<string | undefined>(1024);
