@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../core/diagnostic.js";
 import { statSync } from "node:fs";
 import type { InspectSkillResult } from "../core/skill-file/inspect-skill.js";
 
@@ -8,7 +9,9 @@ import type { InspectSkillResult } from "../core/skill-file/inspect-skill.js";
  * One skill folder's `SKILL.md` as last read: what inspecting it gave, and what from. (One object
  * rather than one around the result: discovery keeps one per skill.)
  */
-export interface CachedSkill extends InspectSkillResult {
+export interface CachedSkill extends Omit<InspectSkillResult, "diagnostics"> {
+  /** Shared between entries (most have none), so never changed in place. */
+  diagnostics: readonly Diagnostic[];
   /** `mtime:size:inode`, or "" when not known. */
   stamp: string;
   file: string;

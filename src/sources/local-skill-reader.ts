@@ -152,7 +152,7 @@ class SkillReader implements LocalSkillReader {
   }
 }
 
-const NO_DIAGNOSTICS: Diagnostic[] = Object.freeze([]) as unknown as Diagnostic[];
+const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 
 // V8 drops the optimised code that reads this class's objects once none is left (after every
 // scan, at the next garbage collection), and the next scan starts unoptimised. One object kept

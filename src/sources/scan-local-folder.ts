@@ -1,10 +1,9 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { SkillCollector } from "../core/catalog/collect-skills.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { InspectSkillResult } from "../core/skill-file/inspect-skill.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { realOrResolved } from "../fs/link-target.js";
-import type { LocalSkillCache } from "./local-skill-cache.js";
+import type { CachedSkill, LocalSkillCache } from "./local-skill-cache.js";
 import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 import type { LocalSourceSettings } from "./local-source-options.js";
 import { walkLocalFolders } from "./local-walk.js";
@@ -102,7 +101,7 @@ export async function scanLocalFolder({
 // every 256 entries: an entry costs far less.
 function collectFrom(
   collector: SkillCollector,
-  entries: readonly InspectSkillResult[],
+  entries: readonly CachedSkill[],
   from: number,
   slice: TimeSlice,
 ): number {

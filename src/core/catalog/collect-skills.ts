@@ -41,7 +41,7 @@ export class SkillCollector {
     this.#diagnostics = diagnostics;
   }
 
-  add(result: InspectSkillResult): void {
+  add(result: Pick<InspectSkillResult, "skill"> & { readonly diagnostics: readonly Diagnostic[] }): void {
     const skills = this.#skills;
     const diagnostics = this.#diagnostics;
     if (result.diagnostics.length > 0) diagnostics.push(...result.diagnostics);
