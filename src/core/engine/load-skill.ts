@@ -1,5 +1,3 @@
-import { createCatalog } from "../catalog/catalog.js";
-import { catalogView } from "../catalog/catalog-view.js";
 import type { SkillCall } from "../loaded/plan-skill-calls.js";
 import type { SkillRequest, SkillStep } from "./skill-engine-types.js";
 import type { Rendering } from "./catalog-cache.js";
@@ -45,6 +43,6 @@ export async function loadSkill(
 // thread's catalog yet. An unchanged re-scan is cheap, so the sources are asked again before
 // refusing; the host records the new catalog version at its next model call.
 async function rescan(context: EngineContext, request: SkillRequest): Promise<Rendering | undefined> {
-  const { skills, version } = catalogView(await createCatalog(await request.sources()).refresh());
+  const { skills, version } = await context.catalogs.scan(request);
   return version === request.state.catalogVersion ? undefined : context.catalogs.remember(version, skills);
 }

@@ -5,6 +5,7 @@ import { createCatalog } from "../catalog/catalog.js";
 import { applySkillOperations, createSkillEngine, type SkillRequest, type SkillThreadState } from "./skill-engine.js";
 import type { SkillsLogEntry } from "../skill-events.js";
 import type { SkillOperation } from "../loaded/skill-operations.js";
+import type { SkillSource } from "../skill-source.js";
 
 // The engine on its own, as any host drives it: a catalog, a plain state value, operations back.
 
@@ -75,6 +76,40 @@ describe("createSkillEngine", () => {
     });
   });
 
+  it("an unknown name asks the sources again, yet an unchanged library is not merged again; a skill written since is found", async () => {
+    const memory = createMemorySource({ files: { "/s/a/SKILL.md": skill("a"), "/s/b/SKILL.md": skill("b") } });
+    // Counts reads of the scans' skill lists: merging a snapshot (and hashing it) reads every skill.
+    let reads = 0;
+    const source: SkillSource = {
+      ...memory,
+      async scan() {
+        const scan = await memory.scan();
+        const counted = new Proxy(scan.skills, {
+          get: (target, key) => (key === "length" && reads++, Reflect.get(target, key)),
+        });
+        return { ...scan, skills: counted };
+      },
+    };
+    const catalog = createCatalog([source]);
+    const engine = createSkillEngine();
+    const refreshed = (await engine.refresh(catalog, { loaded: [] }))!;
+    const state: SkillThreadState = { ...refreshed, catalogVersion: refreshed.version, loaded: [], resources: {} };
+    const request: SkillRequest = { state, sources: async () => catalog.sources };
+    expect((await engine.load(request, { skill: "x", id: "1" })).text).toBe(
+      "Error: Skill 'x' not found. Available skills: a, b",
+    );
+    const afterFirst = reads;
+    for (const id of ["2", "3", "4"])
+      expect((await engine.load(request, { skill: "x", id })).text).toBe(
+        "Error: Skill 'x' not found. Available skills: a, b",
+      );
+    expect(reads).toBe(afterFirst);
+    memory.write("/s/x/SKILL.md", skill("x"));
+    expect(await engine.load(request, { skill: "x", id: "5" })).toMatchObject({
+      ok: true,
+      operations: [{ kind: "load", skill: "x" }],
+    });
+  });
   it("plans parallel calls together: the budget holds and the refused call says which load took the slot", async () => {
     const { engine, request } = await setup(
       { "/s/a/SKILL.md": skill("a"), "/s/b/SKILL.md": skill("b") },
