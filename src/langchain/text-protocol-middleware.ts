@@ -63,7 +63,7 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
     const sources = await request.sources();
     let catalog = catalogs.get(sources);
     if (!catalog) catalogs.set(sources, (catalog = createCatalog(sources)));
-    const { skills, version } = catalogView(await catalog.refresh());
+    const { skills, version } = await catalogView(await catalog.refresh());
     let prompt = prompts.get(version);
     if (prompt === undefined) {
       prompt = renderTextProtocolPrompt(skills, { ...promptOptions, sourceOrder: sources.map((source) => source.id) });

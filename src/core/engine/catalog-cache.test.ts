@@ -56,7 +56,7 @@ describe("createCatalogCache", () => {
     const source = createMemorySource({
       files: { "/s/a/SKILL.md": "---\nname: a\ndescription: Use a.\n---\nDo a.\n" },
     });
-    const { version, skills } = catalogView(await createCatalog([source]).refresh());
+    const { version, skills } = await catalogView(await createCatalog([source]).refresh());
     const request = (catalogVersion: string): SkillRequest => ({
       state: { catalogVersion, loaded: [], resources: {} },
       sources: async () => [source],

@@ -35,6 +35,8 @@ export interface CatalogCache {
   resolve(request: SkillRequest): Promise<Rendering>;
   /** The catalog of a request's sources as they are now: unchanged sources cost their scans, not a new catalog. */
   scan(request: SkillRequest): Promise<CatalogView>;
+  /** A host's catalog, which {@link CatalogCache.scan} goes through for its sources. */
+  track(catalog: Catalog): void;
 }
 
 /** A fresh rendering of `skills`, nothing derived yet. */
@@ -61,9 +63,9 @@ export function createCatalogCache(capacity = MAX_CACHED_CATALOGS): CatalogCache
     if (!state.skills && !renderings.has(state.catalogVersion)) return EMPTY_RENDERING;
     return remember(state.catalogVersion, state.skills ?? []);
   };
-  // Hosts hand the same list of sources with every request: a catalog kept per list returns its
-  // last snapshot while no source changed, and that snapshot's view is memoised, where a new
-  // catalog merged and hashed the whole library again (at 10,000 skills, 20 ms per unknown name).
+  // Hosts hand their catalog's list of sources with every request: scanned through that catalog
+  // (or one kept per list), unchanged sources give its last snapshot, whose view is memoised, where
+  // a new catalog merged and hashed the whole library again (at 100,000 skills, a second per miss).
   const catalogs = new WeakMap<readonly SkillSource[], Catalog>();
   const scan = async (request: SkillRequest): Promise<CatalogView> => {
     const sources = await request.sources();
@@ -77,7 +79,10 @@ export function createCatalogCache(capacity = MAX_CACHED_CATALOGS): CatalogCache
     const view = await scan(request);
     return view.version === state.catalogVersion ? remember(view.version, view.skills) : rendering([]);
   };
-  return { remember, renderingOf, resolve, scan };
+  const track = (catalog: Catalog) => {
+    if (!catalogs.has(catalog.sources)) catalogs.set(catalog.sources, catalog);
+  };
+  return { remember, renderingOf, resolve, scan, track };
 }
 
 /** The skills of `catalog` the model may load (not `disable-model-invocation`), derived once. */

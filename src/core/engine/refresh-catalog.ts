@@ -16,8 +16,9 @@ export async function refreshCatalog(
   sink: SkillRequest["emit"],
 ): Promise<CatalogRefresh | undefined> {
   const { logger } = context;
+  context.catalogs.track(catalog);
   const snapshot = await catalog.refresh();
-  const { skills, version } = catalogView(snapshot);
+  const { skills, version } = await catalogView(snapshot);
   if (!context.announced.has(snapshot)) {
     context.announced.add(snapshot);
     emitSkillsEvent(logger, undefined, {

@@ -3,12 +3,31 @@
  * synchronous and fast enough to hash a catalog once per change, or each of 10,000 skill texts.
  */
 export function contentHash(text: string): string {
+  return createContentHasher().update(text).digest();
+}
+
+/** {@link contentHash} of texts given in parts: the same digest as of the parts joined. */
+export interface ContentHasher {
+  update(text: string): ContentHasher;
+  digest(): string;
+}
+
+/** A {@link ContentHasher}, so a large text can be hashed part by part, between turns of the event loop. */
+export function createContentHasher(): ContentHasher {
   let first = 0x811c9dc5;
   let second = 0x2f1e3d4c;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    first = Math.imul(first ^ code, 0x01000193);
-    second = Math.imul(second ^ code, 0x01000193) ^ (second >>> 13);
-  }
-  return `${(first >>> 0).toString(16)}${(second >>> 0).toString(16)}:${text.length}`;
+  let length = 0;
+  const hasher: ContentHasher = {
+    update(text) {
+      for (let index = 0; index < text.length; index++) {
+        const code = text.charCodeAt(index);
+        first = Math.imul(first ^ code, 0x01000193);
+        second = Math.imul(second ^ code, 0x01000193) ^ (second >>> 13);
+      }
+      length += text.length;
+      return hasher;
+    },
+    digest: () => `${(first >>> 0).toString(16)}${(second >>> 0).toString(16)}:${length}`,
+  };
+  return hasher;
 }
