@@ -4,6 +4,7 @@
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { createSkillEngine } from "../dist/host.js";
 import { createCatalog, createLexicalRanker, DEFAULT_CATALOG_BUDGET, renderCatalog } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
 import { rawFloor, silenceWarnings, skillsetCold } from "./contenders.mjs";
@@ -82,6 +83,7 @@ async function measureSize(size) {
   const render = () => renderCatalog(skills, { budget: DEFAULT_CATALOG_BUDGET, searchTool: "search_skills" });
   for (let run = 0; run < RUNS; run++) renders.push((await time(render)).ms);
   const renderBlock = await longestBlock(render);
+  const engine = await measureEngine(root);
 
   return {
     size,
@@ -96,6 +98,7 @@ async function measureSize(size) {
     searchP50: median(searches),
     searchP99: quantile(searches, 0.99),
     render: median(renders),
+    engine,
     memory: memoryPerSkill(root),
     callMicros: await measureCall([root], false),
     mcp: await measureMcp(
@@ -103,6 +106,29 @@ async function measureSize(size) {
       skills.map((skill) => skill.name),
     ),
   };
+}
+
+// The engine over a watched catalog, as a host holds it: its first refresh versions the catalog
+// (a hash of every skill's metadata), and a load of a name the catalog lacks asks the sources
+// again (a skill may have been written since); the first such load also builds the search index
+// for its closest matches, so the misses after it are timed.
+async function measureEngine(root) {
+  const catalog = createCatalog([createLocalSource({ path: root, watch: true })]);
+  await catalog.refresh();
+  await catalog.refresh(); // the second scan starts the watchers
+  const engine = createSkillEngine();
+  let refreshed;
+  const refreshBlock = await longestBlock(async () => {
+    refreshed = await engine.refresh(catalog, { loaded: [] });
+  });
+  const state = { skills: refreshed.skills, catalogVersion: refreshed.version, loaded: [], resources: {} };
+  const miss = (at) =>
+    engine.load({ state, sources: async () => catalog.sources }, { skill: `no-such-skill-${at}`, id: `miss-${at}` });
+  await miss(0);
+  const misses = [];
+  for (let run = 1; run <= RUNS; run++) misses.push((await time(() => miss(run))).ms);
+  catalog.close();
+  return { refreshBlock, miss: median(misses) };
 }
 
 // The longest stretch `work` kept the event loop busy, in ms.
@@ -214,6 +240,14 @@ function rowsFor(measured) {
       "≤ 50 ms",
       (v) => v <= TARGETS.blockMs,
     ),
+    row(
+      "… the engine's first refresh (ms)",
+      (e) => e.engine.refreshBlock,
+      ms,
+      "≤ 50 ms",
+      (v) => v <= TARGETS.blockMs,
+    ),
+    row("load_skill of a name not in the catalog (ms)", (e) => e.engine.miss, ms, "", undefined),
     row("`skillset mcp` start-up (ms)", (e) => e.mcp.startupMs, ms, "", undefined),
     row("… its check of every skill's files ended (ms)", (e) => e.mcp.checkedMs, ms, "", undefined),
     row("`skills/list` first page (ms)", (e) => e.mcp.pages.first.ms, ms, "", undefined),
@@ -239,7 +273,8 @@ function notesFor() {
     "",
     `Generated libraries (bench/generate-library.mjs), cached under the OS temp folder by size and format. Cold discovery against the raw floor: ${ROUNDS[10_000]} and ${ROUNDS[100_000]} interleaved rounds (medians), GC between runs, as in the Discovery table. Index build: the first search of a new lexical ranker, median of ${RUNS}. Search: 400 queries of 2–5 words from the library's descriptions, limit 5, after ${WARM_UP_QUERIES} others (as the middleware row's calls follow 50 others). Catalog: \`renderCatalog\` with the default budget (${DEFAULT_CATALOG_BUDGET.toLocaleString("en-US")} tokens) and \`search_skills\` named, the token counter loaded before, median of ${RUNS}. Middleware: \`wrapModelCall\` with the default budget, median of 500 calls.`,
     "- Memory: a new process per size; heap is `heapUsed` plus `arrayBuffers` (the index keeps its postings in typed arrays), after two forced collections, minus the same before discovery; RSS likewise.",
-    "- Event-loop blocks: `monitorEventLoopDelay({ resolution: 1 })`'s largest delay during the work (cold discovery: the largest of 3 runs).",
+    "- Event-loop blocks: `monitorEventLoopDelay({ resolution: 1 })`'s largest delay during the work (cold discovery: the largest of 3 runs). The engine's first refresh: `engine.refresh` of a watched catalog already scanned twice, which versions the catalog by a hash of every skill's metadata.",
+    `- A name not in the catalog: \`engine.load\` of an unknown name over that watched catalog, which asks the sources again before it refuses (a skill may have been written since), median of ${RUNS} after a first one (which builds the search index for the closest matches).`,
     `- MCP: the built CLI as a process over stdio; start-up is spawning it until it answers \`initialize\` (it scans the library first); each \`skills/list\` page is the median of ${PAGE_NOTE} requests with a cursor at the start, the middle and the end; ping, load_skill and skills/get are interleaved, ${100} calls each, every call naming another skill, with a bare MCP SDK server in a process of its own answering a tool call as long as the last load_skill answer's text and a request as long as the last skills/get answer's JSON ("its echo": what the SDK and the pipe cost to carry that answer, with no work behind it). Pages and calls are measured once the server's check, after it starts serving, of which skills the Skills extension cannot serve has ended (it lists every skill's files in 2 ms slices, and a request meanwhile may wait for one; the row "its check … ended" is from spawning the server until it says so).`,
   ];
 }
