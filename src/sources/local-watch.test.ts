@@ -99,6 +99,18 @@ describe("local watch state", () => {
     expect({ pauses, watchers: state.watchers.size }).toEqual({ pauses: 1, watchers: 0 });
   });
 
+  it("pauses as it goes over folders already watched, too, and keeps their watchers", async () => {
+    const { a, b, state } = setup();
+    await syncWatchers(state, [a, b], neverDue);
+    const before = [...state.watchers.values()];
+    let pauses = 0;
+    const slice: TimeSlice = { due: () => true, pause: async () => void pauses++ };
+    await syncWatchers(state, [a, b], slice);
+    // Twice over the folders given, once over the watchers: a pause before each of the 6 steps.
+    expect(pauses).toBe(6);
+    expect([...state.watchers.values()]).toEqual(before);
+  });
+
   it("stopWatching closes every watcher and marks the state dirty", async () => {
     const { a, b, state } = setup();
     await syncWatchers(state, [a, b], neverDue);
