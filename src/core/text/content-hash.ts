@@ -19,11 +19,16 @@ export function createContentHasher(): ContentHasher {
   let length = 0;
   const hasher: ContentHasher = {
     update(text) {
+      // Locals in the loop: the closure's own variables are slower to read and write, per character.
+      let a = first;
+      let b = second;
       for (let index = 0; index < text.length; index++) {
         const code = text.charCodeAt(index);
-        first = Math.imul(first ^ code, 0x01000193);
-        second = Math.imul(second ^ code, 0x01000193) ^ (second >>> 13);
+        a = Math.imul(a ^ code, 0x01000193);
+        b = Math.imul(b ^ code, 0x01000193) ^ (b >>> 13);
       }
+      first = a;
+      second = b;
       length += text.length;
       return hasher;
     },
