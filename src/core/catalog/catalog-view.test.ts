@@ -22,10 +22,14 @@ const snapshotOf = (skills: SkillMetadata[]): CatalogSnapshot => ({
 });
 
 describe("catalogView", () => {
-  it("versions a catalog by the hash of its skills' JSON, as written before the hash was taken in parts", async () => {
+  it("versions a catalog by the hash of its skills' JSON, as written before the hash was taken in parts, and maps their names", async () => {
     const skills = [meta("a"), meta("b")];
     const view = await catalogView(snapshotOf(skills));
     expect(view.skills).toEqual(skills);
+    expect([...view.byName]).toEqual([
+      ["a", skills[0]],
+      ["b", skills[1]],
+    ]);
     expect(view.version).toBe(contentHash(JSON.stringify(skills)));
     expect(view.version).toBe("75e67c424bf997e9:289");
     expect((await catalogView(snapshotOf([]))).version).toBe(contentHash("[]"));
@@ -39,6 +43,8 @@ describe("catalogView", () => {
     const view = await pending;
     expect(ranBefore).toBe(true);
     expect(view.version).toBe(contentHash(JSON.stringify(skills)));
+    expect(view.byName.size).toBe(12_000);
+    expect(view.byName.get("skill-11999")).toBe(skills[11_999]);
   });
 
   it("is computed once per snapshot, and every caller shares it", async () => {

@@ -11,7 +11,7 @@ export const MAX_CACHED_CATALOGS = 64;
 /** One catalog and what the engine derives from it, computed at most once per catalog version. */
 export interface Rendering {
   skills: readonly SkillMetadata[];
-  byName: Map<string, SkillMetadata>;
+  byName: ReadonlyMap<string, SkillMetadata>;
   /** The skills the model may load: what search ranks. */
   searchable?: SkillMetadata[];
   /** The catalog section, by the file tools it names (usually one entry). */
@@ -24,8 +24,8 @@ export interface Rendering {
  * lives; the least recently used go first.
  */
 export interface CatalogCache {
-  /** The rendering of `version`, cached (or moved to the most recent end) and returned. */
-  remember(version: string, skills: readonly SkillMetadata[]): Rendering;
+  /** The rendering of `version`, cached (or moved to the most recent end) and returned; `byName`, when known, spares making the map. */
+  remember(version: string, skills: readonly SkillMetadata[], byName?: ReadonlyMap<string, SkillMetadata>): Rendering;
   /**
    * A state's catalog without waiting: without the version's catalog in memory, nor skills in the
    * state, it is empty here; {@link CatalogCache.resolve} scans the sources again instead.
@@ -40,8 +40,11 @@ export interface CatalogCache {
 }
 
 /** A fresh rendering of `skills`, nothing derived yet. */
-export function rendering(skills: readonly SkillMetadata[]): Rendering {
-  return { skills, byName: new Map(skills.map((skill) => [skill.name, skill])) };
+export function rendering(
+  skills: readonly SkillMetadata[],
+  byName: ReadonlyMap<string, SkillMetadata> = new Map(skills.map((skill) => [skill.name, skill])),
+): Rendering {
+  return { skills, byName };
 }
 
 const EMPTY_RENDERING = rendering([]);
@@ -49,10 +52,14 @@ const EMPTY_RENDERING = rendering([]);
 /** A {@link CatalogCache} holding at most `capacity` catalogs. */
 export function createCatalogCache(capacity = MAX_CACHED_CATALOGS): CatalogCache {
   const renderings = new Map<string, Rendering>();
-  const remember = (version: string, skills: readonly SkillMetadata[]): Rendering => {
+  const remember = (
+    version: string,
+    skills: readonly SkillMetadata[],
+    byName?: ReadonlyMap<string, SkillMetadata>,
+  ): Rendering => {
     let cached = renderings.get(version);
     if (cached !== undefined) renderings.delete(version);
-    else cached = rendering(skills);
+    else cached = rendering(skills, byName);
     if (renderings.size >= capacity) renderings.delete(renderings.keys().next().value!);
     renderings.set(version, cached);
     return cached;
@@ -77,7 +84,7 @@ export function createCatalogCache(capacity = MAX_CACHED_CATALOGS): CatalogCache
     const { state } = request;
     if (state.skills || !state.catalogVersion || renderings.has(state.catalogVersion)) return renderingOf(state);
     const view = await scan(request);
-    return view.version === state.catalogVersion ? remember(view.version, view.skills) : rendering([]);
+    return view.version === state.catalogVersion ? remember(view.version, view.skills, view.byName) : rendering([]);
   };
   const track = (catalog: Catalog) => {
     if (!catalogs.has(catalog.sources)) catalogs.set(catalog.sources, catalog);

@@ -43,6 +43,6 @@ export async function loadSkill(
 // thread's catalog yet. An unchanged re-scan is cheap, so the sources are asked again before
 // refusing; the host records the new catalog version at its next model call.
 async function rescan(context: EngineContext, request: SkillRequest): Promise<Rendering | undefined> {
-  const { skills, version } = await context.catalogs.scan(request);
-  return version === request.state.catalogVersion ? undefined : context.catalogs.remember(version, skills);
+  const { skills, version, byName } = await context.catalogs.scan(request);
+  return version === request.state.catalogVersion ? undefined : context.catalogs.remember(version, skills, byName);
 }

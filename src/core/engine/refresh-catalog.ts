@@ -18,7 +18,7 @@ export async function refreshCatalog(
   const { logger } = context;
   context.catalogs.track(catalog);
   const snapshot = await catalog.refresh();
-  const { skills, version } = await catalogView(snapshot);
+  const { skills, version, byName } = await catalogView(snapshot);
   if (!context.announced.has(snapshot)) {
     context.announced.add(snapshot);
     emitSkillsEvent(logger, undefined, {
@@ -39,7 +39,7 @@ export async function refreshCatalog(
       });
     }
   }
-  context.catalogs.remember(version, skills);
+  context.catalogs.remember(version, skills, byName);
   if (state.catalogVersion === version) return undefined;
   const gone = state.loaded.filter((name) => !snapshot.get(name));
   for (const skill of gone)
