@@ -155,14 +155,15 @@ class ChildList implements ChildFolders {
 // for the life of the process keeps their layout, and the code.
 const _layoutKeeper = new ChildList("", "", { allowedRoots: [], warn: () => {}, skip: () => {} });
 
-// A large folder's entries (over 128 KiB of directory, some 4,500 entries on ext4) are listed in
+// A large folder's entries (over 512 KiB of directory, some 18,000 entries on ext4) are listed in
 // libuv's thread pool: one readdirSync of a folder of 100,000 skills held the event loop for
-// 200 ms, and of 10,000 for 7 ms (then the entries' first slice ran on). Smaller ones (by the
-// folder's own size, which grows with its entries on the usual file systems) synchronously: a
-// thread-pool round trip per folder made a recursive scan of the corpus half again as slow. Only
-// a source's own folder is weighed (a stat per folder cost a recursive scan 10%): a library's
-// skills sit there. Node sorts either way, so the check of the order that follows is one pass.
-const LARGE_FOLDER_BYTES = 128 * 1024;
+// 200 ms. Smaller ones (by the folder's own size, which grows with its entries on the usual file
+// systems) synchronously: 5 to 7 ms for 10,000 entries, and the thread pool's round trip and the
+// pauses after it made cold discovery of 10,000 skills 6 ms (8%) slower; a round trip per folder
+// made a recursive scan of the corpus half again as slow. Only a source's own folder is weighed
+// (a stat per folder cost a recursive scan 10%): a library's skills sit there. Node sorts either
+// way, so the check of the order that follows is one pass.
+const LARGE_FOLDER_BYTES = 512 * 1024;
 // Over 1 MiB (some 30,000 entries), even the thread pool's callback holds the event loop too long
 // (see listFolderInWorker); a worker costs some 70 ms to start, so smaller folders stay as above.
 const HUGE_FOLDER_BYTES = 1024 * 1024;
