@@ -81,6 +81,9 @@ async function measureSize(size) {
   await renderCatalog(skills.slice(0, 10), { budget: DEFAULT_CATALOG_BUDGET });
   const renders = [];
   const render = () => renderCatalog(skills, { budget: DEFAULT_CATALOG_BUDGET, searchTool: "search_skills" });
+  // The first render of a snapshot is what a host pays (it keeps the text per catalog version);
+  // later renders of the same list find its paths flattened and its skills in the cache.
+  const renderFirst = (await time(render)).ms;
   for (let run = 0; run < RUNS; run++) renders.push((await time(render)).ms);
   const renderBlock = await longestBlock(render);
   const engine = await measureEngine(root);
@@ -98,6 +101,7 @@ async function measureSize(size) {
     searchP50: median(searches),
     searchP99: quantile(searches, 0.99),
     render: median(renders),
+    renderFirst,
     engine,
     memory: memoryPerSkill(root),
     callMicros: await measureCall([root], false),
@@ -199,6 +203,13 @@ function rowsFor(measured) {
       (v) => v <= TARGETS.renderMs,
     ),
     row(
+      "… its first render of a snapshot (ms)",
+      (e) => e.renderFirst,
+      ms,
+      "≤ 50 ms",
+      (v) => v <= TARGETS.renderMs,
+    ),
+    row(
       "search_skills p50 (ms)",
       (e) => e.searchP50,
       ms,
@@ -271,7 +282,7 @@ function rowsFor(measured) {
 function notesFor() {
   return [
     "",
-    `Generated libraries (bench/generate-library.mjs), cached under the OS temp folder by size and format. Cold discovery against the raw floor: ${ROUNDS[10_000]} and ${ROUNDS[100_000]} interleaved rounds (medians), GC between runs, as in the Discovery table. Index build: the first search of a new lexical ranker, median of ${RUNS}. Search: 400 queries of 2–5 words from the library's descriptions, limit 5, after ${WARM_UP_QUERIES} others (as the middleware row's calls follow 50 others). Catalog: \`renderCatalog\` with the default budget (${DEFAULT_CATALOG_BUDGET.toLocaleString("en-US")} tokens) and \`search_skills\` named, the token counter loaded before, median of ${RUNS}. Middleware: \`wrapModelCall\` with the default budget, median of 500 calls.`,
+    `Generated libraries (bench/generate-library.mjs), cached under the OS temp folder by size and format. Cold discovery against the raw floor: ${ROUNDS[10_000]} and ${ROUNDS[100_000]} interleaved rounds (medians), GC between runs, as in the Discovery table. Index build: the first search of a new lexical ranker, median of ${RUNS}. Search: 400 queries of 2–5 words from the library's descriptions, limit 5, after ${WARM_UP_QUERIES} others (as the middleware row's calls follow 50 others). Catalog: \`renderCatalog\` with the default budget (${DEFAULT_CATALOG_BUDGET.toLocaleString("en-US")} tokens) and \`search_skills\` named, the token counter loaded before: the first render of the discovered snapshot, then the median of ${RUNS} more. Middleware: \`wrapModelCall\` with the default budget, median of 500 calls.`,
     "- Memory: a new process per size; heap is `heapUsed` plus `arrayBuffers` (the index keeps its postings in typed arrays), after two forced collections, minus the same before discovery; RSS likewise.",
     "- Event-loop blocks: `monitorEventLoopDelay({ resolution: 1 })`'s largest delay during the work (cold discovery: the largest of 3 runs). The engine's first refresh: `engine.refresh` of a watched catalog already scanned twice, which versions the catalog by a hash of every skill's metadata.",
     `- A name not in the catalog: \`engine.load\` of an unknown name over that watched catalog, which asks the sources again before it refuses (a skill may have been written since), median of ${RUNS} after a first one (which builds the search index for the closest matches).`,
