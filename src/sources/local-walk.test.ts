@@ -23,6 +23,16 @@ function library() {
 
 const neverDue: TimeSlice = { due: () => false, pause: async () => {} };
 
+// A source folder of `count` empty folders with names of `nameLength` characters after a number.
+function folderOfEntries(count: number, nameLength: number) {
+  const tree = tempTree();
+  trees.push(tree);
+  const root = realpathSync(tree.root);
+  const names = Array.from({ length: count }, (_, at) => `${String(at).padStart(4, "0")}-${"x".repeat(nameLength)}`);
+  for (const name of names) mkdirSync(join(root, name));
+  return { tree, root, names, size: statSync(root).size };
+}
+
 /**
  * Walks with a `readSkillAt` that takes a folder holding a SKILL.md for a skill; returns what
  * was offered (with real paths in `real` where they differ), walked, warned and skipped.
@@ -188,49 +198,43 @@ describe("walkLocalFolders", () => {
     expect(pauses).toBe(3);
   });
 
-  it("lists a source folder of up to 512 KiB at once, with no pause", async (context) => {
-    const tree = tempTree();
-    trees.push(tree);
-    const root = realpathSync(tree.root);
-    const names = Array.from({ length: 1500 }, (_, at) => `${String(at).padStart(4, "0")}-${"x".repeat(120)}`);
-    for (const name of names) mkdirSync(join(root, name));
-    const { size } = statSync(root);
-    if (size <= 128 * 1024 || size > 512 * 1024) context.skip();
-    let pauses = 0;
-    const slice: TimeSlice = { due: () => false, pause: async () => void pauses++ };
-    expect(await walk({ root }, slice)).toEqual({
-      offered: names.map((name) => `${root}/${name}`),
-      walked: [root],
-      warnings: [],
+  // A source folder is listed at once up to 512 KiB, in the thread pool up to 1 MiB (two pauses
+  // then let timers run), in a worker above it (the next test).
+  const listings = [
+    {
+      title: "of 128 to 512 KiB at once, with no pause",
+      entries: 1500,
+      nameLength: 120,
+      over: 128,
+      upTo: 512,
+      pauses: 0,
+    },
+    {
+      title: "of 512 KiB to 1 MiB off the event loop, then lets timers run before going through it",
+      entries: 2000,
+      nameLength: 240,
+      over: 512,
+      upTo: 1024,
+      pauses: 2,
+    },
+  ];
+  for (const { title, entries, nameLength, over, upTo, pauses } of listings)
+    it(`lists a source folder ${title}`, async (context) => {
+      const { root, names, size } = folderOfEntries(entries, nameLength);
+      // The folder's size stands for its entries on ext4 and most file systems, not on all (tmpfs).
+      if (size <= over * 1024 || size > upTo * 1024) context.skip();
+      let paused = 0;
+      const slice: TimeSlice = { due: () => false, pause: async () => void paused++ };
+      expect(await walk({ root }, slice)).toEqual({
+        offered: names.map((name) => `${root}/${name}`),
+        walked: [root],
+        warnings: [],
+      });
+      expect(paused).toBe(pauses);
     });
-    expect(pauses).toBe(0);
-  });
-
-  it("lists a large source folder off the event loop, then lets timers run before going through it", async (context) => {
-    const tree = tempTree();
-    trees.push(tree);
-    const root = realpathSync(tree.root);
-    const names = Array.from({ length: 2000 }, (_, at) => `${String(at).padStart(4, "0")}-${"x".repeat(240)}`);
-    for (const name of names) mkdirSync(join(root, name));
-    // The folder's size stands for its entries on ext4 and most file systems, not on all (tmpfs).
-    const { size } = statSync(root);
-    if (size <= 512 * 1024 || size > 1024 * 1024) context.skip();
-    let pauses = 0;
-    const slice: TimeSlice = { due: () => false, pause: async () => void pauses++ };
-    expect(await walk({ root }, slice)).toEqual({
-      offered: names.map((name) => `${root}/${name}`),
-      walked: [root],
-      warnings: [],
-    });
-    expect(pauses).toBe(2);
-  });
 
   it("lists a source folder over 1 MiB in a worker thread, and finds the same", async (context) => {
-    const tree = tempTree();
-    trees.push(tree);
-    const root = realpathSync(tree.root);
-    const names = Array.from({ length: 4400 }, (_, at) => `${String(at).padStart(4, "0")}-${"x".repeat(240)}`);
-    for (const name of names) mkdirSync(join(root, name));
+    const { tree, root, names } = folderOfEntries(4400, 240);
     symlinkSync(`${root}/0000-${"x".repeat(240)}`, join(root, "in"));
     symlinkSync(tree.root.slice(0, tree.root.lastIndexOf("/")), join(root, "out"));
     if (statSync(root).size <= 1024 * 1024) context.skip();
