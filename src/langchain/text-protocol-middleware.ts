@@ -1,8 +1,5 @@
 import { AIMessage, HumanMessage, type BaseMessage, type SystemMessage } from "langchain";
-import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
-import { catalogView } from "../core/catalog/catalog-view.js";
 import type { SkillEngine, SkillRequest } from "../core/engine/skill-engine.js";
-import type { SkillSource } from "../core/skill-source.js";
 import { parseSkillInstructions } from "../core/text-protocol/parse-instructions.js";
 import { runSkillInstructions } from "../core/text-protocol/run-instructions.js";
 import {
@@ -48,8 +45,7 @@ export interface TextProtocolHooksOptions {
 export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
   const { engine } = options;
   const requestFor = options.requestFor as (state: unknown, runtime: object) => SkillRequest;
-  // Derived from sources only: a catalog per set of sources, a prompt per catalog version.
-  const catalogs = new WeakMap<readonly SkillSource[], Catalog>();
+  // A prompt per catalog version.
   const prompts = new Map<string, Promise<TextProtocolPrompt>>();
   const promptOptions: TextProtocolPromptOptions = {
     scripts: options.scripts,
@@ -60,13 +56,11 @@ export function createTextProtocolHooks(options: TextProtocolHooksOptions) {
     ...(options.searchSkills !== undefined ? { searchSkills: options.searchSkills } : {}),
   };
   const promptFor = async (request: SkillRequest): Promise<TextProtocolPrompt> => {
-    const sources = await request.sources();
-    let catalog = catalogs.get(sources);
-    if (!catalog) catalogs.set(sources, (catalog = createCatalog(sources)));
-    const { skills, version } = await catalogView(await catalog.refresh());
+    const { skills, version } = await engine.currentCatalog(request);
     let prompt = prompts.get(version);
     if (prompt === undefined) {
-      prompt = renderTextProtocolPrompt(skills, { ...promptOptions, sourceOrder: sources.map((source) => source.id) });
+      const sourceOrder = (await request.sources()).map((source) => source.id);
+      prompt = renderTextProtocolPrompt(skills, { ...promptOptions, sourceOrder });
       if (prompts.size >= 16) prompts.delete(prompts.keys().next().value!);
       prompts.set(version, prompt);
     }

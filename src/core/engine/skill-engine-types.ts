@@ -13,8 +13,7 @@ import type { AllowedToolsPolicy } from "../tools/tool-policy.js";
 import type { ScriptExecutor } from "../../exec/script-executor.js";
 import type { CodeModeOptions, CodeReply, CodeToolContext, CodeTools } from "./code-mode-types.js";
 
-// The engine's public shapes, apart from its parts so that every part can name them without
-// importing the engine that assembles the parts. `skill-engine.ts` re-exports them.
+// The engine's public shapes, apart so its parts name them without importing the engine (which re-exports them).
 
 /** Options of {@link createSkillEngine}. */
 export interface SkillEngineOptions {
@@ -212,6 +211,8 @@ export interface SkillEngine {
     state: Pick<SkillThreadState, "loaded" | "catalogVersion">,
     emit?: SkillRequest["emit"],
   ): Promise<CatalogRefresh | undefined>;
+  /** The catalog of the request's sources as they are now (an unchanged library costs their scans). */
+  currentCatalog(request: SkillRequest): Promise<{ skills: readonly SkillMetadata[]; version: string }>;
   /**
    * The skills section of the system prompt: the stable catalog, then the loaded skills, then
    * the instructions of loaded skills whose text is no longer among `visibleTexts()` (the message

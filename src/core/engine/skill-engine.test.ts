@@ -76,7 +76,7 @@ describe("createSkillEngine", () => {
     });
   });
 
-  it("an unknown name asks the host's catalog again, which does not merge an unchanged library again; a skill written since is found", async () => {
+  it("an unknown name, and currentCatalog, ask the host's catalog again, which does not merge an unchanged library again; a skill written since is found", async () => {
     const memory = createMemorySource({ files: { "/s/a/SKILL.md": skill("a"), "/s/b/SKILL.md": skill("b") } });
     // Counts reads of the scans' skill lists: merging a snapshot (and hashing it) reads every skill.
     let reads = 0;
@@ -100,6 +100,11 @@ describe("createSkillEngine", () => {
       expect((await engine.load(request, { skill: "x", id })).text).toBe(
         "Error: Skill 'x' not found. Available skills: a, b",
       );
+    const current = await engine.currentCatalog(request);
+    expect({ names: current.skills.map((entry) => entry.name), version: current.version }).toEqual({
+      names: ["a", "b"],
+      version: refreshed.version,
+    });
     expect(reads).toBe(afterRefresh);
     memory.write("/s/x/SKILL.md", skill("x"));
     expect(await engine.load(request, { skill: "x", id: "4" })).toMatchObject({

@@ -74,6 +74,7 @@ export function createSkillEngine(options: SkillEngineOptions = {}): SkillEngine
   const engine: SkillEngine = {
     maxLoaded: context.maxLoaded,
     refresh: (catalog, state, sink) => refreshCatalog(context, catalog, state, sink),
+    currentCatalog: (request) => catalogs.scan(request),
     systemPrompt: (request, visibleTexts) => systemPrompt(context, request, visibleTexts),
     catalog: async (request) => catalogSection(context, request, await catalogs.resolve(request)),
     offersSearch: async (request) => offersSearch(context, request, await catalogs.resolve(request)),
