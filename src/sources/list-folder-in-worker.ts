@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { Worker } from "node:worker_threads";
-import type { TimeSlice } from "./time-slice.js";
+import type { TimeSlice } from "../core/time-slice.js";
 
 /** What a walk asks of a folder's entry: a {@link Dirent}, or one listed in a worker. */
 export type FolderEntry = Pick<Dirent, "name" | "isDirectory" | "isSymbolicLink">;

@@ -3,7 +3,7 @@ import { SkillsetError } from "../errors/skillset-error.js";
 import { linkTarget } from "../fs/link-target.js";
 import { isInsideAllowedRoots } from "./allowed-roots.js";
 import { listFolderInWorker, type FolderEntry } from "./list-folder-in-worker.js";
-import type { TimeSlice } from "./time-slice.js";
+import type { TimeSlice } from "../core/time-slice.js";
 
 /** Folders never searched for skills, nor listed among a skill's files. */
 export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([".git", ".hg", ".svn", "node_modules", "__pycache__"]);

@@ -12,7 +12,7 @@ import {
 import { createLocalWatchState, stopWatching, syncWatchers, type LocalWatchState } from "./local-watch.js";
 import { scanLocalFolder } from "./scan-local-folder.js";
 import { listSkillFiles, readContainedFile } from "./skill-folder-files.js";
-import { createTimeSlice } from "./time-slice.js";
+import { createTimeSlice } from "../core/time-slice.js";
 import { type KnownOptions, refuseUnknownOptions } from "../errors/known-options.js";
 
 export type { LocalSourceOptions } from "./local-source-options.js";

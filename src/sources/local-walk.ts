@@ -5,7 +5,7 @@ import {
   type ChildFolderOptions,
   type ChildFolders,
 } from "./local-child-folders.js";
-import type { TimeSlice } from "./time-slice.js";
+import type { TimeSlice } from "../core/time-slice.js";
 
 /** Inputs of {@link walkLocalFolders}. */
 export interface LocalWalkOptions extends ChildFolderOptions {

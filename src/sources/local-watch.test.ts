@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 import { createLocalWatchState, stopWatching, syncWatchers, type LocalWatchState } from "./local-watch.js";
-import type { TimeSlice } from "./time-slice.js";
+import type { TimeSlice } from "../core/time-slice.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
 let states: LocalWatchState[] = [];

@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from "node:fs";
-import type { TimeSlice } from "./time-slice.js";
+import type { TimeSlice } from "../core/time-slice.js";
 
 /**
  * The folder watchers (inotify/FSEvents) of one local source and what they have seen. A source

@@ -6,7 +6,7 @@ import { tempTree } from "../../test/helpers/skill-tree.js";
 import type { LocalSkillCache } from "./local-skill-cache.js";
 import { resolveLocalSourceOptions, type LocalSourceOptions } from "./local-source-options.js";
 import { scanLocalFolder } from "./scan-local-folder.js";
-import type { TimeSlice } from "./time-slice.js";
+import type { TimeSlice } from "../core/time-slice.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
 afterEach(() => {

@@ -7,7 +7,7 @@ import type { CachedSkill, LocalSkillCache } from "./local-skill-cache.js";
 import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 import type { LocalSourceSettings } from "./local-source-options.js";
 import { walkLocalFolders } from "./local-walk.js";
-import type { TimeSlice } from "./time-slice.js";
+import type { TimeSlice } from "../core/time-slice.js";
 
 /** Inputs of {@link scanLocalFolder}. */
 export interface LocalScanInput {

@@ -2,9 +2,38 @@ import { describe, expect, it } from "vitest";
 import { createMemorySource } from "../../sources/memory-source.js";
 import { createCatalog } from "./catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
-import type { SkillSource } from "../skill-source.js";
+import type { SkillSource, SkillSourceScan } from "../skill-source.js";
 
 const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\n`;
+
+// A source that lists whatever `scan` returns.
+const listing = (id: string, scan: () => SkillSourceScan): SkillSource => ({
+  specificationVersion: "v1",
+  id,
+  scan: async () => scan(),
+  readSkill: async () => new Uint8Array(),
+  listFiles: async () => ({ files: [], truncated: false }),
+  readFile: async () => new Uint8Array(),
+});
+
+const named = (name: string, path = `/s/${name}/SKILL.md`): SkillMetadata => ({
+  name,
+  description: name,
+  path,
+  source: "fixed",
+  metadata: {},
+  allowedTools: [],
+});
+
+// A skill whose name takes a millisecond to read: a merge of a dozen cannot fit one 5 ms slice.
+const slowlyNamed = (name: string): SkillMetadata =>
+  Object.defineProperty(named(name), "name", {
+    enumerable: true,
+    get() {
+      for (const end = performance.now() + 1; performance.now() < end;);
+      return name;
+    },
+  });
 
 describe("createCatalog", () => {
   it("merges sources in order: a later source wins by name, the loser is reported as shadowed", async () => {
@@ -77,23 +106,76 @@ describe("createCatalog", () => {
       expect(snapshot.get(name)).toBeUndefined();
   });
 
-  it("reports a name a single source lists twice as shadowed, as it does across sources", async () => {
-    const meta = (path: string): SkillMetadata => ({
-      name: "twice",
-      description: path,
-      path,
-      source: "fixed",
-      metadata: {},
-      allowedTools: [],
-    });
-    const source: SkillSource = {
-      specificationVersion: "v1",
-      id: "fixed",
-      scan: async () => ({ version: "1", skills: [meta("/a/SKILL.md"), meta("/b/SKILL.md")], diagnostics: [] }),
-      readSkill: async () => new Uint8Array(),
-      listFiles: async () => ({ files: [], truncated: false }),
-      readFile: async () => new Uint8Array(),
+  it("merges sources out of name order in slices, letting the event loop run, into code point order", async () => {
+    const slow = Array.from({ length: 12 }, (_, at) => slowlyNamed(`slow-${String(at).padStart(2, "0")}`)).reverse();
+    const names = ["z", "\u{1F600}x", "\uE000x", "é", "b", "ab", "a-b"];
+    const source = listing("fixed", () => ({
+      version: "1",
+      skills: [...names.map((name) => named(name)), ...slow],
+      diagnostics: [],
+    }));
+    let turns = 0;
+    let done = false;
+    const count = () => {
+      if (done) return;
+      turns++;
+      setImmediate(count);
     };
+    setImmediate(count);
+    const snapshot = await createCatalog([source]).refresh();
+    done = true;
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(snapshot.skills.map((entry) => entry.name)).toEqual([
+      "a-b",
+      "ab",
+      "b",
+      ...slow.map((entry) => entry.name).reverse(),
+      "z",
+      "é",
+      "\uE000x",
+      "\u{1F600}x",
+    ]);
+  });
+
+  it("keeps the snapshot of the refresh that started last when refreshes overlap, and merges a version once", async () => {
+    const slowScan = {
+      version: "1",
+      skills: [slowlyNamed("b"), ...Array.from({ length: 8 }, () => slowlyNamed("a"))],
+      diagnostics: [],
+    };
+    const quickScan = { version: "2", skills: [named("d"), named("c")], diagnostics: [] };
+    let scans = 0;
+    const catalog = createCatalog([listing("fixed", () => (scans++ === 0 ? slowScan : quickScan))]);
+    const [first, second] = await Promise.all([catalog.refresh(), catalog.refresh()]);
+    expect([first.version, second.version]).toEqual(["1", "2"]);
+    expect(second.skills.map((entry) => entry.name)).toEqual(["c", "d"]);
+    // The slower merge of the earlier refresh ended last, and is not kept.
+    expect(await catalog.refresh()).toBe(second);
+    const again = createCatalog([listing("fixed", () => slowScan)]);
+    const [one, other] = await Promise.all([again.refresh(), again.refresh()]);
+    expect(one).toBe(other);
+  });
+
+  it("keeps every diagnostic of sources that report hundreds of thousands", async () => {
+    const many = Array.from({ length: 300_000 }, (_, at) => ({
+      severity: "warning" as const,
+      code: "x",
+      file: `/s/${at}/SKILL.md`,
+      message: "x",
+    }));
+    const first = listing("first", () => ({ version: "1", skills: [named("b")], diagnostics: many }));
+    const second = listing("second", () => ({ version: "1", skills: [named("a")], diagnostics: many }));
+    const snapshot = await createCatalog([first, second]).refresh();
+    expect(snapshot.diagnostics.length).toBe(600_000);
+    expect(snapshot.skills.map((entry) => entry.name)).toEqual(["a", "b"]);
+  });
+
+  it("reports a name a single source lists twice as shadowed, as it does across sources", async () => {
+    const source = listing("fixed", () => ({
+      version: "1",
+      skills: [named("twice", "/a/SKILL.md"), named("twice", "/b/SKILL.md")],
+      diagnostics: [],
+    }));
     const snapshot = await createCatalog([source]).refresh();
     expect(snapshot.skills.map((entry) => entry.path)).toEqual(["/b/SKILL.md"]);
     expect(snapshot.shadowed.map((entry) => entry.path)).toEqual(["/a/SKILL.md"]);
@@ -110,14 +192,8 @@ describe("createCatalog", () => {
       allowedTools: [],
       ...(realPath === undefined ? {} : { realPath }),
     });
-    const fixed = (id: string, skills: SkillMetadata[]): SkillSource => ({
-      specificationVersion: "v1",
-      id,
-      scan: async () => ({ version: id, skills, diagnostics: [] }),
-      readSkill: async () => new Uint8Array(),
-      listFiles: async () => ({ files: [], truncated: false }),
-      readFile: async () => new Uint8Array(),
-    });
+    const fixed = (id: string, skills: SkillMetadata[]) =>
+      listing(id, () => ({ version: id, skills, diagnostics: [] }));
     const real = "/p/.agents/skills/other/SKILL.md";
     const claude = fixed("claude", [meta("/p/.claude/skills/other/SKILL.md", "claude", real)]);
     const agents = fixed("agents", [meta(real, "agents")]);

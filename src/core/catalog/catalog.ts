@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostic.js";
-import { compareCodePoints } from "../text/python-text.js";
+import { sortInSlices } from "../text/sort-in-slices.js";
+import { createTimeSlice } from "../time-slice.js";
 import { inNameOrder } from "./name-order.js";
 import { isSameSkill, sameSkillDiagnostic } from "./same-skill.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -35,14 +36,25 @@ export interface Catalog {
 /** Creates a {@link Catalog} over `sources`, in precedence order (last wins). */
 export function createCatalog(sources: readonly SkillSource[]): Catalog {
   let snapshot: CatalogSnapshot | undefined;
+  // Merging pauses, so refreshes may overlap: one merge per version, and the snapshot kept is
+  // that of the refresh that started last among those that finished.
+  let merging: { version: string; snapshot: Promise<CatalogSnapshot> } | undefined;
+  let started = 0;
+  let kept = 0;
   return {
     sources,
     async refresh() {
+      const ticket = ++started;
       const scans = await Promise.all(sources.map((source) => source.scan()));
       const version = scans.map((scan) => scan.version).join("|");
       if (snapshot?.version === version) return snapshot;
-      snapshot = mergeScans(scans, version);
-      return snapshot;
+      if (merging?.version !== version) merging = { version, snapshot: mergeScans(scans, version) };
+      const merged = await merging.snapshot;
+      if (ticket > kept) {
+        kept = ticket;
+        snapshot = merged;
+      }
+      return merged;
     },
     close() {
       for (const source of sources) source.close?.();
@@ -50,8 +62,12 @@ export function createCatalog(sources: readonly SkillSource[]): Catalog {
   };
 }
 
+// The longest the merge holds the event loop: 100,000 skills from folders out of name order
+// (collections of many repositories) took 110 ms to merge and sort in one go.
+const SLICE_MS = 5;
+
 /** Merges source scans in order; a later scan's skill replaces an earlier one of the same name. */
-function mergeScans(scans: readonly SkillSourceScan[], version: string): CatalogSnapshot {
+async function mergeScans(scans: readonly SkillSourceScan[], version: string): Promise<CatalogSnapshot> {
   // One source whose names are in order already (a local folder's nearly always are) has nothing
   // to merge: no map of names unless someone looks a skill up.
   const only = scans.length === 1 ? scans[0] : undefined;
@@ -61,12 +77,15 @@ function mergeScans(scans: readonly SkillSourceScan[], version: string): Catalog
     const get = (name: string) => (byName ??= new Map(skills.map((skill) => [skill.name, skill]))).get(name);
     return { skills, shadowed: [], diagnostics: [...only.diagnostics], version, get };
   }
+  const slice = createTimeSlice(SLICE_MS);
   const winners = new Map<string, SkillMetadata>();
   const shadowed: SkillMetadata[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const scan of scans) {
-    diagnostics.push(...scan.diagnostics);
+    // Not push(...list): a source with some 100,000 diagnostics would overflow the stack.
+    for (const diagnostic of scan.diagnostics) diagnostics.push(diagnostic);
     for (const skill of scan.skills) {
+      if (slice.due()) await slice.pause();
       const earlier = winners.get(skill.name);
       if (earlier && isSameSkill(earlier, skill)) {
         // The same file through another path: listed once, from the later source as always.
@@ -85,6 +104,16 @@ function mergeScans(scans: readonly SkillSourceScan[], version: string): Catalog
       winners.set(skill.name, skill);
     }
   }
-  const skills = [...winners.values()].sort((a, b) => compareCodePoints(a.name, b.name));
+  const names = await sortInSlices(
+    [...winners.keys()],
+    () => slice.due(),
+    () => slice.pause(),
+    "code-points",
+  );
+  const skills = new Array<SkillMetadata>(names.length);
+  for (let at = 0; at < names.length; at++) {
+    if (slice.due()) await slice.pause();
+    skills[at] = winners.get(names[at]!)!;
+  }
   return { skills, shadowed, diagnostics, version, get: (name) => winners.get(name) };
 }

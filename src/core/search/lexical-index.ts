@@ -2,7 +2,7 @@ import { createQueryScorer, type Posting, type ScoredPostings } from "./bm25-que
 import type { RankedSkill } from "./ranked-skill.js";
 import { sortedVocabulary, type Vocabulary, vocabularyOf } from "./query-term-expansion.js";
 import { searchTerm } from "./search-terms.js";
-import { sortInSlices } from "./sort-in-slices.js";
+import { sortInSlices } from "../text/sort-in-slices.js";
 import { createWordTable } from "./word-table.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 

@@ -43,8 +43,8 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-// Surrogates (astral code points) must sort after U+E000..U+FFFF.
-function codePointRank(unit: number): number {
+/** A UTF-16 code unit's place in code point order: surrogates (astral code points) sort after U+E000..U+FFFF. */
+export function codePointRank(unit: number): number {
   if (unit < 0xd800) return unit;
   return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }

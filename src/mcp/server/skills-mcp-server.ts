@@ -12,7 +12,7 @@ import type { SkillSource } from "../../core/skill-source.js";
 import type { ScriptExecutor } from "../../exec/script-executor.js";
 import { lockfileVerifier, type LockfileOption } from "../../node/skills-lock/lockfile-verifier.js";
 import { sourcesFromStrings } from "../../sources/source-from-string.js";
-import { createTimeSlice } from "../../sources/time-slice.js";
+import { createTimeSlice } from "../../core/time-slice.js";
 import { listenOverHttp, type SkillsMcpHttpListener, type SkillsMcpHttpOptions } from "./http-listener.js";
 import { handleSkillPrompts } from "./mcp-prompts.js";
 import { handleSkillResources } from "./mcp-resources.js";

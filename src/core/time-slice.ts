@@ -1,3 +1,5 @@
+import { nextTurn } from "./event-loop-turn.js";
+
 /** Cuts long synchronous work into slices so that other callbacks run in between. */
 export interface TimeSlice {
   /** True once the current slice has run for its time. Cheap: call it after every item. */
@@ -9,7 +11,8 @@ export interface TimeSlice {
 /**
  * A {@link TimeSlice} of `sliceMs` milliseconds. Discovery does its file I/O synchronously,
  * which is several times faster than `fs.promises` for thousands of small reads, and pauses
- * between slices so that a cold scan never holds the event loop for long.
+ * between slices so that a cold scan never holds the event loop for long; the catalog merges
+ * sources the same way.
  */
 export function createTimeSlice(sliceMs: number): TimeSlice {
   return new Slice(sliceMs);
@@ -30,7 +33,7 @@ class Slice implements TimeSlice {
   }
 
   async pause(): Promise<void> {
-    await new Promise<void>((done) => setImmediate(done));
+    await nextTurn();
     this.#start = performance.now();
   }
 }
