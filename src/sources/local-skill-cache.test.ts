@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
-import { createLocalSkillCache, sameEntries, statStamp, type CachedSkill } from "./local-skill-cache.js";
+import { createLocalSkillCache, statStamp, type CachedSkill } from "./local-skill-cache.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
 afterEach(() => {
@@ -24,37 +24,6 @@ describe("statStamp", () => {
   });
 });
 
-describe("sameEntries", () => {
-  it("compares folders and entry objects by identity", () => {
-    const a = entry("/s/a/SKILL.md");
-    const b = entry("/s/b/SKILL.md");
-    expect(
-      sameEntries(
-        new Map([
-          ["/s/a", a],
-          ["/s/b", b],
-        ]),
-        new Map([
-          ["/s/b", b],
-          ["/s/a", a],
-        ]),
-      ),
-    ).toBe(true);
-    expect(sameEntries(new Map([["/s/a", a]]), new Map([["/s/a", entry("/s/a/SKILL.md")]]))).toBe(false);
-    expect(
-      sameEntries(
-        new Map([["/s/a", a]]),
-        new Map([
-          ["/s/a", a],
-          ["/s/b", b],
-        ]),
-      ),
-    ).toBe(false);
-    expect(sameEntries(new Map([["/s/a", a]]), new Map([["/s/b", a]]))).toBe(false);
-    expect(sameEntries(new Map(), new Map())).toBe(true);
-  });
-});
-
 describe("createLocalSkillCache", () => {
   it("keeps the folders in the order added and finds each, also one added after the first lookup", () => {
     const a = entry("/s/a/SKILL.md");
@@ -73,25 +42,18 @@ describe("createLocalSkillCache", () => {
       ["/s/c", c],
     ]);
     expect(cache.directories).toEqual(["/s/b", "/s/a", "/s/c"]);
-    expect(
-      sameEntries(
-        cache,
-        new Map([
-          ["/s/a", a],
-          ["/s/b", b],
-          ["/s/c", c],
-        ]),
-      ),
-    ).toBe(true);
-    expect(
-      sameEntries(
-        new Map([
-          ["/s/a", a],
-          ["/s/b", b],
-          ["/s/c", entry("/s/c/SKILL.md")],
-        ]),
-        cache,
-      ),
-    ).toBe(false);
+  });
+
+  it("builds its index by folder in slices, pausing when due, and then finds every folder", async () => {
+    const cache = createLocalSkillCache();
+    const entries = Array.from({ length: 1000 }, (_, at) => entry(`/s/${at}/SKILL.md`));
+    entries.forEach((value, at) => cache.add(`/s/${at}`, value));
+    let asked = 0;
+    let pauses = 0;
+    await cache.indexInSlices({ due: () => ++asked % 2 === 0, pause: async () => void pauses++ });
+    // The clock is asked every 256 folders.
+    expect([asked, pauses]).toEqual([3, 1]);
+    entries.forEach((value, at) => expect(cache.get(`/s/${at}`)).toBe(value));
+    expect(cache.get("/s/1000")).toBeUndefined();
   });
 });

@@ -29,6 +29,8 @@ export interface LocalSkillReaderOptions {
 export interface LocalSkillReader {
   /** Every skill folder read so far, with its entry, in the order read. */
   readonly entries: LocalSkillCacheBuilder;
+  /** How many of `entries` are the previous scan's entry of their folder, kept as unchanged. */
+  readonly reused: number;
   /**
    * Reads the `SKILL.md` (or `skill.md`) of `directory` into `entries`; false when the folder
    * has neither, so it is no skill folder. A file that cannot be used becomes an entry whose
@@ -52,6 +54,7 @@ export function createLocalSkillReader(options: LocalSkillReaderOptions): LocalS
 // optimised code V8 made of it in one scan serves the next (a new closure starts unoptimised).
 class SkillReader implements LocalSkillReader {
   readonly entries: LocalSkillCacheBuilder = createLocalSkillCache();
+  reused = 0;
   readonly #options: LocalSkillReaderOptions;
   // One input for every skill of the scan, refilled per skill (inspectSkill keeps no reference to
   // it): discovery reads thousands of skills, and an object each was garbage for every one.
@@ -80,6 +83,7 @@ class SkillReader implements LocalSkillReader {
         const stamp = statStamp(file);
         if (stamp === cached.stamp) {
           entries.add(directory, cached);
+          this.reused++;
           return true;
         }
         // No file to stat: read anyway, so a link whose target has gone is reported as such.
@@ -98,6 +102,7 @@ class SkillReader implements LocalSkillReader {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           cached.stamp = head.stamp ?? "";
           entries.add(directory, cached);
+          this.reused++;
           return true;
         }
         entries.add(directory, this.#inspect(head, file, fileName, name, realPath));
@@ -107,6 +112,7 @@ class SkillReader implements LocalSkillReader {
         // The same problem as last time keeps its entry, so an unchanged source stays unchanged.
         if (cached && cached.text === "" && cached.diagnostics[0]?.message === error.message) {
           entries.add(directory, cached);
+          this.reused++;
           return true;
         }
         entries.add(directory, {

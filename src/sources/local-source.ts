@@ -3,7 +3,7 @@ import { baseName } from "../core/text/path-separator.js";
 import { skillDirectory } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../core/skill-source.js";
 import { allowedSkillFolder, readSkillFileWithinRoots } from "./allowed-roots.js";
-import { createLocalSkillCache, sameEntries, type LocalSkillCache } from "./local-skill-cache.js";
+import { createLocalSkillCache, type LocalSkillCacheBuilder } from "./local-skill-cache.js";
 import {
   resolveLocalSourceOptions,
   type LocalSourceOptions,
@@ -25,7 +25,7 @@ const SLICE_MS = 10;
 /** Everything a local source keeps between scans. */
 interface LocalSourceState {
   /** The skill folders of the last scan, with what was read from them. */
-  cache: LocalSkillCache;
+  cache: LocalSkillCacheBuilder;
   /** The last scan's result, returned again while nothing changes. */
   last: SkillSourceScan | undefined;
   /** The folders the last scan walked and read: the ones to watch. */
@@ -121,10 +121,10 @@ async function scanOnce(settings: LocalSourceSettings, state: LocalSourceState):
 async function scanNow(settings: LocalSourceSettings, state: LocalSourceState): Promise<SkillSourceScan> {
   const { watch } = state;
   const slice = createTimeSlice(SLICE_MS);
+  if (state.last) await state.cache.indexInSlices(slice);
   const scan = await scanLocalFolder({ settings, previous: state.cache, usePolling: state.last !== undefined, slice });
   // Nothing to watch: check the folder again on every scan, so it is seen once it appears.
   if (scan.unscannable) watch.dirty = true;
-  const previous = state.cache;
   state.cache = scan.entries;
   state.lastWalked = scan.folders;
   const { diagnostics } = scan;
@@ -141,8 +141,7 @@ async function scanNow(settings: LocalSourceSettings, state: LocalSourceState): 
   await slice.pause();
 
   // Unchanged skills keep their cached entry object, so comparing entries is by identity.
-  if (state.last && sameEntries(previous, scan.entries) && sameMessages(state.last.diagnostics, diagnostics))
-    return state.last;
+  if (state.last && scan.unchanged && sameMessages(state.last.diagnostics, diagnostics)) return state.last;
   state.last = { version: `${settings.id}#${++state.version}`, skills: scan.skills, diagnostics };
   return state.last;
 }

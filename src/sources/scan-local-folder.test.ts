@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SkillCollector } from "../core/catalog/collect-skills.js";
@@ -83,6 +83,28 @@ describe("scanLocalFolder", () => {
     const warm = await scan({ path: root, recursive: true }, cold.result.entries, true);
     expect([...warm.result.entries]).toEqual([...cold.result.entries]);
     for (const [directory, entry] of warm.result.entries) expect(entry).toBe(cold.result.entries.get(directory));
+    expect([cold.result.unchanged, warm.result.unchanged]).toEqual([false, true]);
+  });
+
+  it("says whether a re-scan kept every entry: not after a frontmatter changed, a skill was added or one was removed", async () => {
+    const tree = tempTree();
+    trees.push(tree);
+    for (const name of ["a", "b", "c"]) tree.skill(name);
+    const root = realpathSync(tree.root);
+    let entries = (await scan({ path: root })).result.entries;
+    const unchanged = async () => {
+      const { result } = await scan({ path: root }, entries, true);
+      entries = result.entries;
+      return result.unchanged;
+    };
+    expect(await unchanged()).toBe(true);
+    tree.write("b/SKILL.md", "---\nname: b\ndescription: Changed.\n---\n");
+    expect([await unchanged(), await unchanged()]).toEqual([false, true]);
+    tree.skill("d");
+    expect([await unchanged(), await unchanged()]).toEqual([false, true]);
+    rmSync(join(root, "a"), { recursive: true });
+    expect([await unchanged(), await unchanged()]).toEqual([false, true]);
+    expect([...entries].map(([directory]) => directory)).toEqual(["b", "c", "d"].map((name) => `${root}/${name}`));
   });
 
   it("reads a skill folder given as the source itself, without walking", async () => {

@@ -3,7 +3,7 @@ import { SkillCollector } from "../core/catalog/collect-skills.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { realOrResolved } from "../fs/link-target.js";
-import type { CachedSkill, LocalSkillCache } from "./local-skill-cache.js";
+import type { CachedSkill, LocalSkillCache, LocalSkillCacheBuilder } from "./local-skill-cache.js";
 import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 import type { LocalSourceSettings } from "./local-source-options.js";
 import { walkLocalFolders } from "./local-walk.js";
@@ -26,7 +26,9 @@ export interface LocalScanResult {
   /** Problems with the source, its folders and its skills, in the order found. */
   diagnostics: Diagnostic[];
   /** The skill folders read: the cache for the next scan. An unchanged skill keeps its entry object. */
-  entries: LocalSkillCache;
+  entries: LocalSkillCacheBuilder;
+  /** The same folders as `previous`, each with its entry object: nothing changed. */
+  unchanged: boolean;
   /** The folders walked, then the skill folders: the folders to watch. */
   folders: string[];
   /** The source folder is missing or cannot be read, so there is nothing to watch. */
@@ -92,6 +94,7 @@ export async function scanLocalFolder({
     skills,
     diagnostics,
     entries: reader.entries,
+    unchanged: reader.reused === previous.size && entries.length === previous.size,
     folders: folders.concat(directories),
     unscannable: problem !== undefined,
   };
