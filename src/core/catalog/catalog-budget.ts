@@ -1,4 +1,5 @@
 import type { TokenCounter } from "../text/count-tokens.js";
+import { runSteps } from "../run-steps.js";
 
 /**
  * Where a skill appears in a catalog that must fit a budget: its whole line, a line with a
@@ -45,7 +46,12 @@ export interface CatalogPlan<S> extends CatalogGroups<S> {
  * text depends only on the skills, their order and the budget, so it is byte-stable while the
  * library does not change. The final text is counted whole and never exceeds the budget.
  */
-export function planCatalog<S>(input: {
+export function planCatalog<S>(input: CatalogPlanInput<S>): CatalogPlan<S> {
+  return runSteps(planCatalogSteps(input));
+}
+
+/** What {@link planCatalog} plans. */
+export interface CatalogPlanInput<S> {
   /** Skills in catalog (display) order. */
   skills: readonly S[];
   /** Indexes into `skills`, most important first. */
@@ -55,7 +61,14 @@ export function planCatalog<S>(input: {
   budget: number | undefined;
   layout: CatalogLayout<S>;
   count: TokenCounter;
-}): CatalogPlan<S> {
+}
+
+/**
+ * {@link planCatalog} in steps: it stops after each pass that renders the text (or its summary of
+ * the skills left out), which at 100,000 skills takes milliseconds, so a caller may let the event
+ * loop run in between.
+ */
+export function* planCatalogSteps<S>(input: CatalogPlanInput<S>): Generator<void, CatalogPlan<S>, void> {
   const { skills, priority, layout, count, budget } = input;
   // Tiers by index into `skills` (a typed array, not a map of skills: a catalog of 100,000 skills
   // is planned in a few passes over arrays).
@@ -76,6 +89,7 @@ export function planCatalog<S>(input: {
   if (sumWithin(skills.length, (at) => count(layout.entry(skills[at]!, "full")), budget) !== undefined) {
     const whole = plan(new Uint8Array(skills.length).fill(FULL));
     if (whole.tokens <= budget) return whole;
+    yield;
   }
 
   const tiers = new Uint8Array(skills.length).fill(SEARCH);
@@ -91,6 +105,7 @@ export function planCatalog<S>(input: {
   } else {
     // The summary of the skills left out, at about its largest (every skill left out), comes first.
     const summarized = budget - frame(everyIndex(skills.length));
+    yield;
     let left = summarized;
     let pinnedLeft = Math.floor(summarized / 2);
     for (let rank = 0; rank < priority.length && input.pinned.size > 0; rank++) {
@@ -114,14 +129,16 @@ export function planCatalog<S>(input: {
   // Counts of separate entries are not exactly additive: give back the lowest-priority upgrade,
   // then the lowest-priority name, until the text itself fits.
   let result = plan(tiers);
+  yield;
   while (result.tokens > budget) {
     let at = lowest(priority, tiers, FULL, SHORT);
     if (at === undefined) at = lowest(priority, tiers, NAME, NAME);
     if (at === undefined) break;
     tiers[at] = tiers[at] === NAME ? SEARCH : NAME;
     result = plan(tiers);
+    yield;
   }
-  return fillWithNames(result, priority, tiers, budget, plan, nameCost);
+  return yield* fillWithNames(result, priority, tiers, budget, plan, nameCost);
 }
 
 // Tiers as small numbers, in the order skills are given them up.
@@ -136,14 +153,14 @@ const FILL_THRESHOLD = 0.02;
 
 // The estimates above are cautious (entries counted apart, the summary of what is left out at its
 // largest): name more of the skills left out, in priority order, while the whole text still fits.
-function fillWithNames<S>(
+function* fillWithNames<S>(
   result: CatalogPlan<S>,
   priority: ArrayLike<number>,
   tiers: Uint8Array,
   budget: number,
   plan: (tiers: Uint8Array) => CatalogPlan<S>,
   nameCost: (at: number) => number,
-): CatalogPlan<S> {
+): Generator<void, CatalogPlan<S>, void> {
   for (
     let round = 0;
     round < FILL_ROUNDS && result.hidden.length > 0 && budget - result.tokens >= budget * FILL_THRESHOLD;
@@ -161,6 +178,7 @@ function fillWithNames<S>(
     if (batch.length === 0) break;
     for (const at of batch) tiers[at] = NAME;
     const trial = plan(tiers);
+    yield;
     if (trial.tokens > budget) {
       for (const at of batch) tiers[at] = SEARCH;
       break;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { groupSkills, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
+import { runSteps } from "../run-steps.js";
+import { groupSkillsInSteps, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
+
+const groupSkills = (names: readonly string[], paths: readonly string[]) => runSteps(groupSkillsInSteps(names, paths));
 import { renderCatalog } from "./render-catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
@@ -74,7 +77,7 @@ function plainLabels(names: readonly string[], paths: readonly string[]): string
 }
 
 describe("groupSkills on odd paths", () => {
-  it("labels as the plain rules do: few separators, backslashes, parents that begin alike, names that begin alike", () => {
+  it("labels as the plain rules do: few separators, backslashes, parents that begin or end alike, names that begin alike", () => {
     let seed = 7;
     const pick = <T>(items: readonly T[]) => items[(seed = (seed * 16_807) % 2_147_483_647) % items.length]!;
     const folders = [
@@ -87,6 +90,9 @@ describe("groupSkills on odd paths", () => {
       "u",
       "C:\\u\\skills",
       "/u\\skills",
+      // Long parents that end alike (and have one length): their hashes are the same.
+      `/one/${"deep".repeat(8)}/skills`,
+      `/two/${"deep".repeat(8)}/skills`,
     ];
     const tails = [
       "/a/SKILL.md",

@@ -1,7 +1,7 @@
 import { printable } from "../text/safe-text.js";
 
 /**
- * The groups of a catalog's skills (see {@link groupSkills}), by index into the skills: arrays
+ * The groups of a catalog's skills (see {@link groupSkillsInSteps}), by index into the skills: arrays
  * rather than a map keyed by skill, so a library of 100,000 skills is grouped and summarized in a
  * few passes over them.
  */
@@ -20,14 +20,19 @@ export interface SkillGroups {
  * that holds its folder, written from where the catalog's folders part (`anthropics/skills/`,
  * `my-team/skills/`); when every skill sits in one folder, the first word of the name (`azure-*`).
  * `undefined` when neither tells skills apart. `names` and `paths` are the skills', in catalog order.
+ * In steps of some 16,000 skills: a pass over 100,000 skills' paths took 65 to 110 ms on a slow
+ * machine, which the caller breaks with turns of the event loop.
  */
-export function groupSkills(names: readonly string[], paths: readonly string[]): SkillGroups | undefined {
+export function* groupSkillsInSteps(
+  names: readonly string[],
+  paths: readonly string[],
+): Generator<void, SkillGroups | undefined, void> {
   // Most catalogs have one folder of skills: told apart in the same pass that reads the names'
   // prefixes, comparing each path's parent folder with the first one's in place.
   const first = paths.length > 0 ? parentOf(paths[0]!) : undefined;
-  const prefixes = first === undefined ? [] : namePrefixes(names, paths, first);
+  const prefixes = first === undefined ? [] : yield* namePrefixes(names, paths, first);
   if (prefixes) return byNamePrefix(names, prefixes);
-  const { parentIds, parents } = distinctParents(paths);
+  const { parentIds, parents } = yield* distinctParents(paths);
   // Segments every parent folder shares are dropped: they tell the groups nothing.
   let shared = 0;
   while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
@@ -50,7 +55,9 @@ export function groupSkills(names: readonly string[], paths: readonly string[]):
 // into the distinct ones, numbered as first met: a library has few folders of skills, so each is
 // split and labelled once, not once per skill. A path whose parent is the one before's (the
 // usual case, skills of a folder come together) is told so by a comparison, with no copy.
-function distinctParents(paths: readonly string[]): { parentIds: Int32Array; parents: string[][] } {
+function* distinctParents(
+  paths: readonly string[],
+): Generator<void, { parentIds: Int32Array; parents: string[][] }, void> {
   const parentIds = new Int32Array(paths.length);
   const parents: string[][] = [];
   // Keyed by the parent's text; `undefined`: a path of fewer than two separators, whose parent has no segments.
@@ -58,6 +65,7 @@ function distinctParents(paths: readonly string[]): { parentIds: Int32Array; par
   let last: string | undefined;
   let lastId = -1;
   for (let at = 0; at < paths.length; at++) {
+    if ((at & STEP) === STEP) yield;
     const path = paths[at]!.includes("\\") ? paths[at]!.replace(/\\/g, "/") : paths[at]!;
     const end = path.lastIndexOf("/");
     const cut = end > 0 ? path.lastIndexOf("/", end - 1) : -1;
@@ -95,6 +103,9 @@ function sameParent(path: string, parent: string): boolean {
 
 const SLASH = 0x2f;
 
+// The passes over every skill stop after each 16,384 (a mask: `at & STEP` is STEP once in so many).
+const STEP = 16_383;
+
 // Folder names may hold line breaks (a name is a file system's, not a skill's): escaped, so a
 // label cannot start a line of its own in the prompt.
 function label(text: string): string {
@@ -104,15 +115,16 @@ function label(text: string): string {
 // Each name's prefix (`azure-*`, undefined without a hyphen), or undefined as soon as a skill lies
 // in another folder than `parent`. A prefix is cut out only when the name does not start with the
 // name before's (sorted names that share one come together).
-function namePrefixes(
+function* namePrefixes(
   names: readonly string[],
   paths: readonly string[],
   parent: string,
-): Array<string | undefined> | undefined {
+): Generator<void, Array<string | undefined> | undefined, void> {
   const prefixes = new Array<string | undefined>(names.length);
   let last: string | undefined;
   let stem = "";
   for (let at = 0; at < names.length; at++) {
+    if ((at & STEP) === STEP) yield;
     if (!sameParent(paths[at]!, parent)) return undefined;
     const name = names[at]!;
     // The prefix has one hyphen, at its end: a name that starts with it has it too.
@@ -185,11 +197,17 @@ const MAX_GROUPS = 80;
  */
 export function summarizeHidden(hidden: Int32Array, groups: SkillGroups | undefined): HiddenSummary {
   if (!groups) return { groups: [], rest: { groups: 0, count: 0 } };
-  // Groups that share a label are one group here.
-  const labels = [...new Set(groups.labels)];
-  const labelOf = Int32Array.from(groups.labels, (text) => labels.indexOf(text));
+  // Groups that share a label are one group here (by a map: a mirror of many repositories has
+  // thousands of folders, and a search of the labels for each was quadratic).
+  const ids = new Map<string, number>();
+  const labelOf = Int32Array.from(groups.labels, (text) => {
+    let id = ids.get(text);
+    if (id === undefined) ids.set(text, (id = ids.size));
+    return id;
+  });
+  const labels = [...ids.keys()];
   const counts = new Int32Array(labels.length);
-  for (const at of hidden) counts[labelOf[groups.of[at]!]!]!++;
+  for (let rank = 0; rank < hidden.length; rank++) counts[labelOf[groups.of[hidden[rank]!]!]!]!++;
   const sorted = labels
     .map((label, index) => ({ label, index, count: counts[index]! }))
     .filter((group) => group.count > 0)
@@ -206,25 +224,31 @@ export function summarizeHidden(hidden: Int32Array, groups: SkillGroups | undefi
 }
 
 // For each of `chosen`, a few of its names spread over it, not its first few, which would share a
-// beginning: the members a third and two thirds of the way in, besides the first.
+// beginning: the members a third and two thirds of the way in, besides the first. The places
+// wanted are looked up per label in a typed array: per skill left out, a map's lookup cost more
+// than the rest of the summary.
 function examplesOf(
   hidden: Int32Array,
   groups: SkillGroups,
   labelOf: Int32Array,
   chosen: ReadonlyArray<{ index: number; count: number }>,
 ): Map<number, string[]> {
-  const places = new Map(
-    chosen.map(({ index, count }) => [
-      index,
-      Array.from({ length: Math.min(EXAMPLES, count) }, (_, third) => Math.floor((third * count) / EXAMPLES)),
-    ]),
-  );
+  const labels = labelOf.length === 0 ? 0 : Math.max(...labelOf) + 1;
+  const wanted = new Int32Array(labels * EXAMPLES).fill(-1);
+  for (const { index, count } of chosen)
+    for (let third = 0; third < Math.min(EXAMPLES, count); third++)
+      wanted[index * EXAMPLES + third] = Math.floor((third * count) / EXAMPLES);
   const found = new Map<number, string[]>(chosen.map(({ index }) => [index, []]));
-  const seen = new Int32Array(labelOf.length === 0 ? 0 : Math.max(...labelOf) + 1);
-  for (const at of hidden) {
+  const seen = new Int32Array(labels);
+  for (let rank = 0; rank < hidden.length; rank++) {
+    const at = hidden[rank]!;
     const index = labelOf[groups.of[at]!]!;
     const place = seen[index]!++;
-    if (places.get(index)?.includes(place)) found.get(index)!.push(groups.names[at]!);
+    for (let slot = index * EXAMPLES; slot < (index + 1) * EXAMPLES; slot++) {
+      if (wanted[slot] !== place) continue;
+      found.get(index)!.push(groups.names[at]!);
+      break;
+    }
   }
   return new Map([...found].map(([index, names]) => [index, [...new Set(names)]]));
 }

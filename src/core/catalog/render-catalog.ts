@@ -1,6 +1,6 @@
-import { nextTurn } from "../event-loop-turn.js";
-import { planCatalog, type CatalogLayout } from "./catalog-budget.js";
-import { groupSkills, type SkillGroups } from "./catalog-groups.js";
+import { runSteps, runStepsInTurns } from "../run-steps.js";
+import { planCatalogSteps, type CatalogLayout } from "./catalog-budget.js";
+import { groupSkillsInSteps, type SkillGroups } from "./catalog-groups.js";
 import type { TokenCounter } from "../text/count-tokens.js";
 import { countWithKnownFirst } from "../text/known-token-counts.js";
 import { markdownLayout, type MarkdownCatalogOptions } from "./prompt-markdown.js";
@@ -55,16 +55,11 @@ export async function renderCatalog(
   skills: readonly SkillMetadata[],
   options: CatalogRenderOptions = {},
 ): Promise<RenderedCatalog> {
-  const steps = prepareCatalog(skills, options);
-  let step = steps.next();
-  while (!step.done) {
-    if (skills.length >= PAUSED_FROM) await nextTurn();
-    step = steps.next();
-  }
-  const prepared = step.value;
+  const pause = skills.length >= PAUSED_FROM;
+  const prepared = await runStepsInTurns(prepareCatalog(skills, options), pause);
   // Counts known from a snapshot spare loading the encoding; planning is deterministic, so a
   // plan that met an unknown piece is made again with the encoding and comes out the same.
-  return countWithKnownFirst((count) => planPrepared(prepared, options, count));
+  return countWithKnownFirst((count) => runStepsInTurns(planPrepared(prepared, options, count), pause));
 }
 
 /** {@link renderCatalog} with the tokens counted by `count`. */
@@ -73,14 +68,12 @@ export function planRenderedCatalog(
   options: CatalogRenderOptions,
   count: TokenCounter,
 ): RenderedCatalog {
-  const steps = prepareCatalog(skills, options);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return planPrepared(step.value, options, count);
+  return runSteps(planPrepared(runSteps(prepareCatalog(skills, options)), options, count));
 }
 
-// Libraries from this size let the event loop run between the passes over their skills, each of
-// which takes milliseconds at 100,000 skills (together they held it for over 50 ms).
+// Libraries from this size let the event loop run between the passes over their skills and the
+// plan's renders, each of which takes milliseconds at 100,000 skills (together they held it for
+// over 50 ms).
 const PAUSED_FROM = 5000;
 
 /** What a catalog's plan needs besides token counts, the same for every counter. */
@@ -99,7 +92,7 @@ function* prepareCatalog(
 ): Generator<void, PreparedCatalog, void> {
   const { visible, names, paths, sources } = columns(skills, options.format === "xml");
   yield;
-  const groups = groupSkills(names, paths);
+  const groups = yield* groupSkillsInSteps(names, paths);
   yield;
   const pinnedNames = new Set(options.pinned ?? []);
   const pinned = new Set<number>();
@@ -108,16 +101,16 @@ function* prepareCatalog(
   return { visible, names, groups, priority, pinned };
 }
 
-function planPrepared(
+function* planPrepared(
   { visible, names, groups, priority, pinned }: PreparedCatalog,
   options: CatalogRenderOptions,
   count: TokenCounter,
-): RenderedCatalog {
+): Generator<void, RenderedCatalog, void> {
   const layout: CatalogLayout<SkillMetadata> =
     options.format === "xml"
       ? xmlLayout({ ...options, ...(groups ? { groups } : {}) })
       : markdownLayout({ ...options, ...(groups ? { groups } : {}) });
-  const plan = planCatalog({ skills: visible, priority, pinned, budget: options.budget, layout, count });
+  const plan = yield* planCatalogSteps({ skills: visible, priority, pinned, budget: options.budget, layout, count });
   const named = (group: readonly SkillMetadata[]) => group.map((skill) => skill.name);
   return {
     text: plan.text,

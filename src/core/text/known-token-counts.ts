@@ -39,6 +39,13 @@ export function countKnownTokens(text: string): number | undefined {
 
 const UNKNOWN = Symbol("unknown piece");
 
+// Counts with the known counts, and stops the work at a text with an unknown piece.
+const countKnownOrStop: TokenCounter = (text) => {
+  const tokens = countKnownTokens(text);
+  if (tokens === undefined) throw UNKNOWN;
+  return tokens;
+};
+
 /**
  * Runs `work` with a counter of the known counts; `undefined` when it counted a text with an
  * unknown piece (the caller then counts with the encoding). `work` must be deterministic in its
@@ -47,11 +54,7 @@ const UNKNOWN = Symbol("unknown piece");
 export function withKnownTokenCounts<T>(work: (count: TokenCounter) => T): T | undefined {
   if (known.size === 0) return undefined;
   try {
-    return work((text) => {
-      const tokens = countKnownTokens(text);
-      if (tokens === undefined) throw UNKNOWN;
-      return tokens;
-    });
+    return work(countKnownOrStop);
   } catch (error) {
     if (error === UNKNOWN) return undefined;
     throw error;
@@ -64,10 +67,13 @@ export function withKnownTokenCounts<T>(work: (count: TokenCounter) => T): T | u
  * met a piece none has counted. `work` must be deterministic in its counts, as for
  * {@link withKnownTokenCounts}.
  */
-export async function countWithKnownFirst<T>(work: (count: TokenCounter) => T): Promise<T> {
-  if (!encodingLoaded()) {
-    const done = withKnownTokenCounts(work);
-    if (done !== undefined) return done;
+export async function countWithKnownFirst<T>(work: (count: TokenCounter) => T | Promise<T>): Promise<T> {
+  if (!encodingLoaded() && known.size > 0) {
+    try {
+      return await work(countKnownOrStop);
+    } catch (error) {
+      if (error !== UNKNOWN) throw error;
+    }
   }
   return work(await loadTokenCounter());
 }
