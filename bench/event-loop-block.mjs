@@ -3,6 +3,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createCatalog } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
+import { time } from "./measure.mjs";
 
 /**
  * skillset cold discovery (new sources and catalog, first refresh) while an event-loop monitor
@@ -23,4 +24,15 @@ export function skillsetColdBlock(sourceOptions, modules = { createCatalog, crea
     monitor.disable();
     return { ms: monitor.max / 1e6, found: snapshot.skills.length };
   };
+}
+
+/** How long `work` took and the longest stretch it kept the event loop busy (at most the first), in ms. */
+export async function timeAndBlock(work) {
+  const monitor = monitorEventLoopDelay({ resolution: 1 });
+  monitor.enable();
+  await sleep(2);
+  const { ms } = await time(work);
+  await sleep(2);
+  monitor.disable();
+  return { ms, block: Math.min(ms, monitor.max / 1e6) };
 }

@@ -60,9 +60,24 @@ const WORDS =
     " ",
   );
 
-/** Path of the library with `count` skills, generating it first when missing or incomplete. */
-export function ensureLibrary(count = 10_000) {
-  const root = join(tmpdir(), `skillset-bench-library-${count}`);
+// Words that start names in real libraries (`azure-*`, `git-*`), for the grouped shape; the first
+// ones are the largest groups, as a few vendors and tools dominate a directory.
+const PREFIXES =
+  "azure aws gcp git github docker k8s terraform react python sql pdf slack jira notion figma stripe shopify vercel supabase postgres redis kafka spark airflow dbt snowflake excel word pptx latex openapi graphql grpc rust go java swift kotlin flutter unity blender obsidian linear sentry datadog grafana".split(
+    " ",
+  );
+const OWNERS = "acme globex initech umbrella hooli stark wayne wonka tyrell cyberdyne".split(" ");
+
+/**
+ * Path of the library with `count` skills, generating it first when missing or incomplete.
+ * `shape` is how its skills are named and laid out: `flat`, `skill-NNNNN` folders in one folder;
+ * `grouped`, the same folder with names that start with one of a few dozen words (`azure-*`,
+ * `pdf-*`; groups of very different sizes, a tenth of the names without one), as a large
+ * directory's names read; `collections`, `<owner>-<repo>/<name>` folders, a few to a few hundred
+ * skills a collection, as a mirror of many repositories is laid out (read it with `recursive`).
+ */
+export function ensureLibrary(count = 10_000, shape = "flat") {
+  const root = join(tmpdir(), `skillset-bench-library-${count}${shape === "flat" ? "" : `-${shape}`}`);
   if (isComplete(root, count)) return root;
   rmSync(root, { recursive: true, force: true });
   // Build beside the target and rename, so an interrupted run never looks complete.
@@ -70,11 +85,43 @@ export function ensureLibrary(count = 10_000) {
   rmSync(building, { recursive: true, force: true });
   mkdirSync(building, { recursive: true });
   const random = seededRandom(42);
-  for (let index = 0; index < count; index++) writeSkill(building, index, random);
+  const place = placement(shape, seededRandom(7));
+  for (let index = 0; index < count; index++) {
+    const { folder, name } = place(index);
+    writeSkill(join(building, folder), name, random);
+  }
   writeFileSync(join(building, MARKER), JSON.stringify({ count, version: FORMAT_VERSION }));
   renameSync(building, root);
   return root;
 }
+
+// Where the skill of each index goes: the folder below the library's root that holds its folder,
+// and its name. A power law picks group and collection sizes, so a few are large and most small.
+function placement(shape, random) {
+  const padded = (index) => String(index).padStart(5, "0");
+  if (shape === "flat") return (index) => ({ folder: "", name: `skill-${padded(index)}` });
+  if (shape === "grouped")
+    return (index) => {
+      if (random() < 0.1) return { folder: "", name: `tool${padded(index)}` };
+      const prefix = PREFIXES[Math.floor(PREFIXES.length * random() ** 2.5)];
+      return { folder: "", name: `${prefix}-${slug(pick(random, OBJECTS))}-${padded(index)}` };
+    };
+  if (shape === "collections") {
+    let collection = -1;
+    let left = 0;
+    return (index) => {
+      if (left-- <= 0) {
+        collection++;
+        left = Math.max(1, Math.floor(400 * random() ** 4)) - 1;
+      }
+      const folder = `${OWNERS[collection % OWNERS.length]}-repo-${collection}`;
+      return { folder, name: `${slug(pick(random, OBJECTS))}-${padded(index)}` };
+    };
+  }
+  throw new Error(`Unknown library shape '${shape}': flat, grouped or collections`);
+}
+
+const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
 /**
  * The names and descriptions of `count` generated skills, seeded, without writing files: the
@@ -99,10 +146,9 @@ function isComplete(root, count) {
   }
 }
 
-function writeSkill(libraryRoot, index, random) {
-  const name = `skill-${String(index).padStart(5, "0")}`;
-  const folder = join(libraryRoot, name);
-  mkdirSync(folder);
+function writeSkill(parent, name, random) {
+  const folder = join(parent, name);
+  mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, "SKILL.md"), skillText(name, random));
   // About one skill in ten ships a script and a reference, as real libraries do.
   if (random() < 0.1) {

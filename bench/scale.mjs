@@ -1,18 +1,18 @@
 // Table "Scale": every path at 10,000 and 100,000 generated skills, side by side, so how each cost
 // grows with the library shows: discovery against the raw floor, the search index, memory, the
 // catalog over its budget, search_skills, the middleware, the event loop and `skillset mcp`.
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createSkillEngine } from "../dist/host.js";
 import { createCatalog, createLexicalRanker, DEFAULT_CATALOG_BUDGET, renderCatalog } from "../dist/index.js";
 import { createLocalSource } from "../dist/node.js";
 import { rawFloor, silenceWarnings, skillsetCold } from "./contenders.mjs";
-import { skillsetColdBlock } from "./event-loop-block.mjs";
+import { skillsetColdBlock, timeAndBlock } from "./event-loop-block.mjs";
 import { ensureLibrary } from "./generate-library.mjs";
 import { measureCall, queriesFor } from "./library.mjs";
 import { collectGarbage, measureInterleaved, time } from "./measure.mjs";
 import { measureMcp } from "./scale-mcp.mjs";
+import { measureRescan, measureShape, SHAPES } from "./scale-shapes.mjs";
 import { memoryPerSkill } from "./scale-memory.mjs";
 import { formatMs, formatRatio, median, quantile, summarize } from "./stats.mjs";
 
@@ -61,6 +61,7 @@ async function measureSize(size) {
 
   const catalog = createCatalog([createLocalSource({ path: root, watch: false })]);
   const { skills } = await catalog.refresh();
+  const rescan = await measureRescan(catalog);
   catalog.close();
   const queries = queriesFor(skills);
   const builds = [];
@@ -103,6 +104,8 @@ async function measureSize(size) {
     render: median(renders),
     renderFirst,
     engine,
+    ...rescan,
+    shapes: await measureShapes(size),
     memory: memoryPerSkill(root),
     callMicros: await measureCall([root], false),
     mcp: await measureMcp(
@@ -110,6 +113,12 @@ async function measureSize(size) {
       skills.map((skill) => skill.name),
     ),
   };
+}
+
+async function measureShapes(size) {
+  const shapes = {};
+  for (const shape of SHAPES) shapes[shape] = await measureShape(size, shape);
+  return shapes;
 }
 
 // The engine over a watched catalog, as a host holds it: its first refresh versions the catalog
@@ -136,17 +145,7 @@ async function measureEngine(root) {
 }
 
 // The longest stretch `work` kept the event loop busy, in ms.
-async function longestBlock(work) {
-  const monitor = monitorEventLoopDelay({ resolution: 1 });
-  monitor.enable();
-  await sleep(2);
-  const start = performance.now();
-  await work();
-  const whole = performance.now() - start;
-  await sleep(2);
-  monitor.disable();
-  return Math.min(whole, monitor.max / 1e6);
-}
+const longestBlock = async (work) => (await timeAndBlock(work)).block;
 
 function rowsFor(measured) {
   const row = (metric, pick, format, goal, met) => {
@@ -259,6 +258,33 @@ function rowsFor(measured) {
       (v) => v <= TARGETS.blockMs,
     ),
     row("load_skill of a name not in the catalog (ms)", (e) => e.engine.miss, ms, "", undefined),
+    row("polling re-scan, unchanged (ms)", (e) => e.rescan, ms, "", undefined),
+    row(
+      "… its longest block (ms)",
+      (e) => e.rescanBlock,
+      ms,
+      "≤ 50 ms",
+      (v) => v <= TARGETS.blockMs,
+    ),
+    ...SHAPES.flatMap((shape) => {
+      const of = (key) => (e) => e.shapes[shape][key];
+      const block = (metric, key) => row(metric, of(key), ms, "≤ 50 ms", (v) => v <= TARGETS.blockMs);
+      return [
+        row(`${shape} library: cold discovery (ms)`, of("cold"), ms, "", undefined),
+        block("… its longest block (ms)", "coldBlock"),
+        row(
+          "… catalog render, first of a snapshot (ms)",
+          of("renderFirst"),
+          ms,
+          "≤ 50 ms",
+          (v) => v <= TARGETS.renderMs,
+        ),
+        row("… catalog render, median (ms)", of("render"), ms, "≤ 50 ms", (v) => v <= TARGETS.renderMs),
+        block("… the render's longest block (ms)", "renderBlock"),
+        row("… polling re-scan (ms)", of("rescan"), ms, "", undefined),
+        block("… its longest block (ms)", "rescanBlock"),
+      ];
+    }),
     row("`skillset mcp` start-up (ms)", (e) => e.mcp.startupMs, ms, "", undefined),
     row("… its check of every skill's files ended (ms)", (e) => e.mcp.checkedMs, ms, "", undefined),
     row("`skills/list` first page (ms)", (e) => e.mcp.pages.first.ms, ms, "", undefined),
@@ -283,6 +309,7 @@ function notesFor() {
   return [
     "",
     `Generated libraries (bench/generate-library.mjs), cached under the OS temp folder by size and format. Cold discovery against the raw floor: ${ROUNDS[10_000]} and ${ROUNDS[100_000]} interleaved rounds (medians), GC between runs, as in the Discovery table. Index build: the first search of a new lexical ranker, median of ${RUNS}. Search: 400 queries of 2–5 words from the library's descriptions, limit 5, after ${WARM_UP_QUERIES} others (as the middleware row's calls follow 50 others). Catalog: \`renderCatalog\` with the default budget (${DEFAULT_CATALOG_BUDGET.toLocaleString("en-US")} tokens) and \`search_skills\` named, the token counter loaded before: the first render of the discovered snapshot, then the median of ${RUNS} more. Middleware: \`wrapModelCall\` with the default budget, median of 500 calls.`,
+    `- Layouts: "grouped" names its skills by a first word (\`azure-*\`, a few dozen, groups of very different sizes, a tenth without one), "collections" puts them in \`<owner>-repo-<n>/<name>\` folders of 1 to 400 (a mirror of many repositories, read with \`recursive\`): cold discovery 3 times (median, and the longest block), the render as above (first, then the median of 3 more), and a polling re-scan of the unchanged library (a source that does not watch checks every \`SKILL.md\`'s stamp; median and longest block of 3, also of the flat library).`,
     "- Memory: a new process per size; heap is `heapUsed` plus `arrayBuffers` (the index keeps its postings in typed arrays), after two forced collections, minus the same before discovery; RSS likewise.",
     "- Event-loop blocks: `monitorEventLoopDelay({ resolution: 1 })`'s largest delay during the work (cold discovery: the largest of 3 runs). The engine's first refresh: `engine.refresh` of a watched catalog already scanned twice, which versions the catalog by a hash of every skill's metadata.",
     `- A name not in the catalog: \`engine.load\` of an unknown name over that watched catalog, which asks the sources again before it refuses (a skill may have been written since), median of ${RUNS} after a first one (which builds the search index for the closest matches).`,
