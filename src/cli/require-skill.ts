@@ -1,24 +1,36 @@
 import type { CatalogSnapshot } from "../core/catalog/catalog.js";
 import { formatDiagnostic } from "../core/diagnostic.js";
+import { createLexicalRanker } from "../core/search/skill-search.js";
 import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import { CliError } from "./cli-error.js";
 import { rowName, skillRows } from "./skill-rows.js";
 
+// More skills than this and a name not found gets the closest matches, not the whole list, as
+// `load_skill` does: a typo in a library of 100,000 skills printed two megabytes of names.
+const MAX_LISTED_SKILLS = 50;
+const CLOSEST = 3;
+
 /**
- * The skill `name` of a scan, for the commands that show one skill (`info`, `render`). When
- * there is none, a `not-found` error that says why a skill of that name (or in a folder of
- * that name) was skipped, if one was, and names the skills there are.
+ * The skill `name` of a scan, for the commands that show one skill (`info`, `render`, `tune`).
+ * When there is none, a `not-found` error that says why a skill of that name (or in a folder of
+ * that name) was skipped, if one was, and names the skills there are, or in a large library the
+ * closest few.
  */
-export function requireSkill(snapshot: CatalogSnapshot, name: string): SkillMetadata {
+export async function requireSkill(snapshot: CatalogSnapshot, name: string): Promise<SkillMetadata> {
   const skill = snapshot.get(name);
   if (skill) return skill;
-  const available = snapshot.skills.map((entry) => entry.name).join(", ") || "(none)";
+  const available = await availableSkills(snapshot.skills, name);
   const skipped = skillRows(snapshot).find((row) => row.status === "skipped" && rowName(row) === name);
   const reason = skipped?.diagnostics.find((diagnostic) => diagnostic.severity === "error");
-  if (reason)
-    throw new CliError(
-      "not-found",
-      `Skill '${name}' was skipped: ${formatDiagnostic(reason)}. Available skills: ${available}`,
-    );
-  throw new CliError("not-found", `Skill '${name}' not found. Available skills: ${available}`);
+  if (reason) throw new CliError("not-found", `Skill '${name}' was skipped: ${formatDiagnostic(reason)}. ${available}`);
+  throw new CliError("not-found", `Skill '${name}' not found. ${available}`);
+}
+
+async function availableSkills(skills: readonly SkillMetadata[], name: string): Promise<string> {
+  if (skills.length <= MAX_LISTED_SKILLS)
+    return `Available skills: ${skills.map((entry) => entry.name).join(", ") || "(none)"}`;
+  const closest = await createLexicalRanker()(name.replace(/[-_]/g, " "), skills, CLOSEST);
+  const count = skills.length.toLocaleString("en-US");
+  const near = closest.length > 0 ? `Closest: ${closest.map((hit) => hit.name).join(", ")}. ` : "";
+  return `${near}${count} skills in all: \`skillset search\` finds one by what it does, \`skillset list\` names them all`;
 }

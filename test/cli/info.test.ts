@@ -91,4 +91,21 @@ describe("skillset info", () => {
       stderr: "skillset: Skill 'nope' not found. Available skills: another, tool\n",
     });
   });
+
+  it("an unknown name in a library of more than 50 skills names the closest three, not every skill", async () => {
+    const { source } = infoFixture();
+    for (let at = 0; at < 60; at++)
+      writeSkill(source, `report-${at}`, fields(`report-${at}`, `Writes weekly report number ${at}.`));
+    writeSkill(source, "pdf-invoices", fields("pdf-invoices", "Reads invoices from PDF files."));
+    writeSkill(source, "pdf-forms", fields("pdf-forms", "Fills PDF forms."));
+
+    const result = await run(["info", "pdf-invoice", source]);
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "skillset: Skill 'pdf-invoice' not found. Closest: pdf-invoices, pdf-forms. 63 skills in all: `skillset search` finds one by what it does, `skillset list` names them all\n",
+    });
+  });
 });

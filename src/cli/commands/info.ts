@@ -29,7 +29,7 @@ export async function infoCommand(
   terminal: Terminal,
 ): Promise<number> {
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
-  const skill = requireSkill(snapshot, name);
+  const skill = await requireSkill(snapshot, name);
   const own = await skillOwnSource(skill, sources, options);
   const discovery = await discoverResources(own, skill);
   // The skill's module (`metadata.entrypoint`), read as the engine reads it: through its source.

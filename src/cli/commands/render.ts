@@ -35,7 +35,7 @@ export async function renderCommand(
 ): Promise<number> {
   const { lockfile } = lockfileOption(options.lock);
   const { snapshot, sources } = await scanCatalog(paths, options, terminal);
-  const found = requireSkill(snapshot, name);
+  const found = await requireSkill(snapshot, name);
   const verifySkill = lockfile ? lockfileVerifier(lockfile) : undefined;
   // Refused here in the terminal's words; the engine's own check stays, worded for a model.
   if (verifySkill) refuseUnlocked(verifySkill(found), found.name, options.lock!);

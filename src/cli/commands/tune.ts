@@ -60,7 +60,7 @@ export async function tuneCommand(
   const modelOptions = modelOptionsFrom(options);
   const iterations = wholeNumber(options.iterations, "--iterations", DEFAULT_ITERATIONS);
   const sources = sourceLocations(paths).map((path) => cliSource(path, options));
-  const skill = requireSkill(await createCatalog(sources).refresh(), name);
+  const skill = await requireSkill(await createCatalog(sources).refresh(), name);
   if (skill.disableModelInvocation)
     throw new CliError(
       "usage",
