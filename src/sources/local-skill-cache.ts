@@ -23,6 +23,8 @@ export interface CachedSkill extends Omit<InspectSkillResult, "diagnostics"> {
 /** Cached skills by skill folder, in the order the scan found them (a `Map` is one). */
 export interface LocalSkillCache extends Iterable<[directory: string, entry: CachedSkill]> {
   readonly size: number;
+  /** When the scan that filled it began (epoch ms), if known: what its entries without a stamp were read after. */
+  readonly startedAt?: number;
   get(directory: string): CachedSkill | undefined;
 }
 
@@ -52,6 +54,7 @@ export function createLocalSkillCache(): LocalSkillCacheBuilder {
 
 // A class, so that `add`, called per skill, is one function for every scan (and keeps its optimised code).
 class SkillCache implements LocalSkillCacheBuilder {
+  readonly startedAt = Date.now();
   readonly directories: string[] = [];
   readonly entries: CachedSkill[] = [];
   #index: Map<string, CachedSkill> | undefined;

@@ -85,6 +85,53 @@ describe("createLocalSkillReader", () => {
     expect(afterHead.entries.get(directory)!.skill?.description).toBe("Changed.");
   });
 
+  it("keeps a cold entry without reading its file again when the file's inode has not changed since before the cold scan", () => {
+    const { tree, root, directory, file } = folder();
+    const cold = reader(root);
+    cold.readSkillAt(directory, directory);
+    const entry = cold.entries.get(directory)!;
+    // The file is changed now: for a cold scan that began 10 s from now, that is before it, so
+    // the entry it kept stands (which shows the file was not read again), with the file's stamp.
+    tree.skill("one", "one", "Changed.");
+    const ahead = Object.assign(new Map(cold.entries), { startedAt: Date.now() + 10_000 });
+    const polled = reader(root, ahead, true);
+    expect(polled.readSkillAt(directory, directory)).toBe(true);
+    expect([polled.entries.get(directory), polled.reused]).toEqual([entry, 1]);
+    expect(entry.stamp).toBe(statStamp(file));
+    // For the cold scan as it was (begun before the change), the file is read again.
+    entry.stamp = "";
+    const again = reader(root, cold.entries, true);
+    again.readSkillAt(directory, directory);
+    expect([again.entries.get(directory)!.skill?.description, again.reused]).toEqual(["Changed.", 0]);
+  });
+
+  it("reads a cold entry's file again when it became a link, or its folder leads elsewhere, however old", () => {
+    const { tree, root, directory, file } = folder();
+    tree.skill("elsewhere/one", "one", "Elsewhere.");
+    const elsewhere = join(root, "elsewhere", "one");
+    const coldEntries = () => {
+      const cold = reader(root);
+      cold.readSkillAt(directory, directory);
+      return Object.assign(new Map(cold.entries), { startedAt: Date.now() + 10_000 });
+    };
+    // SKILL.md itself is now a link.
+    let previous = coldEntries();
+    rmSync(file);
+    symlinkSync(join(elsewhere, "SKILL.md"), file);
+    const linked = reader(root, previous, true);
+    linked.readSkillAt(directory, directory);
+    expect([linked.entries.get(directory)!.skill?.description, linked.reused]).toEqual(["Elsewhere.", 0]);
+    // The folder is now a link to another folder.
+    rmSync(file);
+    tree.skill("one");
+    previous = coldEntries();
+    rmSync(directory, { recursive: true });
+    symlinkSync(elsewhere, directory);
+    const movedFolder = reader(root, previous, true);
+    movedFolder.readSkillAt(directory, elsewhere);
+    expect([movedFolder.entries.get(directory)!.skill?.description, movedFolder.reused]).toEqual(["Elsewhere.", 0]);
+  });
+
   it("says false when a polled SKILL.md is gone", () => {
     const { root, directory, file } = folder();
     const cold = reader(root);
