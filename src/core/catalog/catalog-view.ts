@@ -25,20 +25,22 @@ export function catalogView(snapshot: CatalogSnapshot): Promise<CatalogView> {
 // 42 million characters, which took 200 ms to write and hash in one go.
 const SLICE = 2000;
 
-// The hash of JSON.stringify(skills), written and hashed skill by skill, and the map of names,
-// made in the same slices (in one go, it held the event loop for 20 ms at 100,000 skills).
+// The hash of JSON.stringify(skills), written and hashed a slice of skills at a time, and the map
+// of names, made in the same slices (in one go, it held the event loop for 20 ms at 100,000
+// skills). A slice is written as one array, whose text between its brackets is its skills' part of
+// the whole: written skill by skill, the JSON took twice as long.
 async function viewOf(snapshot: CatalogSnapshot): Promise<CatalogView> {
   const skills = [...snapshot.skills];
   const byName = new Map<string, SkillMetadata>();
   const hasher = createContentHasher().update("[");
-  for (let at = 0; at < skills.length; at++) {
-    if (at > 0) {
+  for (let from = 0; from < skills.length; from += SLICE) {
+    if (from > 0) {
       hasher.update(",");
-      if (at % SLICE === 0) await nextTurn();
+      await nextTurn();
     }
-    const skill = skills[at]!;
-    hasher.update(JSON.stringify(skill));
-    byName.set(skill.name, skill);
+    const slice = skills.slice(from, from + SLICE);
+    hasher.update(JSON.stringify(slice).slice(1, -1));
+    for (const skill of slice) byName.set(skill.name, skill);
   }
   return { skills, version: hasher.update("]").digest(), byName };
 }

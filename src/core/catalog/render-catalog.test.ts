@@ -47,7 +47,7 @@ describe("renderCatalog of a large library", () => {
     // more); in one go, the grouping and the plan let nothing run (two turns in all).
     expect(turns).toBeGreaterThanOrEqual(6);
     expect(rendered.hidden.length).toBeGreaterThan(39_000);
-    expect(rendered.text).toMatch(/team-\d+\/ \(80\).*\n  - 420 more groups: \d+ skills\n/);
+    expect(rendered.text).toMatch(/team-\d+\/ \(80\).*\n {2}- 420 more groups: \d+ skills\n/);
     expect(rendered).toEqual(planRenderedCatalog(skills, options, count));
   });
 
