@@ -2,7 +2,6 @@ import { createCatalog, type Catalog } from "../core/catalog/catalog.js";
 import { listInvocableSkills, type InvocableSkill } from "../core/instructions/skill-command.js";
 import { createSkillEngine, type CodeModeOptions } from "../core/engine/skill-engine.js";
 import { lazyLockfileVerifier } from "../node/skills-lock/lazy-lockfile-verifier.js";
-import type { SkillMetadata } from "../core/skill-file/skill-metadata.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { READ_SKILL_RESOURCE, RUN_SKILL_SCRIPT } from "../core/tools/skill-tool-definitions.js";
 import { parseSkillsOptions, type SkillsOptions, type SkillsSettings } from "./skills-options.js";
@@ -66,15 +65,12 @@ export function createSkills(options: SkillsOptions): Skills {
   // One catalog for every thread: sources hold only what they read from the skills.
   let catalog: Promise<Catalog> | undefined;
   const catalogOf = () => (catalog ??= buildCatalog(settings.sources, settings.recursive));
-  const lookups = new WeakMap<readonly SkillMetadata[], Map<string, SkillMetadata>>();
   const host: SkillsHost = {
     engine,
-    // An unchanged catalog costs a re-scan that returns at once and two cache lookups.
+    // An unchanged catalog costs a re-scan that returns at once and a cache lookup; the engine keeps the map of names.
     async catalog(): Promise<CatalogNow> {
-      const { skills, version } = (await engine.refresh(await catalogOf(), { loaded: [] }))!;
-      let byName = lookups.get(skills);
-      if (!byName) lookups.set(skills, (byName = new Map(skills.map((skill) => [skill.name, skill]))));
-      return { skills, version, skill: (name) => byName.get(name) };
+      const { skills, version, skill } = (await engine.refresh(await catalogOf(), { loaded: [] }))!;
+      return { skills, version, skill };
     },
     sources: async () => (await catalogOf()).sources,
     include: {

@@ -49,7 +49,12 @@ export async function refreshCatalog(
       message: `Skill '${skill}' unloaded: it is no longer in any source`,
       skill,
     });
-  return { skills, version, operations: gone.map((skill) => ({ kind: "unload", skill })) };
+  return {
+    skills,
+    version,
+    skill: (name) => byName.get(name),
+    operations: gone.map((skill) => ({ kind: "unload", skill })),
+  };
 }
 
 /** `1 skill`, `2 skills`. */

@@ -30,17 +30,15 @@ export interface SkillEngineOptions {
   /** The tool the prompt tells the model to run scripts with, if any. */
   scriptRunTool?: string;
   /**
-   * How load results name a skill's `SKILL.md` and its folder (the base of its resource listing).
-   * Default: the paths of the skill's source. A server names them by the URIs it serves, so its
-   * clients do not learn how its disk is laid out.
+   * How load results name a skill's `SKILL.md` and its folder (the base of its resource listing). Default: the
+   * paths of the skill's source. A server names them by the URIs it serves, so its clients do not learn its disk.
    */
   skillLocation?: (skill: SkillMetadata) => SkillLocation;
   /** Runs {@link SkillEngine.runScript}; without it, scripts are refused. */
   scripts?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
   /**
-   * Runs the `` !`command` `` and ```` ```! ```` blocks of a skill's instructions when they are
-   * rendered, under the same rules as scripts. Off unless given: the text then says the command
-   * was not run.
+   * Runs the `` !`command` `` and ```` ```! ```` blocks of a skill's instructions when they are rendered, under
+   * the same rules as scripts. Off unless given: the text then says the command was not run.
    */
   dynamicContext?: { executor: ScriptExecutor; defaultAllowedCommands?: readonly string[] };
   /**
@@ -187,6 +185,8 @@ export interface SkillSearchReply extends SkillReply {
 export interface CatalogRefresh {
   skills: SkillMetadata[];
   version: string;
+  /** The skill of `skills` with this name, by the map the engine keeps per catalog version. */
+  skill(name: string): SkillMetadata | undefined;
   /** Unloads of loaded skills that are no longer in any source. */
   operations: SkillOperation[];
 }
