@@ -231,6 +231,7 @@ describe("createSkillEngine", () => {
     const refreshed = await engine.refresh(catalog, state());
     expect(refreshed!.skills.map((entry) => entry.name)).toEqual(["b"]);
     expect(refreshed!.operations).toEqual([{ kind: "unload", skill: "a" }]);
+    expect([refreshed!.skill("b"), refreshed!.skill("a")]).toEqual([refreshed!.skills[0], undefined]);
     expect(await engine.refresh(catalog, { loaded: [], catalogVersion: refreshed!.version })).toBeUndefined();
   });
 
