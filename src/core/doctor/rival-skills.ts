@@ -2,8 +2,9 @@ import { createLexicalIndex } from "../search/lexical-index.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 import { skillText } from "../search/embedding-ranker.js";
 import type { EmbedTexts } from "../search/skill-search.js";
-import { dotProduct, unitVector } from "../search/text-vectors.js";
+import { unitVector } from "../search/text-vectors.js";
 import type { DoctorFinding } from "./doctor-finding.js";
+import { similarVectorPairs } from "./similar-vector-pairs.js";
 
 /** Default of `DiagnoseLibraryOptions.rivalOverlap`. */
 export const DEFAULT_RIVAL_OVERLAP = 0.6;
@@ -49,12 +50,8 @@ export async function findRivalSkills(
   const vectors =
     options.embed && skills.length > 1 ? await embedOrReport(options.embed, skills, options.onEmbedError) : undefined;
   if (vectors) {
-    for (let i = 0; i < skills.length; i++) {
-      for (let j = i + 1; j < skills.length; j++) {
-        const similarity = dotProduct(vectors[i]!, vectors[j]!);
-        if (similarity >= options.similarity) pairOf(skills[i]!, skills[j]!).similarity = similarity;
-      }
-    }
+    for (const [i, j, similarity] of similarVectorPairs(vectors, options.similarity))
+      pairOf(skills[i]!, skills[j]!).similarity = similarity;
   }
   return [...pairs.values()].map(rivalFinding);
 }
