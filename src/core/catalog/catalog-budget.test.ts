@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planCatalog, type CatalogGroups, type CatalogLayout } from "./catalog-budget.js";
+import { runSteps } from "../run-steps.js";
+import { planCatalogSteps, type CatalogGroups, type CatalogLayout, type CatalogPlanInput } from "./catalog-budget.js";
+
+const planCatalog = <S>(input: CatalogPlanInput<S>) => runSteps(planCatalogSteps(input));
 import { renderCatalog } from "./render-catalog.js";
 import { countTokens } from "../text/count-tokens.js";
 import { renderCatalogMarkdown } from "./prompt-markdown.js";

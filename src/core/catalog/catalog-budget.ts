@@ -1,5 +1,4 @@
 import type { TokenCounter } from "../text/count-tokens.js";
-import { runSteps } from "../run-steps.js";
 
 /**
  * Where a skill appears in a catalog that must fit a budget: its whole line, a line with a
@@ -32,25 +31,7 @@ export interface CatalogPlan<S> extends CatalogGroups<S> {
   tokens: number;
 }
 
-/**
- * Fits a catalog into `budget` tokens, in steps that keep skills reachable:
- *
- * 1. every skill with its whole line, when that fits;
- * 2. else, when every name fits: every skill named, then, in priority order, whole lines for as
- *    many as fit, then shortened lines for as many of the rest as fit;
- * 3. else: whole lines for the pinned skills (up to half the budget), names in priority order
- *    while they fit, and a summary of the others (the layout's: how many, of which kinds), which
- *    only search finds.
- *
- * Tiers are contiguous in priority order, so which skills keep their lines is predictable; the
- * text depends only on the skills, their order and the budget, so it is byte-stable while the
- * library does not change. The final text is counted whole and never exceeds the budget.
- */
-export function planCatalog<S>(input: CatalogPlanInput<S>): CatalogPlan<S> {
-  return runSteps(planCatalogSteps(input));
-}
-
-/** What {@link planCatalog} plans. */
+/** What {@link planCatalogSteps} plans. */
 export interface CatalogPlanInput<S> {
   /** Skills in catalog (display) order. */
   skills: readonly S[];
@@ -64,9 +45,22 @@ export interface CatalogPlanInput<S> {
 }
 
 /**
- * {@link planCatalog} in steps: it stops after each pass that renders the text (or its summary of
- * the skills left out), which at 100,000 skills takes milliseconds, so a caller may let the event
- * loop run in between.
+ * Fits a catalog into `budget` tokens, in steps that keep skills reachable:
+ *
+ * 1. every skill with its whole line, when that fits;
+ * 2. else, when every name fits: every skill named, then, in priority order, whole lines for as
+ *    many as fit, then shortened lines for as many of the rest as fit;
+ * 3. else: whole lines for the pinned skills (up to half the budget), names in priority order
+ *    while they fit, and a summary of the others (the layout's: how many, of which kinds), which
+ *    only search finds.
+ *
+ * Tiers are contiguous in priority order, so which skills keep their lines is predictable; the
+ * text depends only on the skills, their order and the budget, so it is byte-stable while the
+ * library does not change. The final text is counted whole and never exceeds the budget.
+ *
+ * In steps: it stops after each pass that renders the text (or its summary of the skills left
+ * out), which at 100,000 skills takes milliseconds, so a caller may let the event loop run in
+ * between (`runSteps` runs it at once).
  */
 export function* planCatalogSteps<S>(input: CatalogPlanInput<S>): Generator<void, CatalogPlan<S>, void> {
   const { skills, priority, layout, count, budget } = input;
