@@ -165,6 +165,8 @@ function rowsFor(measured) {
   const bytes = (value) => `${Math.round(value).toLocaleString("en-US")} B`;
   const ping = (label) => (entry) => entry.mcp.calls[label] / entry.mcp.calls.ping;
   const echo = (label, floor) => (entry) => entry.mcp.calls[label] / entry.mcp.calls[floor];
+  const block = (metric, pick) => row(metric, pick, ms, "≤ 50 ms", (v) => v <= TARGETS.blockMs);
+  const render = (metric, pick) => row(metric, pick, ms, "≤ 50 ms", (v) => v <= TARGETS.renderMs);
   return [
     row("cold discovery (ms)", (entry) => entry.cold, ms, "", undefined),
     row("raw floor (ms)", (entry) => entry.floor, ms, "", undefined),
@@ -194,20 +196,8 @@ function rowsFor(measured) {
     row("RSS per skill after discovery", (e) => e.memory.rss, bytes, "", undefined),
     row("heap per skill with the search index", (e) => e.memory.heapWithIndex, bytes, "", undefined),
     row("RSS per skill with the search index", (e) => e.memory.rssWithIndex, bytes, "", undefined),
-    row(
-      "catalog over budget, render (ms)",
-      (e) => e.render,
-      ms,
-      "≤ 50 ms",
-      (v) => v <= TARGETS.renderMs,
-    ),
-    row(
-      "… its first render of a snapshot (ms)",
-      (e) => e.renderFirst,
-      ms,
-      "≤ 50 ms",
-      (v) => v <= TARGETS.renderMs,
-    ),
+    render("catalog over budget, render (ms)", (e) => e.render),
+    render("… its first render of a snapshot (ms)", (e) => e.renderFirst),
     row(
       "search_skills p50 (ms)",
       (e) => e.searchP50,
@@ -229,60 +219,23 @@ function rowsFor(measured) {
       "≤ 50 µs",
       (v) => v <= 50,
     ),
-    row(
-      "longest event-loop block: cold discovery (ms)",
-      (e) => e.block,
-      ms,
-      "≤ 50 ms",
-      (v) => v <= TARGETS.blockMs,
-    ),
-    row(
-      "… first search, building the index (ms)",
-      (e) => e.buildBlock,
-      ms,
-      "≤ 50 ms",
-      (v) => v <= TARGETS.blockMs,
-    ),
-    row(
-      "… catalog over budget (ms)",
-      (e) => e.renderBlock,
-      ms,
-      "≤ 50 ms",
-      (v) => v <= TARGETS.blockMs,
-    ),
-    row(
-      "… the engine's first refresh (ms)",
-      (e) => e.engine.refreshBlock,
-      ms,
-      "≤ 50 ms",
-      (v) => v <= TARGETS.blockMs,
-    ),
+    block("longest event-loop block: cold discovery (ms)", (e) => e.block),
+    block("… first search, building the index (ms)", (e) => e.buildBlock),
+    block("… catalog over budget (ms)", (e) => e.renderBlock),
+    block("… the engine's first refresh (ms)", (e) => e.engine.refreshBlock),
     row("load_skill of a name not in the catalog (ms)", (e) => e.engine.miss, ms, "", undefined),
     row("polling re-scan, unchanged (ms)", (e) => e.rescan, ms, "", undefined),
-    row(
-      "… its longest block (ms)",
-      (e) => e.rescanBlock,
-      ms,
-      "≤ 50 ms",
-      (v) => v <= TARGETS.blockMs,
-    ),
+    block("… its longest block (ms)", (e) => e.rescanBlock),
     ...SHAPES.flatMap((shape) => {
       const of = (key) => (e) => e.shapes[shape][key];
-      const block = (metric, key) => row(metric, of(key), ms, "≤ 50 ms", (v) => v <= TARGETS.blockMs);
       return [
         row(`${shape} library: cold discovery (ms)`, of("cold"), ms, "", undefined),
-        block("… its longest block (ms)", "coldBlock"),
-        row(
-          "… catalog render, first of a snapshot (ms)",
-          of("renderFirst"),
-          ms,
-          "≤ 50 ms",
-          (v) => v <= TARGETS.renderMs,
-        ),
-        row("… catalog render, median (ms)", of("render"), ms, "≤ 50 ms", (v) => v <= TARGETS.renderMs),
-        block("… the render's longest block (ms)", "renderBlock"),
+        block("… its longest block (ms)", of("coldBlock")),
+        render("… catalog render, first of a snapshot (ms)", of("renderFirst")),
+        render("… catalog render, median (ms)", of("render")),
+        block("… the render's longest block (ms)", of("renderBlock")),
         row("… polling re-scan (ms)", of("rescan"), ms, "", undefined),
-        block("… its longest block (ms)", "rescanBlock"),
+        block("… its longest block (ms)", of("rescanBlock")),
       ];
     }),
     row("`skillset mcp` start-up (ms)", (e) => e.mcp.startupMs, ms, "", undefined),
