@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { turnsDuring } from "../../../test/helpers/event-loop-turns.js";
 import { createMemorySource } from "../../sources/memory-source.js";
 import { createCatalog } from "./catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -114,16 +115,7 @@ describe("createCatalog", () => {
       skills: [...names.map((name) => named(name)), ...slow],
       diagnostics: [],
     }));
-    let turns = 0;
-    let done = false;
-    const count = () => {
-      if (done) return;
-      turns++;
-      setImmediate(count);
-    };
-    setImmediate(count);
-    const snapshot = await createCatalog([source]).refresh();
-    done = true;
+    const { result: snapshot, turns } = await turnsDuring(() => createCatalog([source]).refresh());
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(snapshot.skills.map((entry) => entry.name)).toEqual([
       "a-b",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { turnsDuring } from "../../../test/helpers/event-loop-turns.js";
 import { planRenderedCatalog, renderCatalog } from "./render-catalog.js";
 import { loadTokenCounter } from "../text/count-tokens.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
@@ -33,16 +34,7 @@ describe("renderCatalog of a large library", () => {
     const count = await loadTokenCounter();
     const skills = library(40_000, 500);
     const options = { budget: 2000, searchTool: "search_skills" };
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      if (done) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    const rendered = await renderCatalog(skills, options);
-    done = true;
+    const { result: rendered, turns } = await turnsDuring(() => renderCatalog(skills, options));
     // After the columns, twice in the grouping and after it, and after the plan's renders (two or
     // more); in one go, the grouping and the plan let nothing run (two turns in all).
     expect(turns).toBeGreaterThanOrEqual(6);
