@@ -5,9 +5,7 @@ import { searchableSkills, type Rendering } from "./catalog-cache.js";
 import { SEARCH_TOOL, type EngineContext } from "./engine-context.js";
 import { offersSearch, searchSkills } from "./engine-search.js";
 import { forks } from "./fork-step.js";
-
-// More loadable skills than this and an unknown name gets the closest matches, not the whole list.
-const MAX_LISTED_SKILLS = 50;
+import { CLOSEST_SKILLS, MAX_LISTED_SKILLS, nameQuery } from "../search/closest-skills.js";
 
 /**
  * The decision on one `load_skill` / `unload_skill` call, planned with every skill call of its
@@ -77,7 +75,7 @@ export async function refuseLoad(
       decision,
       available.map((entry) => entry.name),
     );
-  const names = (await searchSkills(context, catalog, skill.replace(/[-_]/g, " "), 3)).map((hit) => hit.name);
+  const names = (await searchSkills(context, catalog, nameQuery(skill), CLOSEST_SKILLS)).map((hit) => hit.name);
   return refuse(context, request, "load_skill", skill, decision, [], {
     names,
     ...((await offersSearch(context, request, catalog)) ? { searchTool: SEARCH_TOOL } : {}),
