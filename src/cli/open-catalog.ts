@@ -39,11 +39,17 @@ export function allowedRoots(options: SourceOptions): string[] {
 }
 
 // Diagnostics about a whole source that change what a command sees: a limit (depth, folder count)
-// cut a scan, so skills below may be missing; a site could not be reached, so its skills are the
-// cached verified copies, or none.
-const SOURCE_WARNINGS = new Set(["depth-limit", "scan-limit", "served-from-cache", "site-unavailable"]);
+// cut a scan, so skills below may be missing; a folder read without --recursive holds its skills
+// deeper; a site could not be reached, so its skills are the cached verified copies, or none.
+const SOURCE_WARNINGS = new Set([
+  "depth-limit",
+  "scan-limit",
+  "nested-skills",
+  "served-from-cache",
+  "site-unavailable",
+]);
 
-/** Diagnostics that say a scan is incomplete or served from a cache (a limit cut it, a site was down). */
+/** Diagnostics that say a scan is incomplete or served from a cache (a limit cut it, skills lie deeper, a site was down). */
 export function scanLimitDiagnostics(snapshot: CatalogSnapshot): Diagnostic[] {
   return snapshot.diagnostics.filter((diagnostic) => SOURCE_WARNINGS.has(diagnostic.code));
 }

@@ -11,7 +11,8 @@ import {
   type LocalSkillCacheBuilder,
 } from "./local-skill-cache.js";
 
-const SKILL_FILES = ["SKILL.md", "skill.md"] as const;
+/** The names a skill file may have, the standard one first. */
+export const SKILL_FILES: readonly string[] = ["SKILL.md", "skill.md"];
 
 /** Inputs of {@link createLocalSkillReader}: one scan's view of the source. */
 export interface LocalSkillReaderOptions {
@@ -81,22 +82,13 @@ class SkillReader implements LocalSkillReader {
       if (usePolling && cached && cached.stamp === "") {
         const realFile = realDirectory === directory ? file : `${realDirectory}/${fileName}`;
         const stamp = unchangedSince(file, realFile, cached, previous.startedAt);
-        if (stamp !== undefined) {
-          cached.stamp = stamp;
-          entries.add(directory, cached);
-          this.reused++;
-          return true;
-        }
+        if (stamp !== undefined) return this.#keep(directory, cached, stamp);
       }
       // An entry of a cold scan has no stamp to compare: its file is read again, unless it has
       // not changed since before that scan (above).
       if (usePolling && cached && cached.stamp !== "") {
         const stamp = statStamp(file);
-        if (stamp === cached.stamp) {
-          entries.add(directory, cached);
-          this.reused++;
-          return true;
-        }
+        if (stamp === cached.stamp) return this.#keep(directory, cached);
         // No file to stat: read anyway, so a link whose target has gone is reported as such.
       }
       try {
@@ -111,21 +103,15 @@ class SkillReader implements LocalSkillReader {
           (cached.skill?.realPath ?? file) === realPath
         ) {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
-          cached.stamp = head.stamp ?? "";
-          entries.add(directory, cached);
-          this.reused++;
-          return true;
+          return this.#keep(directory, cached, head.stamp ?? "");
         }
         entries.add(directory, this.#inspect(head, file, fileName, name, realPath));
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
         // The same problem as last time keeps its entry, so an unchanged source stays unchanged.
-        if (cached && cached.text === "" && cached.diagnostics[0]?.message === error.message) {
-          entries.add(directory, cached);
-          this.reused++;
-          return true;
-        }
+        if (cached && cached.text === "" && cached.diagnostics[0]?.message === error.message)
+          return this.#keep(directory, cached);
         entries.add(directory, {
           stamp: statStamp(file) ?? "",
           file,
@@ -138,6 +124,14 @@ class SkillReader implements LocalSkillReader {
       }
     }
     return false;
+  }
+
+  // An unchanged skill keeps its entry object, with its new stamp when `stamp` is given.
+  #keep(directory: string, cached: CachedSkill, stamp?: string): true {
+    if (stamp !== undefined) cached.stamp = stamp;
+    this.entries.add(directory, cached);
+    this.reused++;
+    return true;
   }
 
   // The entry of a skill file read as `head`.

@@ -1,4 +1,4 @@
-import { realpathSync, rmSync } from "node:fs";
+import { realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SkillCollector } from "../core/catalog/collect-skills.js";
@@ -155,6 +155,63 @@ describe("scanLocalFolder", () => {
         message: "Cannot use ~other: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
         source: "local:~nobody/skills",
       },
+    ]);
+  });
+});
+
+describe("scanLocalFolder on a folder of collections", () => {
+  const nestedWarning = (root: string, file: string) => ({
+    severity: "warning",
+    code: "nested-skills",
+    file: root,
+    message: `No skill folder in this folder, but skills lie deeper (the first: ${file}): read nested folders with the source's recursive option (--recursive on the command line)`,
+    source: `local:${root}`,
+  });
+  const tree = () => {
+    const made = tempTree();
+    trees.push(made);
+    return { ...made, root: realpathSync(made.root) };
+  };
+
+  it("says where skills lie deeper when none is a child, naming the first in name order, and reads them with recursive", async () => {
+    const { root, skill } = tree();
+    skill("zeta/skills/late");
+    skill("acme/repo/skills/pdf");
+    skill("acme/repo/skills/docx");
+    const { result, skills } = await scan({ path: root });
+    expect(skills).toEqual([]);
+    expect(result.diagnostics).toEqual([nestedWarning(root, join(root, "acme/repo/skills/docx/SKILL.md"))]);
+
+    const recursive = await scan({ path: root, recursive: true });
+    expect(recursive.skills).toEqual(["docx", "pdf", "late"]);
+    expect(recursive.result.diagnostics).toEqual([]);
+  });
+
+  it("says nothing when a child is a skill folder, even a broken one, or when skills lie only past four levels, in node_modules or behind a link", async () => {
+    const mixed = tree();
+    mixed.skill("top");
+    mixed.skill("group/deeper");
+    expect((await scan({ path: mixed.root })).result.diagnostics).toEqual([]);
+
+    const broken = tree();
+    broken.write("bad/SKILL.md", "---\nname: bad\n---\n");
+    broken.skill("group/inner/good");
+    expect((await scan({ path: broken.root })).result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
+      "description-missing",
+    ]);
+
+    const far = tree();
+    far.skill("a/b/c/d/e");
+    far.skill("node_modules/pkg/skills/x");
+    far.skill(".git/hooks/skills/y");
+    const outside = tree();
+    outside.skill("skills/linked");
+    symlinkSync(outside.root, join(far.root, "link"));
+    const options = { path: far.root, allowedRoots: [realpathSync(outside.root)] };
+    expect((await scan(options)).result.diagnostics).toEqual([]);
+    far.skill("a/b/c/d");
+    expect((await scan(options)).result.diagnostics).toEqual([
+      nestedWarning(far.root, join(far.root, "a/b/c/d/SKILL.md")),
     ]);
   });
 });

@@ -7,6 +7,7 @@ import type { CachedSkill, LocalSkillCache, LocalSkillCacheBuilder } from "./loc
 import { createLocalSkillReader, mayHoldSkillFile } from "./local-skill-reader.js";
 import type { LocalSourceSettings } from "./local-source-options.js";
 import { walkLocalFolders } from "./local-walk.js";
+import { findNestedSkillFile } from "./nested-skill-file.js";
 import type { TimeSlice } from "../core/time-slice.js";
 
 /** Inputs of {@link scanLocalFolder}. */
@@ -64,6 +65,7 @@ export async function scanLocalFolder({
     const realRoot = realOrResolved(root);
     if (!(mayHoldSkillFile(root) && reader.readSkillAt(root, realRoot))) {
       const { recursive, maxDepth, maxDirectories } = settings;
+      let skillFolders = 0;
       folders = await walkLocalFolders(
         {
           root,
@@ -72,12 +74,23 @@ export async function scanLocalFolder({
           maxDepth,
           maxDirectories,
           allowedRoots,
-          readSkillAt: (directory, realDirectory, name) => reader.readSkillAt(directory, realDirectory, name),
+          readSkillAt: (directory, realDirectory, name) => {
+            const found = reader.readSkillAt(directory, realDirectory, name);
+            if (found) skillFolders++;
+            return found;
+          },
           warn,
           skip,
         },
         slice,
       );
+      const nested = recursive || skillFolders > 0 ? undefined : findNestedSkillFile(root);
+      if (nested)
+        warn(
+          root,
+          "nested-skills",
+          `No skill folder in this folder, but skills lie deeper (the first: ${nested.file}): read nested folders with the source's recursive option (--recursive on the command line)`,
+        );
     }
   }
 

@@ -69,6 +69,39 @@ describe("hints work as printed", () => {
     expect(parseJson<ValidateJson>(followed.stdout).skills.map((skill) => skill.name)).toEqual(["one", "two"]);
   });
 
+  it("validate, list and prompt of a folder of collections say where the skills lie, and validate's hint works as printed", async () => {
+    const cwd = tempDir();
+    writeSkill(path.join(cwd, "mirror", "acme", "repo", "skills"), "pdf", fields("pdf", "PDF."));
+    writeSkill(path.join(cwd, "mirror", "globex", "skills"), "docx", fields("docx", "Word."));
+    const first = path.join("mirror", "acme", "repo", "skills", "pdf", "SKILL.md");
+
+    const [validated, listed, prompted] = await Promise.all([
+      run(["validate", "mirror"], { cwd }),
+      run(["list", "mirror"], { cwd }),
+      run(["prompt", "mirror"], { cwd }),
+    ]);
+
+    expect(validated.stdout).toBe(
+      "✗ mirror\n  error: Missing required file: SKILL.md\n" +
+        `  warning: mirror holds no SKILL.md, but skills lie deeper (the first: ${first}): to validate them, run \`skillset validate --recursive mirror\`\n` +
+        "1 skill checked: 0 valid, 1 invalid\n",
+    );
+    // The sources read the folder by its full path.
+    const warning = `${path.join(cwd, "mirror")}: warning: No skill folder in this folder, but skills lie deeper (the first: ${path.join(cwd, first)}): read nested folders with the source's recursive option (--recursive on the command line)`;
+    expect(listed.stdout).toContain(
+      `0 skills available (0 with warnings); 0 shadowed, 0 skipped\n\nDiagnostics:\n  ${warning}\n`,
+    );
+    expect(prompted.stderr).toBe(`skillset: ${warning}\n`);
+    const followed = await runHint(/run `([^`]+)`/.exec(validated.stdout)![1]!, cwd);
+    expect(followed).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("2 skills checked: 2 valid, 0 invalid"),
+    });
+    const recursive = await run(["list", "--recursive", "mirror"], { cwd });
+    expect(recursive.stdout).toContain("2 skills available");
+    expect(recursive.stdout).not.toContain("nested");
+  });
+
   it("validate of an empty folder has no --recursive hint", async () => {
     const dir = tempDir();
 

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { printable } from "../../core/text/safe-text.js";
 import { findSkillDirectories } from "../../node/find-skill-directories.js";
+import { findNestedSkillFile } from "../../sources/nested-skill-file.js";
 import { validateSkillDirectory, type DirectoryValidationReport } from "../../node/validate-skill-directory.js";
 import { homePath } from "../home-path.js";
 import { allowedRoots } from "../open-catalog.js";
@@ -66,7 +67,7 @@ export async function validateCommand(paths: string[], options: ValidateOptions,
   return valid ? 0 : 1;
 }
 
-/** A folder of skills given without --recursive: say which command validates them. */
+/** A folder of skills (or of collections of them) given without --recursive: say which command validates them. */
 function hintRecursive(report: DirectoryValidationReport, options: ValidateOptions): void {
   let entries;
   try {
@@ -75,15 +76,19 @@ function hintRecursive(report: DirectoryValidationReport, options: ValidateOptio
     return;
   }
   const skills = entries.filter((entry) => entry.isDirectory() && holdsSkill(join(report.path, entry.name))).length;
-  if (skills === 0) return;
+  const nested = skills === 0 ? findNestedSkillFile(report.path) : undefined;
+  if (skills === 0 && !nested) return;
   const flags = [
     "validate",
     "--recursive",
     ...(options.json ? ["--json"] : []),
     ...(options.allowClaudeCodeFields ? ["--allow-claude-code-fields"] : []),
   ];
+  const found = nested
+    ? `skills lie deeper (the first: ${nested.file})`
+    : `${plural(skills, "folder")} in it ${skills === 1 ? "does" : "do"}`;
   report.warnings.push(
-    `${report.path} holds no SKILL.md, but ${plural(skills, "folder")} in it ${skills === 1 ? "does" : "do"}: to validate them, run \`${shellCommand(flags, [report.path])}\``,
+    `${report.path} holds no SKILL.md, but ${found}: to validate them, run \`${shellCommand(flags, [report.path])}\``,
   );
 }
 
