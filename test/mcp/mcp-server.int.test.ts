@@ -71,6 +71,19 @@ describe("skillset mcp over stdio", () => {
     expect(connected.stderr()).toContain("skillset mcp: 4 skills from 1 skills folder");
   });
 
+  it("says on stderr why a folder that holds its skills deeper serves none", async () => {
+    const parent = await stdioClient([lib.root]);
+    try {
+      expect((await parent.client.listTools()).tools[0]!.description).not.toContain("greet");
+      expect(parent.stderr()).toContain(
+        "skillset mcp: 0 skills from 1 skills folder\n" +
+          `skillset mcp: ${lib.root}: warning: No skill folder in this folder, but skills lie deeper (the first: ${join(lib.skills, "deploy", "SKILL.md")}): read nested folders with the source's recursive option (--recursive on the command line)\n`,
+      );
+    } finally {
+      await parent.close();
+    }
+  });
+
   it("says on stderr when its check of what the Skills extension serves has ended", async () => {
     await vi.waitFor(
       () =>

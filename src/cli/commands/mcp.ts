@@ -1,10 +1,11 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { formatDiagnostic } from "../../core/diagnostic.js";
 import { createLocalExecutor } from "../../exec/local-executor.js";
 import { createSkillsMcpServer, type SkillsMcpServer } from "../../mcp/server/skills-mcp-server.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import { CliError } from "../cli-error.js";
 import { lockfileOption } from "../lock-option.js";
-import { cliSource, sourceLocations, type SourceOptions } from "../open-catalog.js";
+import { cliSource, scanLimitDiagnostics, sourceLocations, type SourceOptions } from "../open-catalog.js";
 import { plural } from "../plural.js";
 import { searchRankers } from "../search-rankers.js";
 import { shellCommand } from "../shell-command.js";
@@ -77,8 +78,8 @@ export async function mcpCommand(
   }
 }
 
-// What a client cannot tell: skills skipped (the list command says why) and skills too big for
-// the Skills extension.
+// What a client cannot tell: a scan cut short or reading nothing of a folder, skills skipped (the
+// list command says why) and skills too big for the Skills extension.
 async function reportSkills(
   server: SkillsMcpServer,
   paths: string[],
@@ -92,6 +93,9 @@ async function reportSkills(
   terminal.err(
     `skillset mcp: ${plural(snapshot.skills.length, "skill")} from ${plural(server.catalog.sources.length, "skills folder")}`,
   );
+  // A limit cut the scan, or a folder holds its skills deeper: what every other command warns of.
+  for (const diagnostic of scanLimitDiagnostics(snapshot))
+    terminal.err(`skillset mcp: ${formatDiagnostic(diagnostic)}`);
   if (skipped > 0)
     terminal.err(
       `skillset mcp: ${plural(skipped, "skill")} skipped; run \`${shellCommand(["list", ...(options.recursive ? ["--recursive"] : [])], paths)}\` to see why`,
