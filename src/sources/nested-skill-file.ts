@@ -3,34 +3,26 @@ import { join } from "node:path";
 import { SKIPPED_FOLDERS } from "./local-child-folders.js";
 import { SKILL_FILES } from "./local-skill-reader.js";
 
-/** A skill file found below a folder whose children are no skill folders. */
-export interface NestedSkillFile {
-  /** The `SKILL.md` (or `skill.md`) found first. */
-  file: string;
-  /** Its folder's level below the searched folder (the searched folder's children are level 1). */
-  depth: number;
-}
-
 // How far the look goes: in a mirror of repositories (`<owner>/<repo>/skills/<name>`) a skill
 // folder is at level 4.
 const MAX_DEPTH = 4;
 const MAX_FOLDERS = 256;
 
 /**
- * The first skill file below `root` in a folder of level 2 or deeper (the level-1 folders are
- * the ones a source without `recursive` reads), depth first in name order, within 4 levels and
- * 256 folders listed; undefined when there is none there. It tells a user who pointed a source
+ * The first skill file (`SKILL.md` or `skill.md`) below `root` in a folder of level 2 or deeper
+ * (the level-1 folders are the ones a source without `recursive` reads), depth first in name
+ * order, within 4 levels and 256 folders listed; undefined when there is none there. It tells a user who pointed a source
  * at a folder of collections (a checkout of many repositories, a project root) why no skill was
  * read. Symlinks are not followed: a hint needs no safety checks, a scan does.
  */
-export function findNestedSkillFile(root: string): NestedSkillFile | undefined {
+export function findNestedSkillFile(root: string): string | undefined {
   const stack = [{ folder: root, depth: 0 }];
   for (let listed = 0; stack.length > 0 && listed < MAX_FOLDERS; listed++) {
     const { folder, depth } = stack.pop()!;
     const entries = childEntries(folder);
     const skill =
       depth >= 2 ? entries.find((entry) => SKILL_FILES.includes(entry.name) && !entry.isDirectory()) : undefined;
-    if (skill) return { file: join(folder, skill.name), depth };
+    if (skill) return join(folder, skill.name);
     if (depth === MAX_DEPTH) continue;
     // Pushed last to first, so the first name is looked at first.
     for (let at = entries.length - 1; at >= 0; at--) {

@@ -89,7 +89,7 @@ export async function scanLocalFolder({
         warn(
           root,
           "nested-skills",
-          `No skill folder in this folder, but skills lie deeper (the first: ${nested.file}): read nested folders with the source's recursive option (--recursive on the command line)`,
+          `No skill folder in this folder, but skills lie deeper (the first: ${nested}): read nested folders with the source's recursive option (--recursive on the command line)`,
         );
     }
   }

@@ -85,7 +85,7 @@ function hintRecursive(report: DirectoryValidationReport, options: ValidateOptio
     ...(options.allowClaudeCodeFields ? ["--allow-claude-code-fields"] : []),
   ];
   const found = nested
-    ? `skills lie deeper (the first: ${nested.file})`
+    ? `skills lie deeper (the first: ${nested})`
     : `${plural(skills, "folder")} in it ${skills === 1 ? "does" : "do"}`;
   report.warnings.push(
     `${report.path} holds no SKILL.md, but ${found}: to validate them, run \`${shellCommand(flags, [report.path])}\``,
