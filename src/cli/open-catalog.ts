@@ -1,10 +1,11 @@
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { createCatalog, type CatalogSnapshot } from "../core/catalog/catalog.js";
 import { formatDiagnostic, type Diagnostic } from "../core/diagnostic.js";
 import { DEFAULT_CATALOG_BUDGET, MIN_CATALOG_BUDGET } from "../core/catalog/render-catalog.js";
 import type { SkillSource } from "../core/skill-source.js";
 import { defaultSkillLocations } from "../node/default-locations.js";
+import { SKILL_FILES } from "../sources/local-skill-reader.js";
 import { namesFolder } from "../sources/string-source-kind.js";
 import { sourceFromString } from "../sources/source-from-string.js";
 import { isSiteUrl, parseSiteUrl } from "../sources/well-known/site-url.js";
@@ -100,9 +101,9 @@ export function parseBudget(value: string | undefined): number | false {
 }
 
 /**
- * The skills folders to read, in precedence order: the given ones (each must be a folder, an
- * `npm:` source or an `https://` site), or the usual locations that exist; a folder named twice
- * is read once, at its first place.
+ * The skills folders to read, in precedence order: the given ones (each must be a folder, a
+ * skill's `SKILL.md`, which stands for its folder, an `npm:` source or an `https://` site), or the
+ * usual locations that exist; a folder named twice is read once, at its first place.
  */
 export function sourceLocations(paths: string[]): string[] {
   // `npm:` sources name packages, and sites are no folders: their sources report what fails.
@@ -118,6 +119,8 @@ export function sourceLocations(paths: string[]): string[] {
       );
     }
   } else {
+    // A skill's own SKILL.md stands for its folder, as validate takes it.
+    locations = locations.map((path) => (namesFolder(path) && isSkillFile(path) ? dirname(path) : path));
     const folders = locations.filter(namesFolder);
     const missing = folders.filter((path) => !existsSync(path));
     if (missing.length > 0) throw new CliError("no-such-folder", `No such folder: ${missing.join(", ")}`);
@@ -128,6 +131,10 @@ export function sourceLocations(paths: string[]): string[] {
   // The same folder twice (e.g. the project is the home folder) is scanned once, at its first place.
   const same = (a: string, b: string) => (isSiteUrl(a) || isSiteUrl(b) ? a === b : resolve(a) === resolve(b));
   return locations.filter((path, index) => locations.findIndex((other) => same(other, path)) === index);
+}
+
+function isSkillFile(path: string): boolean {
+  return SKILL_FILES.includes(basename(path)) && existsSync(path) && statSync(path).isFile();
 }
 
 // A site argument as given, once its URL is known to be one skillset fetches (https, or loopback http).

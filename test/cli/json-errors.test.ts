@@ -20,11 +20,11 @@ describe('--json failures: {"error":{"code","message"}} on stdout, the exit code
     },
     {
       what: "list of a file",
-      args: (dir: string) => ["list", "--json", path.join(dir, "tool", "SKILL.md")],
+      args: (dir: string) => ["list", "--json", path.join(dir, "tool", "notes.md")],
       code: 1,
       error: (dir: string) => ({
         code: "not-a-folder",
-        message: `Not a folder: ${path.join(dir, "tool", "SKILL.md")}`,
+        message: `Not a folder: ${path.join(dir, "tool", "notes.md")}`,
       }),
     },
     {
