@@ -11,9 +11,10 @@ const MAX_FOLDERS = 256;
 /**
  * The first skill file (`SKILL.md` or `skill.md`) below `root` in a folder of level 2 or deeper
  * (the level-1 folders are the ones a source without `recursive` reads), depth first in name
- * order, within 4 levels and 256 folders listed; undefined when there is none there. It tells a user who pointed a source
- * at a folder of collections (a checkout of many repositories, a project root) why no skill was
- * read. Symlinks are not followed: a hint needs no safety checks, a scan does.
+ * order, within 4 levels and 256 folders listed; undefined when there is none there. It tells a
+ * user who pointed a source at a folder of collections (a checkout of many repositories, a
+ * project root) why no skill was read. Symlinks are not followed: a hint needs no safety checks,
+ * a scan does.
  */
 export function findNestedSkillFile(root: string): string | undefined {
   const stack = [{ folder: root, depth: 0 }];
