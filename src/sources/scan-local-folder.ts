@@ -65,7 +65,6 @@ export async function scanLocalFolder({
     const realRoot = realOrResolved(root);
     if (!(mayHoldSkillFile(root) && reader.readSkillAt(root, realRoot))) {
       const { recursive, maxDepth, maxDirectories } = settings;
-      let skillFolders = 0;
       folders = await walkLocalFolders(
         {
           root,
@@ -74,17 +73,14 @@ export async function scanLocalFolder({
           maxDepth,
           maxDirectories,
           allowedRoots,
-          readSkillAt: (directory, realDirectory, name) => {
-            const found = reader.readSkillAt(directory, realDirectory, name);
-            if (found) skillFolders++;
-            return found;
-          },
+          readSkillAt: (directory, realDirectory, name) => reader.readSkillAt(directory, realDirectory, name),
           warn,
           skip,
         },
         slice,
       );
-      const nested = recursive || skillFolders > 0 ? undefined : findNestedSkillFile(root);
+      // Every skill folder read, valid or not, has an entry.
+      const nested = recursive || reader.entries.size > 0 ? undefined : findNestedSkillFile(root);
       if (nested)
         warn(
           root,
