@@ -134,7 +134,7 @@ export function sourceLocations(paths: string[]): string[] {
 }
 
 function isSkillFile(path: string): boolean {
-  return SKILL_FILES.includes(basename(path)) && existsSync(path) && statSync(path).isFile();
+  return SKILL_FILES.includes(basename(path)) && statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 // A site argument as given, once its URL is known to be one skillset fetches (https, or loopback http).
