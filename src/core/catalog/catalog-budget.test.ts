@@ -2,13 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runSteps } from "../run-steps.js";
 import { planCatalogSteps, type CatalogGroups, type CatalogLayout, type CatalogPlanInput } from "./catalog-budget.js";
-
-const planCatalog = <S>(input: CatalogPlanInput<S>) => runSteps(planCatalogSteps(input));
 import { renderCatalog } from "./render-catalog.js";
 import { countTokens } from "../text/count-tokens.js";
 import { renderCatalogMarkdown } from "./prompt-markdown.js";
 import { renderCatalogXml } from "./prompt-xml.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+
+const planCatalog = <S>(input: CatalogPlanInput<S>) => runSteps(planCatalogSteps(input));
 
 // A layout and a counter simple enough to compute by hand: one "token" per character.
 const layout: CatalogLayout<string> = {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { runSteps } from "../run-steps.js";
 import { groupSkillsInSteps, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
-
-const groupSkills = (names: readonly string[], paths: readonly string[]) => runSteps(groupSkillsInSteps(names, paths));
 import { renderCatalog } from "./render-catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+
+const groupSkills = (names: readonly string[], paths: readonly string[]) => runSteps(groupSkillsInSteps(names, paths));
 
 const at = (path: string, name = path.split("/").at(-2)!, source = "local:/u/skills"): SkillMetadata => ({
   name,
