@@ -3,6 +3,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { inspectSkill, type InspectSkillInput } from "../core/skill-file/inspect-skill.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
+import { readSkillHeadsAhead, skillHeadReadAhead } from "./read-skill-head.js";
 import {
   createLocalSkillCache,
   statStamp,
@@ -40,6 +41,11 @@ export interface LocalSkillReader {
    * `name` is the folder's name (by default the last part of `directory`).
    */
   readSkillAt(directory: string, realDirectory: string, name?: string): boolean;
+  /**
+   * Says that `readSkillAt(folders[at], …)` comes next, and then the folders after it, in order,
+   * so that a cold scan can read their files in a run (a polling scan stats each file first).
+   */
+  readAhead(folders: readonly string[], at: number): void;
 }
 
 /**
@@ -92,8 +98,10 @@ class SkillReader implements LocalSkillReader {
         // No file to stat: read anyway, so a link whose target has gone is reported as such.
       }
       try {
+        const ahead = usePolling || at !== 0 ? undefined : skillHeadReadAhead(directory);
+        if (ahead === "absent") continue;
         // Cold scans skip the stamp (one fstat per file); the first poll records it.
-        const head = readSkillHeadWithinRoots(file, usePolling, this.#options.allowedRoots);
+        const head: SkillHead = ahead ?? readSkillHeadWithinRoots(file, usePolling, this.#options.allowedRoots);
         if (head === undefined) continue;
         const realPath = head.target ?? (realDirectory === directory ? file : `${realDirectory}/${fileName}`);
         if (
@@ -124,6 +132,10 @@ class SkillReader implements LocalSkillReader {
       }
     }
     return false;
+  }
+
+  readAhead(folders: readonly string[], at: number): void {
+    if (!this.#options.usePolling) readSkillHeadsAhead(folders, at);
   }
 
   // An unchanged skill keeps its entry object, with its new stamp when `stamp` is given.
@@ -162,6 +174,8 @@ class SkillReader implements LocalSkillReader {
     return { stamp: head.stamp ?? "", file, text: head.text, skill: result.skill, diagnostics };
   }
 }
+
+type SkillHead = ReturnType<typeof readSkillHeadWithinRoots>;
 
 const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 

@@ -42,6 +42,9 @@ async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice
   const real: Record<string, string> = {};
   const warnings: string[][] = [];
   const skipped: string[][] = [];
+  // Each folder offered must be the one just announced to readAhead.
+  let announced: string | undefined;
+  const unannounced: string[] = [];
   const walked = await walkLocalFolders(
     {
       realRoot: options.root,
@@ -49,7 +52,10 @@ async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice
       maxDepth: 6,
       maxDirectories: 10_000,
       allowedRoots: [options.root],
+      readAhead: (folders, at) => (announced = folders[at]),
       readSkillAt: (directory, realDirectory) => {
+        if (announced !== directory) unannounced.push(directory);
+        announced = undefined;
         offered.push(directory);
         if (realDirectory !== directory) real[directory] = realDirectory;
         return existsSync(join(directory, "SKILL.md"));
@@ -66,6 +72,7 @@ async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice
     warnings,
     ...(skipped.length > 0 ? { skipped } : {}),
     ...(Object.keys(real).length > 0 ? { real } : {}),
+    ...(unannounced.length > 0 ? { unannounced } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   type ChildFolderOptions,
   type ChildFolders,
 } from "./local-child-folders.js";
+import type { LocalSkillReader } from "./local-skill-reader.js";
 import type { TimeSlice } from "../core/time-slice.js";
 
 /** Inputs of {@link walkLocalFolders}. */
@@ -21,6 +22,8 @@ export interface LocalWalkOptions extends ChildFolderOptions {
   maxDirectories: number;
   /** Reads `directory` (whose real path is `realDirectory`, whose name is `name`) as a skill folder; true when it is one, so the walk does not enter it. */
   readSkillAt(directory: string, realDirectory: string, name: string): boolean;
+  /** Called before each `readSkillAt` with the list its folder comes from and its index there (see {@link LocalSkillReader.readAhead}). */
+  readAhead(folders: readonly string[], at: number): void;
 }
 
 /**
@@ -83,7 +86,7 @@ class FolderWalk {
   walkSlice(): boolean | { path: string; real: string; depth: number } {
     const stack = this.#stack;
     const slice = this.#slice;
-    const { readSkillAt, recursive, maxDepth } = this.#options;
+    const { readSkillAt, readAhead, recursive, maxDepth } = this.#options;
     while (stack.length > 0) {
       if (slice.due()) return false;
       const folder = stack[stack.length - 1]!;
@@ -95,6 +98,7 @@ class FolderWalk {
       const at = folder.next++;
       const path = children.paths[at]!;
       const real = children.reals[at]!;
+      readAhead(children.paths, at);
       if (readSkillAt(path, real, children.names[at]!)) continue;
       if (!recursive) continue;
       if (folder.depth + 1 >= maxDepth) {
@@ -131,6 +135,7 @@ const _layoutKeeper = new FolderWalk(
     maxDirectories: 0,
     allowedRoots: [],
     readSkillAt: () => false,
+    readAhead: () => {},
     warn: () => {},
     skip: () => {},
   },

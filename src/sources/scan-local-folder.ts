@@ -74,6 +74,7 @@ export async function scanLocalFolder({
           maxDirectories,
           allowedRoots,
           readSkillAt: (directory, realDirectory, name) => reader.readSkillAt(directory, realDirectory, name),
+          readAhead: (folders, at) => reader.readAhead(folders, at),
           warn,
           skip,
         },
