@@ -42,9 +42,9 @@ async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice
   const real: Record<string, string> = {};
   const warnings: string[][] = [];
   const skipped: string[][] = [];
-  // Each folder offered must be the one just announced to readAhead.
+  // A folder announced to readAhead must be the one offered next.
   let announced: string | undefined;
-  const unannounced: string[] = [];
+  const misannounced: string[] = [];
   const walked = await walkLocalFolders(
     {
       realRoot: options.root,
@@ -54,7 +54,7 @@ async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice
       allowedRoots: [options.root],
       readAhead: (folders, at) => (announced = folders[at]),
       readSkillAt: (directory, realDirectory) => {
-        if (announced !== directory) unannounced.push(directory);
+        if (announced !== undefined && announced !== directory) misannounced.push(directory);
         announced = undefined;
         offered.push(directory);
         if (realDirectory !== directory) real[directory] = realDirectory;
@@ -72,7 +72,7 @@ async function walk(options: Partial<LocalWalkOptions> & { root: string }, slice
     warnings,
     ...(skipped.length > 0 ? { skipped } : {}),
     ...(Object.keys(real).length > 0 ? { real } : {}),
-    ...(unannounced.length > 0 ? { unannounced } : {}),
+    ...(misannounced.length > 0 ? { misannounced } : {}),
   };
 }
 
@@ -93,6 +93,15 @@ describe("walkLocalFolders", () => {
       walked: [root, `${root}/b`, `${root}/b/d`, `${root}/f`],
       warnings: [],
     });
+  });
+
+  it("announces the first folder of each list, and each after a skill folder, for reading ahead", async () => {
+    const root = library();
+    const announced: string[] = [];
+    const readAhead = (folders: readonly string[], at: number) => void announced.push(folders[at]!);
+    expect((await walk({ root, recursive: true, readAhead })).offered).toHaveLength(7);
+    // Not f: b before it held skills deeper, and a list of such folders is not read in runs.
+    expect(announced).toEqual([`${root}/a`, `${root}/b`, `${root}/b/c`, `${root}/b/d`, `${root}/b/d/e`, `${root}/f/g`]);
   });
 
   it("enters no folder at maxDepth or below (the root is level 0), and says which folders holding folders it left out", async () => {

@@ -22,7 +22,7 @@ export interface LocalWalkOptions extends ChildFolderOptions {
   maxDirectories: number;
   /** Reads `directory` (whose real path is `realDirectory`, whose name is `name`) as a skill folder; true when it is one, so the walk does not enter it. */
   readSkillAt(directory: string, realDirectory: string, name: string): boolean;
-  /** Called before each `readSkillAt` with the list its folder comes from and its index there (see {@link LocalSkillReader.readAhead}). */
+  /** Called before `readSkillAt` with the list its folder comes from and its index there, when the folder before it was a skill folder (see {@link LocalSkillReader.readAhead}). */
   readAhead(folders: readonly string[], at: number): void;
 }
 
@@ -62,7 +62,8 @@ class FolderWalk {
   readonly #visited = new Set<string>();
   // A depth-first walk in sorted order, kept on an explicit stack rather than in recursive
   // async calls, so the work between pauses runs as plain (optimised) synchronous code.
-  readonly #stack: Array<{ children: ChildFolders; next: number; depth: number }> = [];
+  // `ahead`: the folder offered last from that list was a skill folder (see walkSlice).
+  readonly #stack: Array<{ children: ChildFolders; next: number; depth: number; ahead: boolean }> = [];
   readonly #options: LocalWalkOptions;
   readonly #slice: TimeSlice;
   #directoryBudget: number;
@@ -78,7 +79,7 @@ class FolderWalk {
     this.#visited.add(realDirectory);
     this.walked.push(directory);
     const children = await listChildFolders(directory, realDirectory, depth === 0, this.#options, this.#slice);
-    this.#stack.push({ children, next: 0, depth });
+    this.#stack.push({ children, next: 0, depth, ahead: true });
   }
 
   // Walks until the slice is used up (false), a folder is to be entered (listing it may pause),
@@ -98,8 +99,11 @@ class FolderWalk {
       const at = folder.next++;
       const path = children.paths[at]!;
       const real = children.reals[at]!;
-      readAhead(children.paths, at);
-      if (readSkillAt(path, real, children.names[at]!)) continue;
+      // Read ahead in a list of skill folders: a list of folders that hold skills deeper (a
+      // checkout of many repositories) would have its run read again after each descent.
+      if (folder.ahead) readAhead(children.paths, at);
+      folder.ahead = readSkillAt(path, real, children.names[at]!);
+      if (folder.ahead) continue;
       if (!recursive) continue;
       if (folder.depth + 1 >= maxDepth) {
         // Only at the depth limit: a folder left out matters when it holds folders.

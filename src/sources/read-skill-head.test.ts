@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readSkillHead } from "./read-skill-head.js";
+import { readSkillHead, readSkillHeadsAhead, skillHeadReadAhead } from "./read-skill-head.js";
 
 const folder = mkdtempSync(join(tmpdir(), "skillset-head-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -68,5 +69,86 @@ describe("readSkillHead", () => {
       const closed = `---\nname: a\n${"z".repeat(size - 17)}\n---\n`;
       expect(headOf(closed)).toBe(closed);
     }
+  });
+});
+
+// A skill folder for each entry: its SKILL.md's content, or what stands in its place.
+type Folder = string | Uint8Array | { missing: true } | { link: string } | { fifo: true } | { directory: true };
+
+let runs = 0;
+function folders(contents: readonly Folder[]): string[] {
+  const run = join(folder, `run-${runs++}`);
+  return contents.map((content, at) => {
+    const directory = join(run, String(at).padStart(3, "0"));
+    mkdirSync(directory, { recursive: true });
+    const file = join(directory, "SKILL.md");
+    if (typeof content === "string" || content instanceof Uint8Array) writeFileSync(file, content);
+    else if ("link" in content) symlinkSync(content.link, file);
+    else if ("fifo" in content) execFileSync("mkfifo", [file]);
+    else if ("directory" in content) mkdirSync(file);
+    return directory;
+  });
+}
+
+// What a walk gets, folder by folder, offering each before reading it.
+function answers(directories: readonly string[]) {
+  return directories.map((directory, at) => {
+    readSkillHeadsAhead(directories, at);
+    return skillHeadReadAhead(directory);
+  });
+}
+
+describe("readSkillHeadsAhead", () => {
+  it("answers for each folder as readSkillHead does, across runs, each slot judged by its own bytes", () => {
+    const longer = `---\nname: a\n${"x".repeat(40)}\n---\nbody é`;
+    const contents = [
+      "---\nname: a\n---\n# Body\n---\nmore",
+      "---\r\nname: a\r\n--- \t\r\nbody",
+      `---\ndescription: ${"x".repeat(5000)}\n---\nbody`,
+      `---\nname: a\n${"z".repeat(16_383 - 17)}\n---\n`,
+      longer,
+      ...Array.from({ length: 15 }, (_, at) => `---\nname: s${at}\n---\n`),
+      // The same slot as `longer` in the next run: a shorter file whose only `---` is the stale one's.
+      "---\nname: b\n",
+    ];
+    const directories = folders(contents);
+    const expected = directories.map((directory, at) =>
+      at === 20 ? undefined : { text: readSkillHead(join(directory, "SKILL.md"), false)!.text },
+    );
+    expect(answers(directories)).toEqual(expected);
+    expect(expected[4]).toEqual({ text: `---\nname: a\n${"x".repeat(40)}\n---\n` });
+  });
+
+  it("says which folders have no SKILL.md, and leaves every file it cannot judge to readSkillHead", () => {
+    const valid = "---\nname: a\n---\n";
+    const [target] = folders([valid]);
+    const directories = folders([
+      { missing: true },
+      "---\nname: a\nno closing line",
+      "",
+      `---\nname: a\n${"z".repeat(16_384 - 17)}\n---\n`,
+      `---\nname: a\n---\n${"w".repeat(20_000)}`,
+      Buffer.concat([Buffer.from(valid), Buffer.from([0xff, 0xfe])]),
+      { link: join(target!, "SKILL.md") },
+      { fifo: true },
+      { directory: true },
+      valid,
+    ]);
+    expect(answers(directories)).toEqual(["absent", ...Array.from({ length: 8 }, () => undefined), { text: valid }]);
+  });
+
+  it("answers once, only for the folder last offered, and only from a run read for that folder's list", () => {
+    const first = folders(["---\nname: a0\n---\n", "---\nname: a1\n---\n"]);
+    const other = folders(["---\nname: b0\n---\n", "---\nname: b1\n---\n"]);
+    readSkillHeadsAhead(first, 0);
+    expect(skillHeadReadAhead(first[1]!)).toBeUndefined();
+    readSkillHeadsAhead(first, 0);
+    expect(skillHeadReadAhead(first[0]!)).toEqual({ text: "---\nname: a0\n---\n" });
+    expect(skillHeadReadAhead(first[0]!)).toBeUndefined();
+    // Another scan's run replaces this one between two of its folders: the next is read again.
+    readSkillHeadsAhead(other, 0);
+    expect(skillHeadReadAhead(first[1]!)).toBeUndefined();
+    readSkillHeadsAhead(first, 1);
+    expect(skillHeadReadAhead(first[1]!)).toEqual({ text: "---\nname: a1\n---\n" });
   });
 });

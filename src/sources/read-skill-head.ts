@@ -108,7 +108,8 @@ export function readSkillHeadsAhead(folders: readonly string[], at: number): voi
   runFolders = folders;
   runFrom = at;
   runTo = Math.min(folders.length, at + RUN_FOLDERS);
-  for (let slot = 0; slot !== runTo - runFrom; slot++) runLengths[slot] = readSlot(`${folders[at + slot]}/SKILL.md`, slot);
+  for (let slot = 0; slot !== runTo - runFrom; slot++)
+    runLengths[slot] = readSlot(`${folders[at + slot]}/SKILL.md`, slot);
 }
 
 function readSlot(file: string, slot: number): number {

@@ -1,9 +1,10 @@
-import { realpathSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SkillCollector } from "../core/catalog/collect-skills.js";
 import { tempTree } from "../../test/helpers/skill-tree.js";
-import type { LocalSkillCache } from "./local-skill-cache.js";
+import { createLocalSkillCache, type LocalSkillCache } from "./local-skill-cache.js";
+import { createLocalSkillReader } from "./local-skill-reader.js";
 import { resolveLocalSourceOptions, type LocalSourceOptions } from "./local-source-options.js";
 import { scanLocalFolder } from "./scan-local-folder.js";
 import type { TimeSlice } from "../core/time-slice.js";
@@ -155,6 +156,93 @@ describe("scanLocalFolder", () => {
         message: "Cannot use ~other: only ~ and ~/ (your home folder) are expanded; write the folder's full path",
         source: "local:~nobody/skills",
       },
+    ]);
+  });
+});
+
+describe("scanLocalFolder reading skill files in runs", () => {
+  // Every kind of folder a run may meet; each makes `name` and returns the skill folders it made.
+  type Kind = (tree: ReturnType<typeof tempTree>, name: string, random: () => number) => string[];
+  const file = (tree: ReturnType<typeof tempTree>, name: string, content: string | Buffer) => {
+    mkdirSync(join(tree.root, name), { recursive: true });
+    writeFileSync(join(tree.root, name, "SKILL.md"), content);
+    return [name];
+  };
+  const kinds: Kind[] = [
+    (tree, name) => (tree.skill(name), [name]),
+    // Frontmatter about as long as a slot of a run, or longer.
+    (tree, name, random) => (tree.skill(name, name, "é".repeat(8_150 + Math.floor(random() * 100))), [name]),
+    (tree, name, random) => (
+      tree.skill(name, name, "Big body.", `x: y\n---\n${"b".repeat(Math.floor(random() * 80_000))}\n`),
+      [name]
+    ),
+    (tree, name) => file(tree, name, `---\nname: ${name}\nno closing line\n`),
+    (tree, name) => file(tree, name, ""),
+    (tree, name) => file(tree, name, `---\nname: other\ndescription: Wrong name.\n---\n`),
+    (tree, name) => file(tree, name, Buffer.from([...Buffer.from(`---\nname: ${name}\ndescription: D.\n---\n`), 0xc3])),
+    (tree, name) => (tree.write(`${name}/skill.md`, `---\nname: ${name}\ndescription: Lowercase.\n---\n`), [name]),
+    (tree, name) => (mkdirSync(join(tree.root, name, "SKILL.md"), { recursive: true }), [name]),
+    (tree, name) => (mkdirSync(join(tree.root, name, "notes"), { recursive: true }), []),
+    (tree, name) => {
+      tree.skill(`linked-${name}`);
+      mkdirSync(join(tree.root, name));
+      symlinkSync(join(tree.root, `linked-${name}`, "SKILL.md"), join(tree.root, name, "SKILL.md"));
+      return [name, `linked-${name}`];
+    },
+  ];
+
+  it("reads every folder as the reader does one folder at a time, pausing anywhere (property, seed 29)", async () => {
+    let seed = 29;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 4; round++) {
+      const tree = tempTree();
+      trees.push(tree);
+      const root = realpathSync(tree.root);
+      const expected: string[] = [];
+      for (let at = 0; at < 60; at++)
+        expected.push(...kinds[Math.floor(random() * kinds.length)]!(tree, `s${String(at).padStart(2, "0")}`, random));
+      const settings = resolveLocalSourceOptions({ path: root });
+      const slice: TimeSlice = { due: () => random() < 0.2, pause: async () => {} };
+      const { entries } = await scanLocalFolder({ settings, previous: new Map(), usePolling: false, slice });
+      const one = createLocalSkillReader({
+        previous: createLocalSkillCache(),
+        usePolling: false,
+        sourceId: settings.id,
+        allowedRoots: settings.allowedRoots,
+      });
+      for (const [directory] of entries) one.readSkillAt(directory, directory);
+      expect([...entries]).toEqual([...one.entries]);
+      expect([...entries].map(([directory]) => directory.slice(root.length + 1))).toEqual(expected.sort());
+    }
+  });
+
+  it("reads the right files when two cold scans take turns between every folder", async () => {
+    const roots = ["a", "b"].map((prefix) => {
+      const tree = tempTree();
+      trees.push(tree);
+      for (let at = 0; at < 40; at++) tree.skill(`${prefix}${at}`, `${prefix}${at}`, `Skill ${at} of ${prefix}.`);
+      return realpathSync(tree.root);
+    });
+    // Due at every other check, and each folder is preceded by one: a turn per folder.
+    const turns = (): TimeSlice => {
+      let checks = 0;
+      return { due: () => ++checks % 2 === 0, pause: () => new Promise((resolve) => setImmediate(resolve)) };
+    };
+    const together = await Promise.all(
+      roots.map((root) =>
+        scanLocalFolder({
+          settings: resolveLocalSourceOptions({ path: root }),
+          previous: new Map(),
+          usePolling: false,
+          slice: turns(),
+        }),
+      ),
+    );
+    const alone = await Promise.all(roots.map((root) => scan({ path: root })));
+    expect(together.map((result) => result.skills)).toEqual(alone.map(({ result }) => result.skills));
+    expect(together[1]!.skills.map((skill) => skill.description).slice(0, 2)).toEqual([
+      "Skill 0 of b.",
+      "Skill 1 of b.",
     ]);
   });
 });
