@@ -5,7 +5,6 @@ import {
   type ChildFolderOptions,
   type ChildFolders,
 } from "./local-child-folders.js";
-import type { LocalSkillReader } from "./local-skill-reader.js";
 import type { TimeSlice } from "../core/time-slice.js";
 
 /** Inputs of {@link walkLocalFolders}. */
@@ -22,7 +21,7 @@ export interface LocalWalkOptions extends ChildFolderOptions {
   maxDirectories: number;
   /** Reads `directory` (whose real path is `realDirectory`, whose name is `name`) as a skill folder; true when it is one, so the walk does not enter it. */
   readSkillAt(directory: string, realDirectory: string, name: string): boolean;
-  /** Called before `readSkillAt` with the list its folder comes from and its index there, when the folder before it was a skill folder (see {@link LocalSkillReader.readAhead}). */
+  /** Called before `readSkillAt` with the list its folder comes from and its index there, when the folder before it was a skill folder (see the local skill reader's `readAhead`). */
   readAhead(folders: readonly string[], at: number): void;
 }
 
