@@ -21,7 +21,7 @@ export interface LocalWalkOptions extends ChildFolderOptions {
   maxDirectories: number;
   /** Reads `directory` (whose real path is `realDirectory`, whose name is `name`) as a skill folder; true when it is one, so the walk does not enter it. */
   readSkillAt(directory: string, realDirectory: string, name: string): boolean;
-  /** Called before `readSkillAt` with the list its folder comes from and its index there, when the folder before it was a skill folder (see the local skill reader's `readAhead`). */
+  /** Called before `readSkillAt` with the list its folder comes from and its index there, when it is the first of its list or follows a skill folder (see the local skill reader's `readAhead`). */
   readAhead(folders: readonly string[], at: number): void;
 }
 
