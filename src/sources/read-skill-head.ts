@@ -79,9 +79,10 @@ function smallestView(views: readonly Buffer[], size: number): Buffer {
 }
 
 // A cold scan reads the skill files of a run of folders one after another, then inspects them:
-// the system calls in a row, then the parsing, took 15 to 20% less time at 10,000 skills than
-// the two interleaved (each keeps its code and data in the processor's caches). One run is held
-// at a time, for whichever scan read it last: a scan whose run another replaced reads again.
+// the system calls in a row, then the parsing, made cold discovery 16% faster at 10,000 skills
+// and 8% at 100,000 than the two interleaved (each keeps its code and data in the processor's
+// caches; the opens and closes took a third longer than the floor's). One run is held at a
+// time, for whichever scan read it last: a scan whose run another replaced reads again.
 const RUN_FOLDERS = 16;
 // Nearly every SKILL.md fits; a larger one is read again, whole, by readSkillHead.
 const SLOT_BYTES = 16 * 1024;
@@ -139,7 +140,10 @@ function readSlot(file: string, slot: number): number {
 export function skillHeadReadAhead(directory: string): { text: string } | "absent" | undefined {
   const at = offered;
   offered = -1;
-  if (at < runFrom || at >= runTo || runFolders![at] !== directory) return undefined;
+  const folders = runFolders;
+  if (folders === undefined || at < runFrom || at >= runTo || folders[at] !== directory) return undefined;
+  // Past the list's last folder nothing will be asked of it: let it go (a library's paths).
+  if (at === folders.length - 1) runFolders = undefined;
   const slot = at - runFrom;
   const length = runLengths[slot]!;
   if (length === ABSENT) return "absent";
