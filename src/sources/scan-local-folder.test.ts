@@ -179,7 +179,16 @@ describe("scanLocalFolder reading skill files in runs", () => {
     (tree, name) => file(tree, name, `---\nname: ${name}\nno closing line\n`),
     (tree, name) => file(tree, name, ""),
     (tree, name) => file(tree, name, `---\nname: other\ndescription: Wrong name.\n---\n`),
-    (tree, name) => file(tree, name, Buffer.from([...Buffer.from(`---\nname: ${name}\ndescription: D.\n---\n`), 0xc3])),
+    // Not UTF-8 at its very end, within a slot of a run or past it.
+    (tree, name, random) =>
+      file(
+        tree,
+        name,
+        Buffer.from(
+          `---\nname: ${name}\ndescription: D.\n---\n${"b".repeat(Math.floor(random() * 40_000))}\xc3`,
+          "latin1",
+        ),
+      ),
     (tree, name) => (tree.write(`${name}/skill.md`, `---\nname: ${name}\ndescription: Lowercase.\n---\n`), [name]),
     (tree, name) => (mkdirSync(join(tree.root, name, "SKILL.md"), { recursive: true }), [name]),
     (tree, name) => (mkdirSync(join(tree.root, name, "notes"), { recursive: true }), []),
