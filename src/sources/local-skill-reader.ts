@@ -113,7 +113,7 @@ class SkillReader implements LocalSkillReader {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           return this.#keep(directory, cached, head.stamp ?? "");
         }
-        entries.add(directory, this.#inspect(head, file, fileName, name, realPath));
+        entries.add(directory, this.#inspect(head, ahead?.file ?? file, fileName, name, realPath));
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;

@@ -99,7 +99,7 @@ function answers(directories: readonly string[]) {
 }
 
 describe("readSkillHeadsAhead", () => {
-  it("answers for each folder as readSkillHead does, across runs, each slot judged by its own bytes", () => {
+  it("answers for each folder as readSkillHead does, with the file it opened, across runs, each slot judged by its own bytes", () => {
     const longer = `---\nname: a\n${"x".repeat(40)}\n---\nbody é`;
     const contents = [
       "---\nname: a\n---\n# Body\n---\nmore",
@@ -113,10 +113,12 @@ describe("readSkillHeadsAhead", () => {
     ];
     const directories = folders(contents);
     const expected = directories.map((directory, at) =>
-      at === 20 ? undefined : { text: readSkillHead(join(directory, "SKILL.md"), false)!.text },
+      at === 20
+        ? undefined
+        : { text: readSkillHead(`${directory}/SKILL.md`, false)!.text, file: `${directory}/SKILL.md` },
     );
     expect(answers(directories)).toEqual(expected);
-    expect(expected[4]).toEqual({ text: `---\nname: a\n${"x".repeat(40)}\n---\n` });
+    expect(expected[4]!.text).toBe(`---\nname: a\n${"x".repeat(40)}\n---\n`);
   });
 
   it("says which folders have no SKILL.md, and leaves every file it cannot judge to readSkillHead", () => {
@@ -134,7 +136,11 @@ describe("readSkillHeadsAhead", () => {
       { directory: true },
       valid,
     ]);
-    expect(answers(directories)).toEqual(["absent", ...Array.from({ length: 8 }, () => undefined), { text: valid }]);
+    expect(answers(directories)).toEqual([
+      "absent",
+      ...Array.from({ length: 8 }, () => undefined),
+      { text: valid, file: `${directories[9]}/SKILL.md` },
+    ]);
   });
 
   it("answers once, only for the folder last offered, and only from a run read for that folder's list", () => {
@@ -143,12 +149,12 @@ describe("readSkillHeadsAhead", () => {
     readSkillHeadsAhead(first, 0);
     expect(skillHeadReadAhead(first[1]!)).toBeUndefined();
     readSkillHeadsAhead(first, 0);
-    expect(skillHeadReadAhead(first[0]!)).toEqual({ text: "---\nname: a0\n---\n" });
+    expect(skillHeadReadAhead(first[0]!)).toEqual({ text: "---\nname: a0\n---\n", file: `${first[0]}/SKILL.md` });
     expect(skillHeadReadAhead(first[0]!)).toBeUndefined();
     // Another scan's run replaces this one between two of its folders: the next is read again.
     readSkillHeadsAhead(other, 0);
     expect(skillHeadReadAhead(first[1]!)).toBeUndefined();
     readSkillHeadsAhead(first, 1);
-    expect(skillHeadReadAhead(first[1]!)).toEqual({ text: "---\nname: a1\n---\n" });
+    expect(skillHeadReadAhead(first[1]!)).toEqual({ text: "---\nname: a1\n---\n", file: `${first[1]}/SKILL.md` });
   });
 });

@@ -92,6 +92,7 @@ const runViews = Array.from({ length: RUN_FOLDERS }, (_, slot) => viewsOf(runBuf
 const ABSENT = -1;
 const UNREADABLE = -2;
 const runLengths = new Int32Array(RUN_FOLDERS);
+const runFiles = new Array<string>(RUN_FOLDERS).fill("");
 let runFolders: readonly string[] | undefined;
 let runFrom = 0;
 let runTo = 0;
@@ -109,8 +110,11 @@ export function readSkillHeadsAhead(folders: readonly string[], at: number): voi
   runFolders = folders;
   runFrom = at;
   runTo = Math.min(folders.length, at + RUN_FOLDERS);
-  for (let slot = 0; slot !== runTo - runFrom; slot++)
-    runLengths[slot] = readSlot(`${folders[at + slot]}/SKILL.md`, slot);
+  for (let slot = 0; slot !== runTo - runFrom; slot++) {
+    const file = `${folders[at + slot]}/SKILL.md`;
+    runFiles[slot] = file;
+    runLengths[slot] = readSlot(file, slot);
+  }
 }
 
 function readSlot(file: string, slot: number): number {
@@ -137,7 +141,7 @@ function readSlot(file: string, slot: number): number {
  * `readSkillHead`'s own checks: a link, larger than a slot, with no closing line, not UTF-8, no
  * regular file. Answers once per offer.
  */
-export function skillHeadReadAhead(directory: string): { text: string } | "absent" | undefined {
+export function skillHeadReadAhead(directory: string): { text: string; file: string } | "absent" | undefined {
   const at = offered;
   offered = -1;
   const folders = runFolders;
@@ -151,7 +155,7 @@ export function skillHeadReadAhead(directory: string): { text: string } | "absen
   const bytes = smallestView(runViews[slot]!, length);
   const end = frontmatterEnd(bytes);
   if (end === -1 || !isUtf8(bytes)) return undefined;
-  return { text: bytes.toString("utf8", 0, end) };
+  return { text: bytes.toString("utf8", 0, end), file: runFiles[slot]! };
 }
 
 // Offset just past the line break of the first closing `---` line, or -1. Works on bytes so

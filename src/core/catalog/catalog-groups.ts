@@ -66,13 +66,13 @@ function* distinctParents(
   let lastId = -1;
   for (let at = 0; at < paths.length; at++) {
     if ((at & STEP) === STEP) yield;
-    const path = paths[at]!.includes("\\") ? paths[at]!.replace(/\\/g, "/") : paths[at]!;
-    const end = path.lastIndexOf("/");
-    const cut = end > 0 ? path.lastIndexOf("/", end - 1) : -1;
-    if (last !== undefined && cut === last.length && path.startsWith(last)) {
+    if (last !== undefined && inFolder(paths[at]!, last)) {
       parentIds[at] = lastId;
       continue;
     }
+    const path = paths[at]!.includes("\\") ? paths[at]!.replace(/\\/g, "/") : paths[at]!;
+    const end = path.lastIndexOf("/");
+    const cut = end > 0 ? path.lastIndexOf("/", end - 1) : -1;
     const key = cut < 0 ? undefined : path.slice(0, cut);
     let id = known.get(key);
     if (id === undefined) known.set(key, (id = parents.push(key === undefined ? [] : key.split("/")) - 1));
@@ -90,15 +90,19 @@ function parentOf(path: string): string {
 }
 
 // Whether parentOf(path) is `parent` (which has no backslash). This runs for every skill, so the
-// usual path, `parent/<folder>/SKILL.md`, is told by forward searches (lastIndexOf is a call into
-// the runtime, several times slower over 100,000 paths); any other path as parentOf writes it.
+// usual path is told by inFolder; any other path as parentOf writes it.
 function sameParent(path: string, parent: string): boolean {
+  return inFolder(path, parent) || parentOf(path) === parent;
+}
+
+// Whether `path` is `parent/<folder>/<file>`, with no backslash past `parent`: told by forward
+// searches, with no copy (lastIndexOf is a call into the runtime, several times slower over
+// 100,000 paths). False does not say parentOf(path) is another folder.
+function inFolder(path: string, parent: string): boolean {
   const at = parent.length;
-  if (path.charCodeAt(at) === SLASH && path.slice(0, at) === parent) {
-    const last = path.indexOf("/", at + 1);
-    if (last > 0 && path.indexOf("/", last + 1) < 0 && path.indexOf("\\", at) < 0) return true;
-  }
-  return parentOf(path) === parent;
+  if (path.charCodeAt(at) !== SLASH || !path.startsWith(parent)) return false;
+  const last = path.indexOf("/", at + 1);
+  return last > 0 && path.indexOf("/", last + 1) < 0 && path.indexOf("\\", at) < 0;
 }
 
 const SLASH = 0x2f;
