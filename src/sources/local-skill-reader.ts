@@ -103,7 +103,10 @@ class SkillReader implements LocalSkillReader {
         // Cold scans skip the stamp (one fstat per file); the first poll records it.
         const head: SkillHead = ahead ?? readSkillHeadWithinRoots(file, usePolling, this.#options.allowedRoots);
         if (head === undefined) continue;
-        const realPath = head.target ?? (realDirectory === directory ? file : `${realDirectory}/${fileName}`);
+        // The string a run opened is flat (the open flattened it): the skill's path, read by every
+        // pass over the skills, is then one string, not the pieces `file` was joined from.
+        const path = ahead === undefined ? file : ahead.file;
+        const realPath = head.target ?? (realDirectory === directory ? path : `${realDirectory}/${fileName}`);
         if (
           cached &&
           cached.file === file &&
@@ -113,7 +116,7 @@ class SkillReader implements LocalSkillReader {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           return this.#keep(directory, cached, head.stamp ?? "");
         }
-        entries.add(directory, this.#inspect(head, ahead?.file ?? file, fileName, name, realPath));
+        entries.add(directory, this.#inspect(head, path, fileName, name, realPath));
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
