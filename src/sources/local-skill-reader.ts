@@ -103,8 +103,9 @@ class SkillReader implements LocalSkillReader {
         // Cold scans skip the stamp (one fstat per file); the first poll records it.
         const head: SkillHead = ahead ?? readSkillHeadWithinRoots(file, usePolling, this.#options.allowedRoots);
         if (head === undefined) continue;
-        // The string a run opened is flat (the open flattened it): the skill's path, read by every
-        // pass over the skills, is then one string, not the pieces `file` was joined from.
+        // `file` is a string of pieces (V8 joins them only when something reads it whole); the one a
+        // run opened is flat. Kept as the skill's path, it spares every later pass over 100,000
+        // paths (the catalog's groups) a walk through the pieces, and the pieces are let go.
         const path = ahead === undefined ? file : ahead.file;
         const realPath = head.target ?? (realDirectory === directory ? path : `${realDirectory}/${fileName}`);
         if (

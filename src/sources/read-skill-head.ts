@@ -135,9 +135,10 @@ function readSlot(file: string, slot: number): number {
 }
 
 /**
- * The head of `directory`'s `SKILL.md` as `readSkillHead` gives it without a stamp, when
- * `directory` is the folder last offered to {@link readSkillHeadsAhead} and its file was read
- * ahead; `"absent"` when it has none. Undefined when not read ahead, and when the file needs
+ * The head of `directory`'s `SKILL.md` as `readSkillHead` gives it without a stamp, and the
+ * file's path as it was opened (`<directory>/SKILL.md`, made flat by the open), when `directory`
+ * is the folder last offered to {@link readSkillHeadsAhead} and its file was read ahead;
+ * `"absent"` when it has none. Undefined when not read ahead, and when the file needs
  * `readSkillHead`'s own checks: a link, larger than a slot, with no closing line, not UTF-8, no
  * regular file. Answers once per offer.
  */
