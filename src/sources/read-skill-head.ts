@@ -92,6 +92,7 @@ const runViews = Array.from({ length: RUN_FOLDERS }, (_, slot) => viewsOf(runBuf
 const ABSENT = -1;
 const UNREADABLE = -2;
 const runLengths = new Int32Array(RUN_FOLDERS);
+// Per slot: the path its file was opened by, which the skill keeps.
 const runFiles = new Array<string>(RUN_FOLDERS).fill("");
 let runFolders: readonly string[] | undefined;
 let runFrom = 0;
