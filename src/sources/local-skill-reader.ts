@@ -82,7 +82,13 @@ class SkillReader implements LocalSkillReader {
     // An index, not for...of: the interpreter allocates an iterator and its results per folder.
     for (let at = 0; at < SKILL_FILES.length; at++) {
       const fileName = SKILL_FILES[at]!;
-      const file = `${directory}/${fileName}`;
+      // A cold scan's run has read this folder's SKILL.md already.
+      const ahead = usePolling || at !== 0 ? undefined : skillHeadReadAhead(directory);
+      if (ahead === "absent") continue;
+      // A string joined here is pieces until something reads it whole; the one a run opened is
+      // flat. Kept as the skill's path, it spares every later pass over 100,000 paths (the
+      // catalog's groups) a walk through the pieces.
+      const file = ahead === undefined ? `${directory}/${fileName}` : ahead.file;
       // A cold scan has nothing cached: no lookup (it would hash the folder's path).
       const cached = previous.size === 0 ? undefined : previous.get(directory);
       if (usePolling && cached && cached.stamp === "") {
@@ -98,16 +104,10 @@ class SkillReader implements LocalSkillReader {
         // No file to stat: read anyway, so a link whose target has gone is reported as such.
       }
       try {
-        const ahead = usePolling || at !== 0 ? undefined : skillHeadReadAhead(directory);
-        if (ahead === "absent") continue;
         // Cold scans skip the stamp (one fstat per file); the first poll records it.
         const head: SkillHead = ahead ?? readSkillHeadWithinRoots(file, usePolling, this.#options.allowedRoots);
         if (head === undefined) continue;
-        // `file` is a string of pieces (V8 joins them only when something reads it whole); the one a
-        // run opened is flat. Kept as the skill's path, it spares every later pass over 100,000
-        // paths (the catalog's groups) a walk through the pieces, and the pieces are let go.
-        const path = ahead === undefined ? file : ahead.file;
-        const realPath = head.target ?? (realDirectory === directory ? path : `${realDirectory}/${fileName}`);
+        const realPath = head.target ?? (realDirectory === directory ? file : `${realDirectory}/${fileName}`);
         if (
           cached &&
           cached.file === file &&
@@ -117,7 +117,7 @@ class SkillReader implements LocalSkillReader {
           // Only the body changed, or the stamp was not known yet: same skill, same entry.
           return this.#keep(directory, cached, head.stamp ?? "");
         }
-        entries.add(directory, this.#inspect(head, path, fileName, name, realPath));
+        entries.add(directory, this.#inspect(head, file, fileName, name, realPath));
         return true;
       } catch (error) {
         if (!SkillsetError.isInstance(error)) throw error;
