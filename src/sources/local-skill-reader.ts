@@ -2,6 +2,7 @@ import { lstatSync } from "node:fs";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { inspectSkill, type InspectSkillInput } from "../core/skill-file/inspect-skill.js";
+import { noteParentFolder } from "../core/catalog/skill-parent-folder.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
 import { readSkillHeadsAhead, skillHeadReadAhead } from "./read-skill-head.js";
 import {
@@ -66,6 +67,8 @@ class SkillReader implements LocalSkillReader {
   // One input for every skill of the scan, refilled per skill (inspectSkill keeps no reference to
   // it): discovery reads thousands of skills, and an object each was garbage for every one.
   readonly #input: InspectSkillInput;
+  // The folder noted on the last skill made: the next is usually its sibling.
+  #parent: string | undefined;
 
   constructor(options: LocalSkillReaderOptions) {
     this.#options = options;
@@ -163,7 +166,10 @@ class SkillReader implements LocalSkillReader {
     input.file = file;
     input.directoryName = name;
     const result = inspectSkill(input);
-    if (result.skill && realPath !== file) result.skill.realPath = realPath;
+    if (result.skill) {
+      if (realPath !== file) result.skill.realPath = realPath;
+      this.#parent = noteParentFolder(result.skill, this.#parent);
+    }
     if (fileName !== "SKILL.md") {
       result.diagnostics.unshift({
         severity: "warning",

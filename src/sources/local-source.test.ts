@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempTree } from "../../test/helpers/skill-tree.js";
 import { MAX_SKILL_FILE_BYTES } from "../core/skill-source.js";
+import { notedParentFolder, parentOf } from "../core/catalog/skill-parent-folder.js";
 import { createLocalSource } from "./local-source.js";
 
 let trees: Array<ReturnType<typeof tempTree>> = [];
@@ -66,6 +67,29 @@ describe("createLocalSource: discovery", () => {
     expect(await names(createLocalSource({ path: t.root, recursive: true, maxDepth: 2, watch: false }))).toEqual([
       "creator",
       "top",
+    ]);
+  });
+
+  it("notes on each skill the folder that holds its folder, for the catalog's groups, on cold and polling scans", async () => {
+    const t = tree();
+    for (const path of ["team/ops/deploy", "team/ops/audit", "team/web/lint", "vendor/pdf"]) t.skill(path);
+    const source = createLocalSource({ path: t.root, recursive: true, watch: false });
+    const noted = async () =>
+      (await source.scan()).skills.map((skill) => [skill.name, notedParentFolder(skill), parentOf(skill.path)]);
+    expect(await noted()).toEqual([
+      ["audit", join(t.root, "team/ops"), join(t.root, "team/ops")],
+      ["deploy", join(t.root, "team/ops"), join(t.root, "team/ops")],
+      ["lint", join(t.root, "team/web"), join(t.root, "team/web")],
+      ["pdf", join(t.root, "vendor"), join(t.root, "vendor")],
+    ]);
+    // A skill read by a polling scan is noted too; the others keep theirs.
+    t.skill("team/web/format");
+    expect((await noted()).filter(([, folder, parent]) => folder === parent).map(([name]) => name)).toEqual([
+      "audit",
+      "deploy",
+      "format",
+      "lint",
+      "pdf",
     ]);
   });
 

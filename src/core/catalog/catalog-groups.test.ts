@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { runSteps } from "../run-steps.js";
-import { groupSkillsInSteps, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
+import { groupSkillsInSteps, type NotedParents, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
+import { noteParentFolder, notedParentFolder } from "./skill-parent-folder.js";
 import { renderCatalog } from "./render-catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
-const groupSkills = (names: readonly string[], paths: readonly string[]) => runSteps(groupSkillsInSteps(names, paths));
+const groupSkills = (names: readonly string[], paths: readonly string[], noted: NotedParents = []) =>
+  runSteps(groupSkillsInSteps(names, paths, noted));
 
-const at = (path: string, name = path.split("/").at(-2)!, source = "local:/u/skills"): SkillMetadata => ({
+const skillAt = (path: string, name = path.split("/").at(-2)!, source = "local:/u/skills"): SkillMetadata => ({
   name,
   description: `Does the ${name} job for the team, with checks and a short report of what changed.`,
   path,
@@ -36,26 +38,33 @@ const leftOut = (names: string[], labelOf: (name: string) => string) => {
 describe("groupSkills", () => {
   it("names each skill's group by its parent folder, from where the folders part", () => {
     const skills = [
-      at("/u/skills/anthropics/skills/pdf/SKILL.md"),
-      at("/u/skills/anthropics/skills/docx/SKILL.md"),
-      at("/u/skills/team/ops/deploy/SKILL.md"),
-      at("/u/skills/loose/SKILL.md"),
+      skillAt("/u/skills/anthropics/skills/pdf/SKILL.md"),
+      skillAt("/u/skills/anthropics/skills/docx/SKILL.md"),
+      skillAt("/u/skills/team/ops/deploy/SKILL.md"),
+      skillAt("/u/skills/loose/SKILL.md"),
     ];
     expect(labelsOf(skills)).toEqual(["anthropics/skills/", "anthropics/skills/", "team/ops/", "skills/"]);
     // Backslashes (Windows paths) are folders too.
-    expect(labelsOf([at("C:\\s\\a\\x\\SKILL.md", "x"), at("C:\\s\\b\\y\\SKILL.md", "y")])).toEqual(["a/", "b/"]);
+    expect(labelsOf([skillAt("C:\\s\\a\\x\\SKILL.md", "x"), skillAt("C:\\s\\b\\y\\SKILL.md", "y")])).toEqual([
+      "a/",
+      "b/",
+    ]);
   });
 
   it("in one folder, groups by the first word of the name when several words are shared, and not at all otherwise", () => {
     const flat = ["azure-vm", "azure-blob", "aws-s3", "aws-lambda", "pdf"].map((name) =>
-      at(`/u/skills/${name}/SKILL.md`),
+      skillAt(`/u/skills/${name}/SKILL.md`),
     );
     expect(labelsOf(flat)).toEqual(["azure-*", "azure-*", "aws-*", "aws-*", "other"]);
-    expect(labelsOf(["task-1", "task-2", "pdf"].map((name) => at(`/u/skills/${name}/SKILL.md`)))).toBeUndefined();
+    expect(labelsOf(["task-1", "task-2", "pdf"].map((name) => skillAt(`/u/skills/${name}/SKILL.md`)))).toBeUndefined();
     expect(labelsOf([])).toBeUndefined();
     // A backslash in a folder's name is a separator too: that skill is not in the others' folder.
     expect(
-      labelsOf([at("/u/skills/azure-a/SKILL.md"), at("/u/skills/azure-b/SKILL.md"), at("/u/skills/aws\\c/SKILL.md")]),
+      labelsOf([
+        skillAt("/u/skills/azure-a/SKILL.md"),
+        skillAt("/u/skills/azure-b/SKILL.md"),
+        skillAt("/u/skills/aws\\c/SKILL.md"),
+      ]),
     ).toEqual(["skills/", "skills/", "aws/"]);
   });
 });
@@ -109,9 +118,16 @@ describe("groupSkills on odd paths", () => {
       const size = 1 + (round % 9);
       const paths = Array.from({ length: size }, () => pick(folders) + pick(tails));
       const names = Array.from({ length: size }, () => pick(words));
-      const groups = groupSkills(names, paths);
+      // Folders noted by a reader on none, some or every skill, each noted in an order of its own
+      // (a reader notes in the order it reads, sharing the folder of the skill before).
+      const skills = paths.map((path, at) => ({ ...skillAt(path, names[at]!), order: pick([0, 1, 2, 3]) }));
+      let last: string | undefined;
+      for (const skill of [...skills].sort((a, b) => a.order - b.order))
+        if (skill.order >= round % 5) last = noteParentFolder(skill, pick([last, undefined]));
+      const noted = skills.map((skill) => notedParentFolder(skill));
+      const groups = groupSkills(names, paths, noted);
       const labels = groups && [...groups.of].map((id) => groups.labels[id]);
-      expect(labels, JSON.stringify({ names, paths })).toEqual(plainLabels(names, paths));
+      expect(labels, JSON.stringify({ names, paths, noted })).toEqual(plainLabels(names, paths));
       // Labels numbered as first met.
       if (groups) expect(groups.labels).toEqual([...new Set(labels)]);
     }
@@ -142,7 +158,7 @@ describe("renderCatalog over the budget, with groups", () => {
   // 40 skills in each of two big collections, 5 in a small one: names do not all fit in 400 tokens.
   const collection = (folder: string, prefix: string, size: number) =>
     Array.from({ length: size }, (_, index) =>
-      at(`/u/skills/${folder}/${prefix}-${String(index).padStart(2, "0")}/SKILL.md`),
+      skillAt(`/u/skills/${folder}/${prefix}-${String(index).padStart(2, "0")}/SKILL.md`),
     );
   const skills = [
     ...collection("alpha", "alpha", 40),

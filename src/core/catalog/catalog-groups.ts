@@ -1,4 +1,8 @@
 import { printable } from "../text/safe-text.js";
+import { inFolder, parentKey, parentOf } from "./skill-parent-folder.js";
+
+/** Per skill, the folder noted as holding its folder ({@link notedParentFolder}), if any. */
+export type NotedParents = ReadonlyArray<string | undefined>;
 
 /**
  * The groups of a catalog's skills (see {@link groupSkillsInSteps}), by index into the skills: arrays
@@ -19,20 +23,22 @@ export interface SkillGroups {
  * leaves out and share its named lines fairly between collections. A skill's group is the folder
  * that holds its folder, written from where the catalog's folders part (`anthropics/skills/`,
  * `my-team/skills/`); when every skill sits in one folder, the first word of the name (`azure-*`).
- * `undefined` when neither tells skills apart. `names` and `paths` are the skills', in catalog order.
+ * `undefined` when neither tells skills apart. `names`, `paths` and `noted` are the skills', in
+ * catalog order.
  * In steps of some 16,000 skills: a pass over 100,000 skills' paths took 65 to 110 ms on a slow
  * machine, which the caller breaks with turns of the event loop.
  */
 export function* groupSkillsInSteps(
   names: readonly string[],
   paths: readonly string[],
+  noted: NotedParents,
 ): Generator<void, SkillGroups | undefined, void> {
   // Most catalogs have one folder of skills: told apart in the same pass that reads the names'
-  // prefixes, comparing each path's parent folder with the first one's in place.
-  const first = paths.length > 0 ? parentOf(paths[0]!) : undefined;
-  const prefixes = first === undefined ? [] : yield* namePrefixes(names, paths, first);
+  // prefixes, comparing each skill's parent folder with the first one's in place.
+  const first = paths.length > 0 ? (noted[0] ?? parentOf(paths[0]!)) : undefined;
+  const prefixes = first === undefined ? [] : yield* namePrefixes(names, paths, noted, first);
   if (prefixes) return byNamePrefix(names, prefixes);
-  const { parentIds, parents } = yield* distinctParents(paths);
+  const { parentIds, parents } = yield* distinctParents(paths, noted);
   // Segments every parent folder shares are dropped: they tell the groups nothing.
   let shared = 0;
   while (parents.every((parts) => shared < parts.length && parts[shared] === parents[0]![shared])) shared++;
@@ -51,12 +57,13 @@ export function* groupSkillsInSteps(
   return { of, labels, names };
 }
 
-// Each path's parent folder (its segments less the last two, split at `/` or `\`), as an index
-// into the distinct ones, numbered as first met: a library has few folders of skills, so each is
-// split and labelled once, not once per skill. A path whose parent is the one before's (the
-// usual case, skills of a folder come together) is told so by a comparison, with no copy.
+// Each skill's parent folder (noted, or its path's segments less the last two, split at `/` or
+// `\`), as an index into the distinct ones, numbered as first met: a library has few folders of
+// skills, so each is split and labelled once, not once per skill. A skill whose parent is the one
+// before's (the usual case in a folder's order) is told so by a comparison, with no copy.
 function* distinctParents(
   paths: readonly string[],
+  noted: NotedParents,
 ): Generator<void, { parentIds: Int32Array; parents: string[][] }, void> {
   const parentIds = new Int32Array(paths.length);
   const parents: string[][] = [];
@@ -66,14 +73,11 @@ function* distinctParents(
   let lastId = -1;
   for (let at = 0; at < paths.length; at++) {
     if ((at & STEP) === STEP) yield;
-    if (last !== undefined && inFolder(paths[at]!, last)) {
+    if (last !== undefined && inParent(paths, noted, at, last)) {
       parentIds[at] = lastId;
       continue;
     }
-    const path = paths[at]!.includes("\\") ? paths[at]!.replace(/\\/g, "/") : paths[at]!;
-    const end = path.lastIndexOf("/");
-    const cut = end > 0 ? path.lastIndexOf("/", end - 1) : -1;
-    const key = cut < 0 ? undefined : path.slice(0, cut);
+    const key = noted[at] ?? parentKey(paths[at]!);
     let id = known.get(key);
     if (id === undefined) known.set(key, (id = parents.push(key === undefined ? [] : key.split("/")) - 1));
     parentIds[at] = id;
@@ -83,29 +87,18 @@ function* distinctParents(
   return { parentIds, parents };
 }
 
-// The folder that holds a skill's folder (its path less two segments), with `/` separators.
-function parentOf(path: string): string {
-  const slashes = path.replace(/\\/g, "/");
-  return slashes.slice(0, Math.max(0, slashes.lastIndexOf("/", slashes.lastIndexOf("/") - 1)));
+// Whether skill `at` lies in `parent`: by identity when its folder was noted (the skills of a
+// folder share one string; equal strings are equal all the same), else by its path, which
+// inFolder may not tell: false does not say it lies elsewhere.
+function inParent(paths: readonly string[], noted: NotedParents, at: number, parent: string): boolean {
+  const folder = noted[at];
+  return folder !== undefined ? folder === parent : inFolder(paths[at]!, parent);
 }
 
-// Whether parentOf(path) is `parent` (which has no backslash). This runs for every skill, so the
-// usual path is told by inFolder; any other path as parentOf writes it.
-function sameParent(path: string, parent: string): boolean {
-  return inFolder(path, parent) || parentOf(path) === parent;
+// Whether the parent folder of skill `at` is `parent`: inParent, and parentOf for a path it cannot tell.
+function sameParent(paths: readonly string[], noted: NotedParents, at: number, parent: string): boolean {
+  return inParent(paths, noted, at, parent) || (noted[at] === undefined && parentOf(paths[at]!) === parent);
 }
-
-// Whether `path` is `parent/<folder>/<file>`, with no backslash past `parent`: told by forward
-// searches, with no copy (lastIndexOf is a call into the runtime, several times slower over
-// 100,000 paths). False does not say parentOf(path) is another folder.
-function inFolder(path: string, parent: string): boolean {
-  const at = parent.length;
-  if (path.charCodeAt(at) !== SLASH || !path.startsWith(parent)) return false;
-  const last = path.indexOf("/", at + 1);
-  return last > 0 && path.indexOf("/", last + 1) < 0 && path.indexOf("\\", at) < 0;
-}
-
-const SLASH = 0x2f;
 
 // The passes over every skill stop after each 16,384 (a mask: `at & STEP` is STEP once in so many).
 const STEP = 16_383;
@@ -122,6 +115,7 @@ function label(text: string): string {
 function* namePrefixes(
   names: readonly string[],
   paths: readonly string[],
+  noted: NotedParents,
   parent: string,
 ): Generator<void, Array<string | undefined> | undefined, void> {
   const prefixes = new Array<string | undefined>(names.length);
@@ -129,7 +123,7 @@ function* namePrefixes(
   let stem = "";
   for (let at = 0; at < names.length; at++) {
     if ((at & STEP) === STEP) yield;
-    if (!sameParent(paths[at]!, parent)) return undefined;
+    if (!sameParent(paths, noted, at, parent)) return undefined;
     const name = names[at]!;
     // The prefix has one hyphen, at its end: a name that starts with it has it too.
     if (last !== undefined && name.startsWith(stem)) {

@@ -6,6 +6,7 @@ import { countWithKnownFirst } from "../text/known-token-counts.js";
 import { markdownLayout, type MarkdownCatalogOptions } from "./prompt-markdown.js";
 import { xmlLayout } from "./prompt-xml.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { notedParentFolder } from "./skill-parent-folder.js";
 
 /** Default of {@link CatalogRenderOptions.budget} where skillset applies one (the middleware, the engine). */
 export const DEFAULT_CATALOG_BUDGET = 5000;
@@ -90,9 +91,9 @@ function* prepareCatalog(
   skills: readonly SkillMetadata[],
   options: CatalogRenderOptions,
 ): Generator<void, PreparedCatalog, void> {
-  const { visible, names, paths, sources } = columns(skills, options.format === "xml");
+  const { visible, names, paths, parents, sources } = columns(skills, options.format === "xml");
   yield;
-  const groups = yield* groupSkillsInSteps(names, paths);
+  const groups = yield* groupSkillsInSteps(names, paths, parents);
   yield;
   const pinnedNames = new Set(options.pinned ?? []);
   const pinned = new Set<number>();
@@ -137,6 +138,7 @@ function columns(skills: readonly SkillMetadata[], all: boolean) {
   // Allocated whole and cut to size: arrays grown push by push were copied over and over.
   const names = new Array<string>(skills.length);
   const paths = new Array<string>(skills.length);
+  const parents = new Array<string | undefined>(skills.length);
   const sources = new Array<string>(skills.length);
   let kept = 0;
   for (let at = 0; at < skills.length; at++) {
@@ -144,14 +146,15 @@ function columns(skills: readonly SkillMetadata[], all: boolean) {
     if (!all && skill.disableModelInvocation) continue;
     names[kept] = skill.name;
     paths[kept] = skill.path;
+    parents[kept] = notedParentFolder(skill);
     sources[kept] = skill.source;
     kept++;
   }
-  names.length = paths.length = sources.length = kept;
+  names.length = paths.length = parents.length = sources.length = kept;
   // Usually every skill is shown: copied whole, which is many times faster than filling an array
   // of 100,000 skill objects one by one (a copy all the same: renderCatalog pauses between passes).
   const visible = kept === skills.length ? skills.slice() : skills.filter((skill) => !skill.disableModelInvocation);
-  return { visible, names, paths, sources };
+  return { visible, names, paths, parents, sources };
 }
 
 /**

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import type { SkillMetadata } from "../skill-file/skill-metadata.js";
+import { inFolder, noteParentFolder, notedParentFolder, parentKey, parentOf } from "./skill-parent-folder.js";
+
+const skillAt = (path: string): SkillMetadata => ({
+  name: "pdf",
+  description: "Fills PDF forms.",
+  path,
+  metadata: {},
+  allowedTools: [],
+  source: "local:/u",
+});
+
+describe("parentOf and parentKey", () => {
+  it("cut a path's last two segments, with `/` for every separator", () => {
+    expect(parentOf("/u/skills/pdf/SKILL.md")).toBe("/u/skills");
+    expect(parentOf("C:\\u\\skills\\pdf\\SKILL.md")).toBe("C:/u/skills");
+    expect(parentKey("C:\\u\\skills\\pdf\\SKILL.md")).toBe("C:/u/skills");
+    expect(parentOf("/pdf/SKILL.md")).toBe("");
+    expect(parentKey("/pdf/SKILL.md")).toBe("");
+    // Fewer than two separators: the parent has no segments.
+    expect(parentOf("pdf/SKILL.md")).toBe("");
+    expect(parentKey("pdf/SKILL.md")).toBeUndefined();
+    expect(parentKey("SKILL.md")).toBeUndefined();
+  });
+
+  it("inFolder says true only where parentOf gives that folder (seed 11)", () => {
+    let seed = 11;
+    const pick = <T>(items: readonly T[]) => items[(seed = (seed * 16_807) % 2_147_483_647) % items.length]!;
+    const parts = ["/u", "/skills", "\\x", "/a", "", "/SKILL.md", "/", "/u/skills"];
+    let said = 0;
+    for (let round = 0; round < 2000; round++) {
+      const path = Array.from({ length: 1 + (round % 6) }, () => pick(parts)).join("");
+      const parent = parentOf(path);
+      if (inFolder(path, parent)) said++;
+      for (const other of [parent, "/u", "/u/skills", "", "/u/skills/a"])
+        if (inFolder(path, other)) expect(parentOf(path), path).toBe(other);
+    }
+    // The usual case is told.
+    expect(inFolder("/u/skills/pdf/SKILL.md", "/u/skills")).toBe(true);
+    expect(said).toBeGreaterThan(100);
+  });
+});
+
+describe("noteParentFolder", () => {
+  it("notes parentOf(path), sharing the string of the skill before when it lies in the same folder", () => {
+    const pdf = skillAt("/u/skills/pdf/SKILL.md");
+    const docx = skillAt("/u/skills/docx/SKILL.md");
+    const deploy = skillAt("/u/team/deploy/SKILL.md");
+    const first = noteParentFolder(pdf, undefined);
+    expect(first).toBe("/u/skills");
+    expect(noteParentFolder(docx, first)).toBe(first);
+    expect(notedParentFolder(docx)).toBe(notedParentFolder(pdf));
+    expect(noteParentFolder(deploy, first)).toBe("/u/team");
+    expect(notedParentFolder(deploy)).toBe("/u/team");
+    expect(notedParentFolder(skillAt("/u/skills/xlsx/SKILL.md"))).toBeUndefined();
+  });
+
+  it("is not seen by copies, JSON, enumeration or toEqual, and a note stays as first made", () => {
+    const skill = skillAt("/u/skills/pdf/SKILL.md");
+    noteParentFolder(skill, undefined);
+    expect(skill).toStrictEqual(skillAt("/u/skills/pdf/SKILL.md"));
+    expect(Reflect.ownKeys(skill)).toEqual(Reflect.ownKeys(skillAt("/u/skills/pdf/SKILL.md")));
+    expect(JSON.parse(JSON.stringify(skill))).toEqual(skillAt("/u/skills/pdf/SKILL.md"));
+    // A copy may change its path: it has no note, and is grouped by its path.
+    expect(notedParentFolder({ ...skill, path: "/elsewhere/pdf/SKILL.md" })).toBeUndefined();
+    expect(notedParentFolder(structuredClone(skill))).toBeUndefined();
+    noteParentFolder(skill, "/u/other");
+    expect(notedParentFolder(skill)).toBe("/u/skills");
+  });
+
+  it("notes nothing on a path of fewer than two separators", () => {
+    const skill = skillAt("pdf/SKILL.md");
+    expect(noteParentFolder(skill, undefined)).toBeUndefined();
+    expect(notedParentFolder(skill)).toBeUndefined();
+  });
+});
