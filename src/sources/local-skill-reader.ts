@@ -2,7 +2,7 @@ import { lstatSync } from "node:fs";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { SkillsetError } from "../errors/skillset-error.js";
 import { inspectSkill, type InspectSkillInput } from "../core/skill-file/inspect-skill.js";
-import { noteParentFolder } from "../core/catalog/skill-parent-folder.js";
+import { ParentFolderNotes } from "../core/catalog/skill-parent-folder.js";
 import { readSkillHeadWithinRoots } from "./allowed-roots.js";
 import { readSkillHeadsAhead, skillHeadReadAhead } from "./read-skill-head.js";
 import {
@@ -67,8 +67,8 @@ class SkillReader implements LocalSkillReader {
   // One input for every skill of the scan, refilled per skill (inspectSkill keeps no reference to
   // it): discovery reads thousands of skills, and an object each was garbage for every one.
   readonly #input: InspectSkillInput;
-  // The folder noted on the last skill made: the next is usually its sibling.
-  #parent: string | undefined;
+  // The catalog's groups read each skill's parent folder from here, not from its path.
+  readonly #parents = new ParentFolderNotes();
 
   constructor(options: LocalSkillReaderOptions) {
     this.#options = options;
@@ -168,7 +168,7 @@ class SkillReader implements LocalSkillReader {
     const result = inspectSkill(input);
     if (result.skill) {
       if (realPath !== file) result.skill.realPath = realPath;
-      this.#parent = noteParentFolder(result.skill, this.#parent);
+      this.#parents.note(result.skill);
     }
     if (fileName !== "SKILL.md") {
       result.diagnostics.unshift({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runSteps } from "../run-steps.js";
 import { groupSkillsInSteps, type NotedParents, type SkillGroups, summarizeHidden } from "./catalog-groups.js";
-import { noteParentFolder, notedParentFolder } from "./skill-parent-folder.js";
+import { notedParentFolder, ParentFolderNotes } from "./skill-parent-folder.js";
 import { renderCatalog } from "./render-catalog.js";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
 
@@ -119,11 +119,11 @@ describe("groupSkills on odd paths", () => {
       const paths = Array.from({ length: size }, () => pick(folders) + pick(tails));
       const names = Array.from({ length: size }, () => pick(words));
       // Folders noted by a reader on none, some or every skill, each noted in an order of its own
-      // (a reader notes in the order it reads, sharing the folder of the skill before).
+      // (a reader notes in the order it reads).
       const skills = paths.map((path, at) => ({ ...skillAt(path, names[at]!), order: pick([0, 1, 2, 3]) }));
-      let last: string | undefined;
+      const notes = new ParentFolderNotes();
       for (const skill of [...skills].sort((a, b) => a.order - b.order))
-        if (skill.order >= round % 5) last = noteParentFolder(skill, pick([last, undefined]));
+        if (skill.order >= round % 5) notes.note(skill);
       const noted = skills.map((skill) => notedParentFolder(skill));
       const groups = groupSkills(names, paths, noted);
       const labels = groups && [...groups.of].map((id) => groups.labels[id]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SkillMetadata } from "../skill-file/skill-metadata.js";
-import { inFolder, noteParentFolder, notedParentFolder, parentKey, parentOf } from "./skill-parent-folder.js";
+import { inFolder, notedParentFolder, ParentFolderNotes, parentKey, parentOf } from "./skill-parent-folder.js";
 
 const skillAt = (path: string): SkillMetadata => ({
   name: "pdf",
@@ -42,36 +42,39 @@ describe("parentOf and parentKey", () => {
   });
 });
 
-describe("noteParentFolder", () => {
-  it("notes parentOf(path), sharing the string of the skill before when it lies in the same folder", () => {
-    const pdf = skillAt("/u/skills/pdf/SKILL.md");
-    const docx = skillAt("/u/skills/docx/SKILL.md");
-    const deploy = skillAt("/u/team/deploy/SKILL.md");
-    const first = noteParentFolder(pdf, undefined);
-    expect(first).toBe("/u/skills");
-    expect(noteParentFolder(docx, first)).toBe(first);
-    expect(notedParentFolder(docx)).toBe(notedParentFolder(pdf));
-    expect(noteParentFolder(deploy, first)).toBe("/u/team");
-    expect(notedParentFolder(deploy)).toBe("/u/team");
-    expect(notedParentFolder(skillAt("/u/skills/xlsx/SKILL.md"))).toBeUndefined();
+describe("ParentFolderNotes", () => {
+  it("notes parentOf(path), one string per folder, whichever skill came before", () => {
+    const notes = new ParentFolderNotes();
+    const paths = [
+      "/u/skills/pdf/SKILL.md",
+      "/u/skills/docx/SKILL.md",
+      "/u/team/deploy/SKILL.md",
+      "/u/skills/xlsx/SKILL.md",
+      "C:\\u\\team\\lint\\SKILL.md",
+    ];
+    const skills = paths.map(skillAt);
+    for (const skill of skills) notes.note(skill);
+    expect(skills.map(notedParentFolder)).toEqual(["/u/skills", "/u/skills", "/u/team", "/u/skills", "C:/u/team"]);
+    expect(notedParentFolder(skillAt("/u/skills/other/SKILL.md"))).toBeUndefined();
   });
 
   it("is not seen by copies, JSON, enumeration or toEqual, and a note stays as first made", () => {
     const skill = skillAt("/u/skills/pdf/SKILL.md");
-    noteParentFolder(skill, undefined);
+    new ParentFolderNotes().note(skill);
     expect(skill).toStrictEqual(skillAt("/u/skills/pdf/SKILL.md"));
     expect(Reflect.ownKeys(skill)).toEqual(Reflect.ownKeys(skillAt("/u/skills/pdf/SKILL.md")));
     expect(JSON.parse(JSON.stringify(skill))).toEqual(skillAt("/u/skills/pdf/SKILL.md"));
     // A copy may change its path: it has no note, and is grouped by its path.
     expect(notedParentFolder({ ...skill, path: "/elsewhere/pdf/SKILL.md" })).toBeUndefined();
     expect(notedParentFolder(structuredClone(skill))).toBeUndefined();
-    noteParentFolder(skill, "/u/other");
+    skill.path = "/u/other/pdf/SKILL.md";
+    new ParentFolderNotes().note(skill);
     expect(notedParentFolder(skill)).toBe("/u/skills");
   });
 
   it("notes nothing on a path of fewer than two separators", () => {
     const skill = skillAt("pdf/SKILL.md");
-    expect(noteParentFolder(skill, undefined)).toBeUndefined();
+    new ParentFolderNotes().note(skill);
     expect(notedParentFolder(skill)).toBeUndefined();
   });
 });

@@ -62,17 +62,29 @@ export function inFolder(path: string, parent: string): boolean {
 const SLASH = 0x2f;
 
 /**
- * Notes on `skill`, just made, the folder that holds its folder: `last` when `skill.path` lies in
- * it (the skill read before usually shares it), else `parentOf(skill.path)` (none for a path of fewer than two separators). Returns the one noted,
- * to pass as `last` with the next skill.
+ * Notes on skills the folder that holds their folder, `parentOf(skill.path)`, as one string per
+ * folder: the last skill's when the next lies in the same folder (a reader's usual order, told
+ * without a copy), else the string first noted for that folder. A skill keeps its first note; a
+ * path of fewer than two separators gets none.
  */
-export function noteParentFolder(skill: SkillMetadata, last: string | undefined): string | undefined {
-  const parent = last !== undefined && inFolder(skill.path, last) ? last : parentKey(skill.path);
-  if (parent !== undefined) ParentFolderNote.note(skill, parent);
-  return parent;
+export class ParentFolderNotes {
+  #last: string | undefined;
+  readonly #known = new Map<string, string>();
+
+  note(skill: SkillMetadata): void {
+    let parent = this.#last;
+    if (parent === undefined || !inFolder(skill.path, parent)) {
+      const key = parentKey(skill.path);
+      if (key === undefined) return;
+      parent = this.#known.get(key);
+      if (parent === undefined) this.#known.set(key, (parent = key));
+      this.#last = parent;
+    }
+    ParentFolderNote.note(skill, parent);
+  }
 }
 
-/** The folder noted on `skill` by {@link noteParentFolder}, which is `parentOf(skill.path)`; else undefined. */
+/** The folder noted on `skill` by {@link ParentFolderNotes}, which is `parentOf(skill.path)`; else undefined. */
 export function notedParentFolder(skill: SkillMetadata): string | undefined {
   return ParentFolderNote.of(skill);
 }

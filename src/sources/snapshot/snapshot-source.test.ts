@@ -1,6 +1,7 @@
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { LIBRARY_SNAPSHOT_FORMAT } from "../../core/catalog/library-snapshot.js";
+import { notedParentFolder } from "../../core/catalog/skill-parent-folder.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
 import { SkillsetError } from "../../errors/skillset-error.js";
 import {
@@ -52,6 +53,8 @@ describe("createSnapshotSource: a fleet's catalog from a snapshot in the store",
     expect(joining.calls).toEqual({ glob: 0, ls: 0, downloadFiles: 1 });
     // An unchanged library: a re-scan reads the head alone and returns the same scan.
     expect(await joining.source.scan()).toBe(joined);
+    // Each skill carries its parent folder for the catalog's groups, as a local scan's do.
+    expect(joined.skills.map(notedParentFolder)).toEqual(["/skills", "/skills"]);
   });
 
   it("a snapshot of a newer format is left alone: the worker scans the library itself and says why", async () => {

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../../core/diagnostic.js";
 import { buildLibrarySnapshot, type LibrarySnapshot, type SnapshotSkill } from "../../core/catalog/library-snapshot.js";
 import { applyCorrections } from "../../core/catalog/snapshot-correction.js";
+import { ParentFolderNotes } from "../../core/catalog/skill-parent-folder.js";
 import type { SkillMetadata } from "../../core/skill-file/skill-metadata.js";
 import type { SkillSource, SkillSourceScan } from "../../core/skill-source.js";
 import { sha256Hex } from "../../core/text/sha256-hex.js";
@@ -271,9 +272,14 @@ class SnapshotLibrary {
     rememberTokenCounts(snapshot.tokens);
     this.#snapshot = snapshot;
     this.#byPath = new Map(snapshot.skills.map((entry) => [entry.skill.path, entry]));
+    // The catalog's groups then read each skill's parent folder from here, not from its path.
+    const parents = new ParentFolderNotes();
     this.#scan = {
       version: `${this.library.id}#${snapshot.generation.slice(0, 16)}`,
-      skills: snapshot.skills.map((entry) => entry.skill),
+      skills: snapshot.skills.map((entry) => {
+        parents.note(entry.skill);
+        return entry.skill;
+      }),
       diagnostics: [...snapshot.diagnostics, ...notes],
     };
   }
