@@ -72,9 +72,12 @@ describe("ParentFolderNotes", () => {
     expect(notedParentFolder(skill)).toBe("/u/skills");
   });
 
-  it("notes nothing on a path of fewer than two separators", () => {
+  it("notes nothing on a path of fewer than two separators, nor on a frozen skill", () => {
     const skill = skillAt("pdf/SKILL.md");
     new ParentFolderNotes().note(skill);
     expect(notedParentFolder(skill)).toBeUndefined();
+    const frozen = Object.freeze(skillAt("/u/skills/pdf/SKILL.md"));
+    new ParentFolderNotes().note(frozen);
+    expect(notedParentFolder(frozen)).toBeUndefined();
   });
 });

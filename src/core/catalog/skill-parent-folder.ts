@@ -25,7 +25,9 @@ class ParentFolderNote extends ReturnsGiven {
   }
 
   static note(skill: SkillMetadata, parent: string): void {
-    if (!(#parent in skill)) new ParentFolderNote(skill, parent);
+    // An object that cannot be extended is left alone: engines that follow the proposal to
+    // make that apply to private fields would refuse the stamp.
+    if (!(#parent in skill) && Object.isExtensible(skill)) new ParentFolderNote(skill, parent);
   }
 
   static of(skill: SkillMetadata): string | undefined {
@@ -35,8 +37,7 @@ class ParentFolderNote extends ReturnsGiven {
 
 /** The folder that holds a skill's folder (its path less two segments), with `/` separators. */
 export function parentOf(path: string): string {
-  const slashes = path.replace(/\\/g, "/");
-  return slashes.slice(0, Math.max(0, slashes.lastIndexOf("/", slashes.lastIndexOf("/") - 1)));
+  return parentKey(path) ?? "";
 }
 
 /** {@link parentOf}, or undefined for a path of fewer than two separators (its parent has no segments). */
@@ -65,7 +66,7 @@ const SLASH = 0x2f;
  * Notes on skills the folder that holds their folder, `parentOf(skill.path)`, as one string per
  * folder: the last skill's when the next lies in the same folder (a reader's usual order, told
  * without a copy), else the string first noted for that folder. A skill keeps its first note; a
- * path of fewer than two separators gets none.
+ * path of fewer than two separators gets none, and so does a skill that cannot be extended (frozen).
  */
 export class ParentFolderNotes {
   #last: string | undefined;
