@@ -1,7 +1,7 @@
 import { printable } from "../text/safe-text.js";
 import { inFolder, parentKey, parentOf } from "./skill-parent-folder.js";
 
-/** Per skill, the folder noted as holding its folder ({@link notedParentFolder}), if any. */
+/** Per skill, the folder noted as holding its folder (`notedParentFolder`), if any. */
 export type NotedParents = ReadonlyArray<string | undefined>;
 
 /**
